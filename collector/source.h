@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A source of snapshots: the live BPF collector, a recording, or drgn JSON.
+ * The views' main loops own the timing: they call take() when a snapshot is
+ * due, so a source never sleeps.
+ */
+#ifndef LRS_SOURCE_H
+#define LRS_SOURCE_H
+
+#include "snapshot.h"
+
+struct lrs_source {
+	const char *name;		/* "live", "replay", "drgn" */
+	double interval_s;		/* time between snapshots the loop should keep */
+	/* Produce the next snapshot (caller owns it). -ENODATA: the source ended. */
+	int (*take)(struct lrs_source *src, struct lrs_snapshot **out);
+	/* Optional: the live source changes its collection interval. */
+	void (*set_interval)(struct lrs_source *src, double interval_s);
+	void (*destroy)(struct lrs_source *src);	/* accepts NULL via lrs_source__destroy */
+	void *ctx;
+};
+
+static inline void lrs_source__destroy(struct lrs_source *src)
+{
+	if (src && src->destroy)
+		src->destroy(src);
+}
+
+#endif
