@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Layout maths: number formatting, path fitting, screen parts, scrolling. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "layout.h"
+
+static void test_fmt_ns(void **state)
+{
+	char b[32];
+
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 0), "0");
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 950), "950ns");
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 4500), "4.5us");
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 12.3e6), "12.3ms");
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 123e6), "123ms");
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 1.2e9), "1.2s");
+	/* rounding never makes a 4-digit number: 999.7us is 1.0ms */
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 999.7e3), "1.0ms");
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 99.97e3), "100us");
+	/* seconds are the last unit */
+	assert_string_equal(lrs_fmt__ns(b, sizeof(b), 1234e9), "1234s");
+}
+
+static void test_fmt_rate(void **state)
+{
+	char b[32];
+
+	assert_string_equal(lrs_fmt__rate_ns(b, sizeof(b), 0), "0");
+	assert_string_equal(lrs_fmt__rate_ns(b, sizeof(b), -5), "0");
+	assert_string_equal(lrs_fmt__rate_ns(b, sizeof(b), 12.3e6), "12.3ms/s");
+	assert_string_equal(lrs_fmt__rate_ns(b, sizeof(b), 0.4), "0.4ns/s");
+	assert_string_equal(lrs_fmt__rate_ns(b, sizeof(b), 1.5e9), "1.5s/s");
+	/* every rate up to 10 s/s fits the cell */
+	for (double v = 0.1; v < 10e9; v *= 1.37)
+		assert_true(strlen(lrs_fmt__rate_ns(b, sizeof(b), v)) <= LRS_CELL_WAIT_W);
+	/* a short buffer truncates, never overflows */
+	assert_string_equal(lrs_fmt__rate_ns(b, 4, 12.3e6), "12.");
+}
+
+static void test_fmt_count(void **state)
+{
+	char b[32];
+
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 0), "0");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 7), "7");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 950), "950");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 0.5), "0.5");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 4500), "4.5k");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 12345), "12k");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 1.2e6), "1.2M");
+	assert_string_equal(lrs_fmt__count(b, sizeof(b), 999.6), "1.0k");
+	for (double v = 0.1; v < 1e15; v *= 1.37)
+		assert_true(strlen(lrs_fmt__count(b, sizeof(b), v)) <= LRS_CELL_COUNT_W - 1);
+}
+
+static void test_fmt_path(void **state)
+{
+	char b[64];
+
+	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/lrs-a/b", 20), "/lrs-a/b");
+	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/kubepods/burstable/pod-1/ctr", 12),
+			    "...pod-1/ctr");
+	assert_int_equal(strlen(lrs_fmt__path(b, sizeof(b), "/kubepods/burstable/pod-1/ctr", 12)), 12);
+	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/abcdef", 3), "def");
+	assert_string_equal(lrs_fmt__path(b, sizeof(b), NULL, 3), "?");
+	/* the buffer bounds the width */
+	assert_string_equal(lrs_fmt__path(b, 6, "/abcdefgh", 20), "...gh");
+}
+
+static struct lrs_layout_in screen(int w, int h, size_t nodes)
+{
+	struct lrs_layout_in in = {
+		.width = w, .height = h, .nr_nodes = nodes, .name_len = 20,
+		.nr_others = 10, .detail = true,
+	};
+	return in;
+}
+
+static void test_layout_vertical(void **state)
+{
+	struct lrs_layout_in in = screen(160, 50, 8);
+	struct lrs_layout l;
+
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.banner_y, -1);
+	assert_int_equal(l.header_y, 0);
+	assert_int_equal(l.status_y, 49);
+	assert_int_equal(l.others_h, 1 + LRS_OTHERS_MAX);
+	assert_int_equal(l.detail_h, LRS_DETAIL_H);
+	/* the parts tile the screen without overlap */
+	assert_int_equal(l.legend_y, l.header_y + l.header_h);
+	assert_int_equal(l.colhdr_y, l.legend_y + 1);
+	assert_int_equal(l.rows_y, l.colhdr_y + 1);
+	assert_int_equal(l.others_y, l.rows_y + l.rows_h);
+	assert_int_equal(l.detail_y, l.others_y + l.others_h);
+	assert_int_equal(l.detail_y + l.detail_h, l.status_y);
+	assert_true(l.rows_h >= 20);
+
+	/* a banner and an unavailable line push everything down */
+	in.banner = in.unavailable = true;
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.banner_y, 0);
+	assert_int_equal(l.header_y, 1);
+	assert_int_equal(l.header_h, 3);
+	assert_int_equal(l.detail_y + l.detail_h, l.status_y);
+
+	/* a short screen keeps LRS_ROWS_MIN heatmap rows before the panes */
+	in = screen(80, 16, 2);
+	lrs_layout__compute(&l, &in);
+	assert_true(l.rows_h >= LRS_ROWS_MIN);
+	assert_int_equal(l.detail_y + l.detail_h, l.status_y);
+
+	/* no detail, few others: the rows take the rest */
+	in = screen(80, 24, 2);
+	in.detail = false;
+	in.nr_others = 2;
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.detail_h, 0);
+	assert_int_equal(l.others_h, 3);
+	assert_int_equal(l.rows_h, 23 - l.rows_y - 3);
+
+	/* tiny screens never produce negative heights */
+	for (int h = 0; h < 12; h++) {
+		in = screen(40, h, 2);
+		lrs_layout__compute(&l, &in);
+		assert_true(l.rows_h >= 0 && l.others_h >= 0 && l.detail_h >= 0 && l.header_h >= 0);
+		assert_true(l.rows_y + l.rows_h + l.others_h + l.detail_h <= (h > 0 ? h : 1) ||
+			    l.rows_h + l.others_h + l.detail_h == 0);
+	}
+}
+
+static void test_layout_columns(void **state)
+{
+	struct lrs_layout_in in = screen(160, 50, 8);
+	struct lrs_layout l;
+
+	/* 160 columns hold 8 nodes with counts and a total */
+	lrs_layout__compute(&l, &in);
+	assert_true(l.cell_counts);
+	assert_int_equal(l.nr_node_cols, 8);
+	assert_int_equal(l.first_node, 0);
+	assert_int_equal(l.total_w, LRS_CELL_FULL_W);
+	assert_true(l.name_w + 8 * l.cell_w + l.total_w <= 160);
+	assert_int_equal(lrs_layout__node_x(&l, 0), l.name_w);
+	assert_int_equal(lrs_layout__node_x(&l, 1), l.name_w + l.cell_w);
+
+	/* 80 columns: waits only */
+	in = screen(80, 24, 4);
+	lrs_layout__compute(&l, &in);
+	assert_false(l.cell_counts);
+	assert_int_equal(l.nr_node_cols, 4);
+	assert_true(l.name_w + 4 * l.cell_w + l.total_w <= 80);
+
+	/* one node: no total column, and there is room for counts */
+	in = screen(80, 24, 1);
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.total_w, 0);
+	assert_true(l.cell_counts);
+
+	/* too many nodes: scroll so the selected node is shown */
+	in = screen(80, 24, 16);
+	in.sel_node_idx = 12;
+	lrs_layout__compute(&l, &in);
+	assert_true(l.nr_node_cols < 16);
+	assert_true(l.first_node <= 12 && 12 < l.first_node + l.nr_node_cols);
+	assert_true(lrs_layout__node_x(&l, 12) >= l.name_w);
+	assert_int_equal(lrs_layout__node_x(&l, l.first_node + l.nr_node_cols), -1);
+	assert_true(l.name_w + (int)l.nr_node_cols * l.cell_w <= 80);
+	/* and back left */
+	in.first_node = l.first_node;
+	in.sel_node_idx = 0;
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.first_node, 0);
+
+	/* long names are capped */
+	in = screen(200, 50, 2);
+	in.name_len = 300;
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.name_w, LRS_NAME_MAX_W);
+
+	/* the detail pane's columns fill the width */
+	in = screen(160, 50, 8);
+	lrs_layout__compute(&l, &in);
+	assert_int_equal(l.hist_w + l.waiters_w + l.stacks_w, 160);
+	assert_true(l.stacks_w >= 40);
+}
+
+static void test_scroll(void **state)
+{
+	/* everything fits: no scrolling */
+	assert_int_equal(lrs_layout__scroll(0, 5, 10, 20), 0);
+	assert_int_equal(lrs_layout__scroll(7, 5, 10, 20), 0);
+	/* selection below the window: it becomes the last line */
+	assert_int_equal(lrs_layout__scroll(0, 30, 100, 10), 21);
+	/* above: the first line */
+	assert_int_equal(lrs_layout__scroll(50, 30, 100, 10), 30);
+	/* inside: top stays */
+	assert_int_equal(lrs_layout__scroll(25, 30, 100, 10), 25);
+	/* never blank lines at the end */
+	assert_int_equal(lrs_layout__scroll(95, 97, 100, 10), 90);
+	/* rows vanished (filter): clamp */
+	assert_int_equal(lrs_layout__scroll(50, 200, 12, 10), 2);
+	assert_int_equal(lrs_layout__scroll(3, 0, 0, 10), 0);
+	assert_int_equal(lrs_layout__scroll(0, 4, 10, 0), 4);
+}
+
+static void test_bar(void **state)
+{
+	assert_int_equal(lrs_layout__bar(0, 100, 20), 0);
+	assert_int_equal(lrs_layout__bar(100, 100, 20), 20);
+	assert_int_equal(lrs_layout__bar(50, 100, 20), 10);
+	assert_int_equal(lrs_layout__bar(1, 1000000, 20), 1);
+	assert_int_equal(lrs_layout__bar(~0ULL - 1, ~0ULL, 20), 20);
+	assert_int_equal(lrs_layout__bar(5, 0, 20), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_ns),
+		cmocka_unit_test(test_fmt_rate),
+		cmocka_unit_test(test_fmt_count),
+		cmocka_unit_test(test_fmt_path),
+		cmocka_unit_test(test_layout_vertical),
+		cmocka_unit_test(test_layout_columns),
+		cmocka_unit_test(test_scroll),
+		cmocka_unit_test(test_bar),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

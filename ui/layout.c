@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Layout maths for the heatmap views: formatting, screen parts, scrolling. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "layout.h"
+
+/* Scale v by 1000 until it shows in 3 digits, and print it with its unit. */
+static char *fmt_scaled(char *buf, size_t len, double v, const char *const *units,
+			size_t nr_units, const char *suffix, bool counts)
+{
+	size_t u = 0;
+
+	if (!len)
+		return buf;
+	if (!(v > 0)) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	while (u + 1 < nr_units && v >= 999.5) {
+		v /= 1000;
+		u++;
+	}
+	if (u == 0 && v == floor(v))
+		snprintf(buf, len, "%.0f%s%s", v, units[u], suffix);
+	else if (v < (counts ? 9.95 : 99.95))
+		snprintf(buf, len, "%.1f%s%s", v, units[u], suffix);
+	else
+		snprintf(buf, len, "%.0f%s%s", v, units[u], suffix);
+	return buf;
+}
+
+static const char *const time_units[] = { "ns", "us", "ms", "s" };
+static const char *const count_units[] = { "", "k", "M", "G", "T" };
+
+char *lrs_fmt__ns(char *buf, size_t len, double ns)
+{
+	return fmt_scaled(buf, len, ns, time_units, 4, "", false);
+}
+
+char *lrs_fmt__rate_ns(char *buf, size_t len, double ns_per_s)
+{
+	if (!(ns_per_s > 0)) {
+		if (len)
+			snprintf(buf, len, "0");
+		return buf;
+	}
+	return fmt_scaled(buf, len, ns_per_s, time_units, 4, "/s", false);
+}
+
+char *lrs_fmt__count(char *buf, size_t len, double n)
+{
+	return fmt_scaled(buf, len, n, count_units, 5, "", true);
+}
+
+char *lrs_fmt__path(char *buf, size_t len, const char *path, int width)
+{
+	size_t n, w;
+
+	if (!len)
+		return buf;
+	if (!path)
+		path = "?";
+	if (width < 0)
+		width = 0;
+	w = (size_t)width < len - 1 ? (size_t)width : len - 1;
+	n = strlen(path);
+	if (n <= w) {
+		memcpy(buf, path, n + 1);
+	} else if (w <= 3) {
+		memcpy(buf, path + n - w, w);
+		buf[w] = '\0';
+	} else {
+		memcpy(buf, "...", 3);
+		memcpy(buf + 3, path + n - (w - 3), w - 3);
+		buf[w] = '\0';
+	}
+	return buf;
+}
+
+static int clamp_int(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Lines from the top: banner, header, legend, column headings; the rest is shared. */
+static void layout__vertical(struct lrs_layout *l, const struct lrs_layout_in *in)
+{
+	int y = 0, avail, want;
+
+	l->status_y = in->height > 0 ? in->height - 1 : 0;
+	l->banner_y = in->banner ? y++ : -1;
+	l->header_y = y;
+	l->header_h = 2 + (in->unavailable ? 1 : 0);
+	y += l->header_h;
+	l->legend_y = y++;
+	l->colhdr_y = y++;
+	l->rows_y = y;
+	avail = l->status_y - y;
+	if (avail < 0) {
+		/* a tiny screen: header lines past the status line are not drawn */
+		l->header_h = clamp_int(l->status_y - l->header_y, 0, l->header_h);
+		avail = 0;
+	}
+
+	l->detail_h = 0;
+	if (in->detail) {
+		want = LRS_DETAIL_H;
+		if (want > avail - LRS_ROWS_MIN)
+			want = avail - LRS_ROWS_MIN;
+		l->detail_h = want >= 5 ? want : 0;
+	}
+	l->others_h = 0;
+	if (in->nr_others) {
+		want = 1 + (int)(in->nr_others < LRS_OTHERS_MAX ? in->nr_others : LRS_OTHERS_MAX);
+		if (want > avail - l->detail_h - LRS_ROWS_MIN)
+			want = avail - l->detail_h - LRS_ROWS_MIN;
+		l->others_h = want >= 2 ? want : 0;
+	}
+	l->rows_h = avail - l->detail_h - l->others_h;
+	if (l->rows_h < 0)
+		l->rows_h = 0;
+	l->others_y = l->rows_y + l->rows_h;
+	l->detail_y = l->others_y + l->others_h;
+}
+
+static void layout__horizontal(struct lrs_layout *l, const struct lrs_layout_in *in)
+{
+	int width = in->width > 0 ? in->width : 0;
+	int n = (int)in->nr_nodes;
+	int name_w = clamp_int(in->name_len + 2, LRS_NAME_MIN_W, LRS_NAME_MAX_W);
+	int cols;
+
+	l->cell_counts = true;
+	l->cell_w = LRS_CELL_FULL_W;
+	l->total_w = n > 1 ? LRS_CELL_FULL_W : 0;
+	if (name_w + n * l->cell_w + l->total_w > width) {
+		l->cell_counts = false;
+		l->cell_w = LRS_CELL_WAIT_ONLY_W;
+		l->total_w = n > 1 ? LRS_CELL_WAIT_ONLY_W : 0;
+	}
+	if (name_w + n * l->cell_w + l->total_w > width)
+		name_w = clamp_int(width - n * l->cell_w - l->total_w, LRS_NAME_MIN_W, name_w);
+	if (name_w + n * l->cell_w + l->total_w > width)
+		l->total_w = 0;
+	if (name_w + l->cell_w > width)
+		name_w = clamp_int(width - l->cell_w, 1, name_w);
+	l->name_w = name_w;
+
+	cols = (width - name_w - l->total_w) / l->cell_w;
+	cols = clamp_int(cols, n ? 1 : 0, n);
+	l->nr_node_cols = (size_t)cols;
+	l->first_node = in->first_node;
+	if (cols > 0) {
+		if (in->sel_node_idx < l->first_node)
+			l->first_node = in->sel_node_idx;
+		if (in->sel_node_idx >= l->first_node + (size_t)cols)
+			l->first_node = in->sel_node_idx - (size_t)cols + 1;
+		if (l->first_node + (size_t)cols > in->nr_nodes)
+			l->first_node = in->nr_nodes - (size_t)cols;
+	} else {
+		l->first_node = 0;
+	}
+
+	/* the detail pane: histogram | waiters | stacks */
+	l->hist_w = clamp_int(width / 3, 0, 36);
+	l->waiters_w = width - l->hist_w;
+	l->stacks_w = 0;
+	if (l->waiters_w >= 2 * 28) {
+		l->waiters_w = clamp_int(l->waiters_w / 2, 28, 62);
+		l->stacks_w = width - l->hist_w - l->waiters_w;
+	}
+}
+
+void lrs_layout__compute(struct lrs_layout *out, const struct lrs_layout_in *in)
+{
+	memset(out, 0, sizeof(*out));
+	out->width = in->width;
+	out->height = in->height;
+	layout__vertical(out, in);
+	layout__horizontal(out, in);
+}
+
+size_t lrs_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit)
+{
+	if (nr == 0)
+		return 0;
+	if (sel >= nr)
+		sel = nr - 1;
+	if (fit == 0)
+		return sel;
+	if (nr <= fit)
+		return 0;
+	if (sel < top)
+		top = sel;
+	if (sel >= top + fit)
+		top = sel - fit + 1;
+	if (top + fit > nr)
+		top = nr - fit;
+	return top;
+}
+
+int lrs_layout__node_x(const struct lrs_layout *l, size_t i)
+{
+	if (i < l->first_node || i >= l->first_node + l->nr_node_cols)
+		return -1;
+	return l->name_w + (int)(i - l->first_node) * l->cell_w;
+}
+
+int lrs_layout__bar(unsigned long long count, unsigned long long max, int width)
+{
+	int w;
+
+	if (!count || !max || width <= 0)
+		return 0;
+	if (count >= max)
+		return width;
+	/* in double: count * width can overflow 64 bits */
+	w = (int)ceil((double)count * width / (double)max);
+	return w < 1 ? 1 : w > width ? width : w;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layout maths for the heatmap views: number formatting, where each part of
+ * the screen goes, column widths and scrolling. Pure functions of their
+ * inputs, in character cells; no curses here, so the GUI reuses them.
+ */
+#ifndef LRS_LAYOUT_H
+#define LRS_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Number formatting, at most 3 significant digits. Each writes into buf
+ * (always NUL-terminated) and returns buf.
+ *   lrs_fmt__ns:      950ns, 4.5us, 12.3ms, 1.20s
+ *   lrs_fmt__rate_ns: the same per second: 12.3ms/s ("0" for 0)
+ *   lrs_fmt__count:   950, 0.5, 4.5k, 12k, 1.2M
+ */
+char *lrs_fmt__ns(char *buf, size_t len, double ns);
+char *lrs_fmt__rate_ns(char *buf, size_t len, double ns_per_s);
+char *lrs_fmt__count(char *buf, size_t len, double n);
+
+/*
+ * Fit a cgroup path into width cells: paths that are too long keep their
+ * tail ("...d/pod-1/ctr"), the part that tells memcgs apart. ASCII only.
+ */
+char *lrs_fmt__path(char *buf, size_t len, const char *path, int width);
+
+/* Widths of a cell: "12.3ms/s 4.5k" with its leading gap, or the wait alone. */
+#define LRS_CELL_WAIT_W 8
+#define LRS_CELL_COUNT_W 5
+#define LRS_CELL_FULL_W (1 + LRS_CELL_WAIT_W + 1 + LRS_CELL_COUNT_W)
+#define LRS_CELL_WAIT_ONLY_W (1 + LRS_CELL_WAIT_W)
+#define LRS_NAME_MIN_W 16
+#define LRS_NAME_MAX_W 48
+
+/* Most other locks the screen lists, and the least heatmap rows it keeps. */
+#define LRS_OTHERS_MAX 5
+#define LRS_ROWS_MIN 3
+#define LRS_DETAIL_H 14
+
+struct lrs_layout_in {
+	int width, height;		/* the screen */
+	size_t nr_nodes;
+	size_t sel_node_idx;		/* the node column that must be visible */
+	size_t first_node;		/* the current horizontal scroll */
+	int name_len;			/* longest row name, indentation included */
+	bool banner;			/* a banner line on top */
+	bool unavailable;		/* an "unavailable: ..." line */
+	size_t nr_others;		/* other locks to list */
+	bool detail;			/* the detail pane is open */
+};
+
+/*
+ * Where everything goes. A part with height 0 is not shown. y values are
+ * screen lines; the status line is always the last one.
+ */
+struct lrs_layout {
+	int width, height;
+	int banner_y;			/* -1: none */
+	int header_y, header_h;		/* title + totals, drops, unavailable */
+	int legend_y;
+	int colhdr_y;			/* the column headings */
+	int rows_y, rows_h;		/* heatmap rows */
+	int others_y, others_h;		/* title + one line per other lock */
+	int detail_y, detail_h;
+	int status_y;
+
+	int name_w;			/* memcg column */
+	int cell_w;			/* per node */
+	bool cell_counts;		/* cells show the count too */
+	int total_w;			/* the "all nodes" column, 0 if it does not fit */
+	size_t first_node;		/* first node column shown */
+	size_t nr_node_cols;		/* node columns shown */
+
+	/* detail pane columns: histogram | waiters | stacks */
+	int hist_w, waiters_w, stacks_w;
+};
+
+/* Fill out from in. Screens too small for anything still get a status line. */
+void lrs_layout__compute(struct lrs_layout *out, const struct lrs_layout_in *in);
+
+/*
+ * The first row to show so that sel stays visible, moving top as little as
+ * possible from its current value and never leaving blank lines at the end
+ * while there are rows above. nr rows, fit lines.
+ */
+size_t lrs_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit);
+
+/* Screen column where node column i (i >= first_node) starts; -1 if hidden. */
+int lrs_layout__node_x(const struct lrs_layout *l, size_t i);
+
+/* Width in cells of a histogram bar for count of max, 0 < result <= width for count > 0. */
+int lrs_layout__bar(unsigned long long count, unsigned long long max, int width);
+
+#endif
