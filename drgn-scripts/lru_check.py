@@ -102,7 +102,11 @@ def check(prog, args, warnings):
     return {"schema": lc.SCHEMA, "kernel": lc.kernel_release(prog), "nodes": nodes,
             "lruvecs_checked": len(lvs), "folios_checked": counts["folios"],
             "violations": violations, "violations_not_listed": counts.get("dropped", 0),
-            "warnings": warnings}
+            "warnings": warnings, "_nodes": nodes, "_lruvecs": lvs, "_stats": stats}
+
+
+def public(res):
+    return {k: v for k, v in res.items() if not k.startswith("_")}
 
 
 def format_table(res):
@@ -128,7 +132,7 @@ def main(prog, argv):
         raise lc.LrsError("memory cgroups are disabled or absent in this kernel")
     res = check(prog, args, [])
     if args.json:
-        lc.emit_json(res)
+        lc.emit_json(public(res))
     else:
         print(format_table(res))
     return 1 if res["violations"] else 0

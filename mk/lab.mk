@@ -1,0 +1,19 @@
+# The lab VM for the drgn scripts (tests/lab, drgn-scripts). Included by the top Makefile.
+# Downloads and images live under $(LRS_CACHE)/lab, never in the repository.
+
+LAB_TESTS := $(sort $(wildcard tests/lab/*.t))
+DRGN_TESTS := $(sort $(wildcard tests/drgn/*.t))
+
+.PHONY: lab-check lab-bench lab-fetch
+
+lab-fetch:
+	$(Q)tests/lab/lib/fetch-kernel.sh $(LRS_CACHE)/lab >/dev/null
+
+# the synthetic-program tests and the lab tests, through the project's runner
+lab-check:
+	$(Q)LRS_CACHE=$(LRS_CACHE) tests/run-all.sh tests/drgn/
+	$(Q)LRS_CACHE=$(LRS_CACHE) tests/run-all.sh tests/lab/
+
+# walk throughput on the lab vmcore: folios/s, memcgs/s, time to enumerate 1,000 memcgs
+lab-bench:
+	$(Q)LRS_CACHE=$(LRS_CACHE) $(PYTHON) tests/lab/lib/bench.py

@@ -1,0 +1,325 @@
+"""The lab VM: a Debian cloud kernel under QEMU (TCG), two NUMA nodes, dumped to a vmcore.
+
+Used by tests/lab/*.t and mk/lab.mk. Everything downloaded or built lives under
+$LRS_CACHE/lab (kernel, by version) or a temporary directory removed on exit; never in the
+repository. Progress goes to stderr.
+"""
+
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
+PYTHON = "/usr/bin/python3"
+QEMU = "qemu-system-x86_64"
+
+# data files read by the guest: memcg path and cpu -> size in MiB (sparse: they read as zeros)
+DATA_FILES = {
+    "/lrs-a:0": 6, "/lrs-a:1": 3, "/lrs-b:0": 2, "/lrs-b:1": 9,
+    "/lrs-n:1": 4, "/lrs-n/c1:0": 5, "/lrs-n/c2:1": 7,
+}
+
+
+def log(msg):
+    print("lab: " + msg, file=sys.stderr, flush=True)
+
+
+class LabError(Exception):
+    pass
+
+
+def missing_tools():
+    need = [QEMU, "busybox", "cpio", "mkfs.ext4", "objcopy", "apt-get", "dpkg-deb"]
+    out = [t for t in need if shutil.which(t) is None]
+    if not os.path.exists("/bin/busybox") and "busybox" not in out:
+        out.append("/bin/busybox")
+    try:
+        subprocess.run([PYTHON, "-c", "import drgn"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError):
+        out.append("python3-drgn")
+    return out
+
+
+def kernel_dir():
+    """Fetch (once per version) and return the cached kernel directory."""
+    base = os.path.join(CACHE, "lab")
+    os.makedirs(base, exist_ok=True)
+    r = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), base],
+                       stdout=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise LabError("cannot fetch the lab kernel (fetch-kernel.sh exit %d)" % r.returncode)
+    return r.stdout.strip().splitlines()[-1]
+
+
+def build_initramfs(kdir, work):
+    root = os.path.join(work, "initramfs")
+    os.makedirs(os.path.join(root, "bin"))
+    shutil.copy("/bin/busybox", os.path.join(root, "bin", "busybox"))
+    shutil.copy(os.path.join(HERE, "guest-init.sh"), os.path.join(root, "init"))
+    os.chmod(os.path.join(root, "init"), 0o755)
+    shutil.copy(os.path.join(kdir, "qemu_fw_cfg.ko"), os.path.join(root, "qemu_fw_cfg.ko"))
+    out = os.path.join(work, "initrd.cpio")
+    files = subprocess.run("cd %s && find . -print0" % root, shell=True, check=True,
+                           stdout=subprocess.PIPE).stdout
+    with open(out, "wb") as f:
+        subprocess.run(["cpio", "--null", "-o", "-H", "newc", "--quiet"], cwd=root,
+                       input=files, stdout=f, check=True)
+    return out
+
+
+def build_disk(work):
+    d = os.path.join(work, "disk")
+    os.makedirs(d)
+    for spec, mib in DATA_FILES.items():
+        m, c = spec.rsplit(":", 1)
+        with open(os.path.join(d, "data" + m.replace("/", "-") + "-" + c), "wb") as f:
+            f.truncate(mib << 20)
+    img = os.path.join(work, "data.img")
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-d", d, img, "64M"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return img
+
+
+class Guest:
+    """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
+
+    def __init__(self, kdir, work, append="", mem_mb=1024, timeout=600):
+        self.kdir, self.work, self.timeout = kdir, work, timeout
+        self.qmp_path = os.path.join(work, "qmp.sock")
+        self.lines = []
+        half = mem_mb // 2
+        cmd = [QEMU, "-accel", "tcg", "-smp", "2", "-m", "%dM" % mem_mb,
+               "-nodefaults", "-display", "none", "-no-reboot",
+               "-serial", "stdio", "-monitor", "none",
+               "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
+               "-kernel", os.path.join(kdir, "vmlinuz"),
+               "-initrd", build_initramfs(kdir, work),
+               "-append", "console=ttyS0 quiet panic=-1 " + append,
+               "-device", "vmcoreinfo",
+               "-drive", "file=%s,if=none,id=d0,format=raw" % build_disk(work),
+               "-device", "nvme,drive=d0,serial=lrs0",
+               "-object", "memory-backend-ram,id=m0,size=%dM" % half,
+               "-object", "memory-backend-ram,id=m1,size=%dM" % half,
+               "-numa", "node,nodeid=0,cpus=0,memdev=m0",
+               "-numa", "node,nodeid=1,cpus=1,memdev=m1"]
+        self.serial_log = open(os.path.join(work, "serial.log"), "w")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=self.serial_log)
+        self.pidfile = os.path.join(work, "qemu.pid")
+        with open(self.pidfile, "w") as f:
+            f.write(str(self.proc.pid))
+
+    def wait_for(self, marker):
+        """Read serial lines until one equals marker; return all lines seen."""
+        deadline = time.time() + self.timeout
+        buf = b""
+        fd = self.proc.stdout.fileno()
+        while time.time() < deadline:
+            r, _, _ = select.select([fd], [], [], 1.0)
+            if not r:
+                if self.proc.poll() is not None:
+                    raise LabError("qemu exited (%d) before %s; serial tail: %s"
+                                   % (self.proc.returncode, marker, self.lines[-5:]))
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise LabError("guest console closed before %s; tail: %s"
+                               % (marker, self.lines[-5:]))
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                line = line.decode("utf-8", "replace").rstrip("\r")
+                self.lines.append(line)
+                self.serial_log.write(line + "\n")
+                if line.strip() == marker:
+                    return self.lines
+        raise LabError("timed out after %d s waiting for %s; tail: %s"
+                       % (self.timeout, marker, self.lines[-5:]))
+
+    def qmp(self, *commands):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(300)
+        s.connect(self.qmp_path)
+        f = s.makefile("rw")
+        json.loads(f.readline())  # greeting
+        replies = []
+        for cmd in ({"execute": "qmp_capabilities"},) + commands:
+            f.write(json.dumps(cmd) + "\n")
+            f.flush()
+            while True:
+                msg = json.loads(f.readline())
+                if "return" in msg or "error" in msg:
+                    break
+            if "error" in msg:
+                raise LabError("qmp %s: %s" % (cmd["execute"], msg["error"]))
+            replies.append(msg["return"])
+        s.close()
+        return replies
+
+    def dump(self, path):
+        # paging=false: QEMU's paging=true loses node 1 with two memory backends.
+        self.qmp({"execute": "dump-guest-memory",
+                  "arguments": {"paging": False, "protocol": "file:" + path,
+                                "format": "elf"}})
+        fix_vmcore(path)
+        return path
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.send_signal(signal.SIGTERM)
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.serial_log.close()
+
+
+# ---- ELF vmcore fix-up --------------------------------------------------------------------
+
+PT_LOAD, PT_NOTE = 1, 4
+KERNEL_TEXT_BASE = 0xffffffff80000000
+KERNEL_TEXT_SIZE = 1 << 30
+
+
+def read_vmcoreinfo(data_of, phdrs):
+    """VMCOREINFO text from the PT_NOTE segments, or ''."""
+    for p in phdrs:
+        if p["type"] != PT_NOTE:
+            continue
+        buf = data_of(p["offset"], p["filesz"])
+        i = 0
+        while i + 12 <= len(buf):
+            namesz, descsz, _ = struct.unpack_from("<III", buf, i)
+            name = buf[i + 12:i + 12 + namesz].rstrip(b"\0")
+            doff = i + 12 + ((namesz + 3) & ~3)
+            desc = buf[doff:doff + descsz]
+            if name == b"VMCOREINFO":
+                return desc.decode("ascii", "replace")
+            i = doff + ((descsz + 3) & ~3)
+    return ""
+
+
+def fix_vmcore(path):
+    """Make a QEMU paging=false ELF dump readable by drgn 0.0.22.
+
+    QEMU writes p_vaddr == p_paddr; drgn then cannot bootstrap its page-table walk
+    ("recursive address translation"). Add PT_LOAD headers that map the kernel text window
+    (vaddr = __START_KERNEL_map + paddr - phys_base) onto the same file ranges. The new
+    program header table is appended to the file; e_phoff and e_phnum are updated in place.
+    """
+    with open(path, "r+b") as f:
+        ehdr = f.read(64)
+        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
+            raise LabError("%s: not an ELF64 dump" % path)
+        phoff, = struct.unpack_from("<Q", ehdr, 32)
+        phentsize, phnum = struct.unpack_from("<HH", ehdr, 54)
+        f.seek(phoff)
+        raw = f.read(phentsize * phnum)
+        phdrs = []
+        for i in range(phnum):
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", raw, i * phentsize)
+            phdrs.append(dict(type=t, flags=fl, offset=off, vaddr=va, paddr=pa, filesz=fs,
+                              memsz=ms, align=al))
+
+        def data_of(off, size):
+            f.seek(off)
+            return f.read(size)
+        info = read_vmcoreinfo(data_of, phdrs)
+        m = re.search(r"^NUMBER\(phys_base\)=(-?\d+)$", info, re.M)
+        if not m:
+            raise LabError("%s: no NUMBER(phys_base) in VMCOREINFO (vmcoreinfo device and "
+                           "qemu_fw_cfg.ko needed in the guest)" % path)
+        phys_base = int(m.group(1))
+        if any(p["type"] == PT_LOAD and p["vaddr"] >= KERNEL_TEXT_BASE for p in phdrs):
+            return  # already fixed
+        extra = []
+        lo, hi = phys_base, phys_base + KERNEL_TEXT_SIZE
+        for p in phdrs:
+            if p["type"] != PT_LOAD:
+                continue
+            s, e = max(p["paddr"], lo), min(p["paddr"] + p["memsz"], hi)
+            if s >= e:
+                continue
+            d = s - p["paddr"]
+            extra.append(dict(p, offset=p["offset"] + d, paddr=s,
+                              vaddr=(KERNEL_TEXT_BASE + s - phys_base) & (2**64 - 1),
+                              filesz=max(0, min(p["filesz"] - d, e - s)), memsz=e - s))
+        allp = phdrs + extra
+        f.seek(0, 2)
+        end = (f.tell() + 7) & ~7
+        f.seek(end)
+        for p in allp:
+            f.write(struct.pack("<IIQQQQQQ", p["type"], p["flags"], p["offset"], p["vaddr"],
+                                p["paddr"], p["filesz"], p["memsz"], p["align"]))
+            f.write(b"\0" * (phentsize - 56))
+        f.seek(32)
+        f.write(struct.pack("<Q", end))
+        f.seek(56)
+        f.write(struct.pack("<H", len(allp)))
+
+
+# ---- what the guest printed -----------------------------------------------------------------
+
+def parse_guest(lines):
+    """LRS lines -> {'cgroups': {path: ino}, 'numa_stat': {path: {key: {node: v}}},
+    'stat': {path: {key: v}}, 'mode': 'v2', 'kernel': ..., 'warn': [...]}"""
+    g = {"cgroups": {}, "numa_stat": {}, "stat": {}, "warn": [], "node_cpus": {}}
+    for line in lines:
+        if not line.startswith("LRS "):
+            continue
+        w = line.split()
+        kind = w[1]
+        if kind == "cgroup":
+            g["cgroups"][w[2]] = int(w[3])
+        elif kind == "numa_stat":
+            d = g["numa_stat"].setdefault(w[2], {})
+            key = w[3]
+            if "=" in key:  # v1: "total=123 N0=.. N1=.."
+                key, tot = key.split("=", 1)
+            vals = {}
+            for kv in w[4:]:
+                k, v = kv.split("=")
+                if k.startswith("N"):
+                    vals[int(k[1:])] = int(v)
+            d[key] = vals
+        elif kind == "stat":
+            g["stat"].setdefault(w[2], {})[w[3]] = int(w[4])
+        elif kind == "mode":
+            g["mode"] = w[2]
+        elif kind == "kernel":
+            g["kernel"] = w[2]
+        elif kind == "warn":
+            g["warn"].append(" ".join(w[2:]))
+        elif kind == "node_cpus":
+            g["node_cpus"][int(w[2])] = w[3] if len(w) > 3 else ""
+        elif kind == "bench_memcgs":
+            g["bench_memcgs"] = int(w[2])
+    return g
+
+
+def boot_and_dump(kdir, work, append="", timeout=600):
+    """Boot, wait for the guest's truth, dump to work/vmcore. Returns (guest, parsed, vmcore)."""
+    log("booting the guest (%s)" % (append or "default"))
+    t0 = time.time()
+    g = Guest(kdir, work, append=append, timeout=timeout)
+    try:
+        lines = g.wait_for("LRS-DUMP-NOW")
+        log("guest ready after %.1f s; dumping its memory" % (time.time() - t0))
+        core = g.dump(os.path.join(work, "vmcore"))
+        log("vmcore written after %.1f s" % (time.time() - t0))
+    finally:
+        g.stop()
+    return parse_guest(lines), core
