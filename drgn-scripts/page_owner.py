@@ -98,7 +98,11 @@ class PageCgroupReader:
                            else None)
         self.used = pcg_used_test(prog)
         if method == "page_cgroup":
-            self.per_section = lc.has_member(prog.type("struct mem_section"), "page_cgroup")
+            try:
+                self.per_section = lc.has_member(prog.type("struct mem_section"),
+                                                 "page_cgroup")
+            except LookupError:
+                self.per_section = False  # FLATMEM: one array per node
             if self.per_section:
                 if section_size_bits is None:
                     try:
@@ -116,16 +120,16 @@ class PageCgroupReader:
                 if self.extreme:
                     self.per_root = prog["PAGE_SIZE"].value_() // self.ms_type.size
                 else:
-                    self.per_root = len(ms.type_.type) if ms.type_.type.kind == \
+                    self.per_root = ms.type_.type.length if ms.type_.type.kind == \
                         drgn.TypeKind.ARRAY else 1
                 self.pcg_off = drgn.offsetof(self.ms_type, "page_cgroup")
         elif method == "page_cgroup_radix":
             head = prog.type("struct page_cgroup_head").member("pc").type
-            self.chunk = len(head)
+            self.chunk = head.length
             self.chunk_shift = self.chunk.bit_length() - 1
             node_t = prog.type("struct radix_tree_node")
             self.slots_off = drgn.offsetof(node_t, "slots")
-            nslots = len(node_t.member("slots").type)
+            nslots = node_t.member("slots").type.length
             self.map_shift = nslots.bit_length() - 1
             self.height_off = drgn.offsetof(node_t, "height")
             root_t = prog.type("struct radix_tree_root")

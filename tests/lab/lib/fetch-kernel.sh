@@ -33,7 +33,7 @@ cd "$tmp"
 pkg="$img-unsigned"
 apt-cache show "$pkg" >/dev/null 2>&1 || pkg="$img"
 log "downloading $pkg (about 26 MB)"
-apt-get download -q "$pkg=$ver" >&2 || apt-get download -q "$pkg" >&2
+apt-get download -qq "$pkg=$ver" >&2 || apt-get download -qq "$pkg" >&2
 dpkg-deb -x ./"$pkg"_*.deb x
 cp x/boot/vmlinuz-"$abi" vmlinuz
 fw=$(find x/lib/modules -name 'qemu_fw_cfg.ko*' | head -n1)
@@ -44,7 +44,7 @@ case "$fw" in
 esac
 rm -rf x ./"$pkg"_*.deb
 log "downloading $dbg (about 280 MB, a few minutes on a cold cache)"
-apt-get download -q "$dbg=$ver" >&2 || apt-get download -q "$dbg" >&2
+apt-get download -qq "$dbg=$ver" >&2 || apt-get download -qq "$dbg" >&2
 log "extracting vmlinux-$abi"
 dpkg-deb --fsys-tarfile ./"$dbg"_*.deb | tar -x "./usr/lib/debug/boot/vmlinux-$abi"
 rm -f ./"$dbg"_*.deb
