@@ -105,6 +105,7 @@ def main():
         bad = ck.copy_core(core, os.path.join(work, "vmcore.bad"))
         prog = ck.open_prog(core, vmlinux)
         folio, raw, off, memcgs = ck.pick_folio(prog, "/lrs-b", 1, "inactive_file")
+        held = ck.pick_holder(prog, "/lrs-a", 0, pid=1)
         del prog
         new = struct.pack("<Q", memcgs["/lrs-a"])
         ck.patch_bytes(bad, raw, new, off)
@@ -120,6 +121,32 @@ def main():
                 vs[0]["why"] != ["memcg"]:
             probs.append("violation details wrong: %s" % vs[0])
         tap.check("corrupted memcg_data: lru_check.py reports exactly that folio", probs)
+
+        # ---- the same copy: /lrs-a@N0's lock taken, cpu 1 queued, pid 1's stack pointing
+        # at it (a word of its user pt_regs, which no unwinder reads)
+        ck.patch_bytes(bad, held["lruvec_bytes"], struct.pack("<I", held["lock_val"]),
+                       held["lock_off"])
+        ck.patch_bytes(bad, held["regs_bytes"], struct.pack("<Q", held["lock"]), 0)
+        rc, res, err, _ = ck.run_script("holders.py", bad, vmlinux)
+        probs = [] if rc == 0 and res else ["exit %d: %s" % (rc, err.strip()[-300:])]
+        if res:
+            locks = res["locks"]
+            if [lk["lruvec"] for lk in locks] != ["/lrs-a@N0"]:
+                probs.append("held locks %s, want only /lrs-a@N0" % [lk["lruvec"]
+                                                                      for lk in locks])
+            else:
+                lk = locks[0]
+                if lk["waiter_cpus"] != [1] or not lk["lock_state"]["locked"]:
+                    probs.append("lock state %s" % lk["lock_state"])
+                pids = [t["pid"] for t in lk["tasks"]]
+                if pids != [1]:
+                    probs.append("tasks referencing it: %s, want [1]" % pids)
+                elif [r["at"] for r in lk["tasks"][0]["refs"]] != ["0x%x" % held["regs"]]:
+                    probs.append("refs %s, want at 0x%x" % (lk["tasks"][0]["refs"],
+                                                           held["regs"]))
+                elif not lk["tasks"][0]["stack"]:
+                    probs.append("no stack for pid 1")
+        tap.check("held lock: holders.py finds the task whose stack references it", probs)
 
         # ---- the same copy, SYMBOL(init_uts_ns) changed: vmlinux no longer matches -------
         with open(bad, "r+b") as f:

@@ -240,3 +240,25 @@ def pick_folio(prog, path, nid, list_name, nth=5):
     size = prog.type("struct page").size
     return folio, prog.read(folio, size), reader.memcg_off, {p: m["addr"] for p, m in
                                                               memcgs.items()}
+
+
+def pick_holder(prog, path, nid, pid):
+    """What to patch to make memcg path's lruvec on nid look held by pid: the lruvec's first
+    bytes (to find it), the lock's offset and a value (locked, cpu 1 queued), and the task's
+    user pt_regs at the top of its kernel stack."""
+    from drgn.helpers.linux.pid import find_task
+    import lrs_common as lc
+    memcgs = {m["path"]: m for m in lc.memcg_tree(prog, [])}
+    lruvec = memcgs[path]["obj"].nodeinfo[nid].lruvec
+    addr = lruvec.address_of_().value_()
+    lock_off = lc.offsetof(prog, "struct lruvec", "lru_lock")
+    task = find_task(prog, pid)
+    try:
+        tsize = prog.type("union thread_union").size
+    except LookupError:
+        tsize = 16384
+    regs_size = prog.type("struct pt_regs").size
+    regs = task.stack.value_() + tsize - regs_size
+    return {"lruvec_bytes": prog.read(addr, lock_off + 4), "lock_off": lock_off,
+            "lock_val": 0x1 | ((1 + 1) << 18), "lock": addr + lock_off,
+            "regs": regs, "regs_bytes": prog.read(regs, regs_size)}
