@@ -72,9 +72,12 @@ char *lrs_fmt__path(char *buf, size_t len, const char *path, int width)
 		memcpy(buf, path + n - w, w);
 		buf[w] = '\0';
 	} else {
-		memcpy(buf, "...", 3);
-		memcpy(buf + 3, path + n - (w - 3), w - 3);
-		buf[w] = '\0';
+		const char *tail = path + n - (w - 3), *slash = strchr(tail, '/');
+
+		/* a partial first component is noise: start at the next '/' if any */
+		if (tail[-1] != '/' && slash && slash[1])
+			tail = slash;
+		snprintf(buf, len, "...%s", tail);
 	}
 	return buf;
 }
@@ -106,7 +109,10 @@ static void layout__vertical(struct lrs_layout *l, const struct lrs_layout_in *i
 
 	l->detail_h = 0;
 	if (in->detail) {
-		want = LRS_DETAIL_H;
+		/* at most half of what is left: the heatmap is the point */
+		want = avail / 2 > LRS_DETAIL_LINES ? LRS_DETAIL_LINES : avail / 2;
+		if (want < 5)
+			want = 5;
 		if (want > avail - LRS_ROWS_MIN)
 			want = avail - LRS_ROWS_MIN;
 		l->detail_h = want >= 5 ? want : 0;
@@ -114,6 +120,8 @@ static void layout__vertical(struct lrs_layout *l, const struct lrs_layout_in *i
 	l->others_h = 0;
 	if (in->nr_others) {
 		want = 1 + (int)(in->nr_others < LRS_OTHERS_MAX ? in->nr_others : LRS_OTHERS_MAX);
+		if (want > avail / 4 && avail / 4 >= 2)
+			want = avail / 4;
 		if (want > avail - l->detail_h - LRS_ROWS_MIN)
 			want = avail - l->detail_h - LRS_ROWS_MIN;
 		l->others_h = want >= 2 ? want : 0;
@@ -142,8 +150,12 @@ static void layout__horizontal(struct lrs_layout *l, const struct lrs_layout_in 
 	}
 	if (name_w + n * l->cell_w + l->total_w > width)
 		name_w = clamp_int(width - n * l->cell_w - l->total_w, LRS_NAME_MIN_W, name_w);
-	if (name_w + n * l->cell_w + l->total_w > width)
+	if (name_w + n * l->cell_w + l->total_w > width) {
+		/* nodes will scroll anyway: keep names readable */
 		l->total_w = 0;
+		name_w = clamp_int(width / 3, LRS_NAME_MIN_W,
+				   clamp_int(in->name_len + 2, LRS_NAME_MIN_W, LRS_NAME_MAX_W));
+	}
 	if (name_w + l->cell_w > width)
 		name_w = clamp_int(width - l->cell_w, 1, name_w);
 	l->name_w = name_w;

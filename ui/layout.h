@@ -23,22 +23,26 @@ char *lrs_fmt__count(char *buf, size_t len, double n);
 
 /*
  * Fit a cgroup path into width cells: paths that are too long keep their
- * tail ("...d/pod-1/ctr"), the part that tells memcgs apart. ASCII only.
+ * tail from a '/' on (".../pod-1/ctr"), the part that tells memcgs apart.
+ * ASCII only.
  */
 char *lrs_fmt__path(char *buf, size_t len, const char *path, int width);
 
-/* Widths of a cell: "12.3ms/s 4.5k" with its leading gap, or the wait alone. */
+/*
+ * Widths of a cell: a gap, a glyph column (the level without colour), then
+ * "12.3ms/s 4.5k", or the wait alone.
+ */
 #define LRS_CELL_WAIT_W 8
-#define LRS_CELL_COUNT_W 5
-#define LRS_CELL_FULL_W (1 + LRS_CELL_WAIT_W + 1 + LRS_CELL_COUNT_W)
-#define LRS_CELL_WAIT_ONLY_W (1 + LRS_CELL_WAIT_W)
+#define LRS_CELL_COUNT_W 4
+#define LRS_CELL_FULL_W (2 + LRS_CELL_WAIT_W + 1 + LRS_CELL_COUNT_W)
+#define LRS_CELL_WAIT_ONLY_W (2 + LRS_CELL_WAIT_W)
 #define LRS_NAME_MIN_W 16
 #define LRS_NAME_MAX_W 48
 
 /* Most other locks the screen lists, and the least heatmap rows it keeps. */
 #define LRS_OTHERS_MAX 5
 #define LRS_ROWS_MIN 3
-#define LRS_DETAIL_H 14
+#define LRS_DETAIL_LINES 14
 
 struct lrs_layout_in {
 	int width, height;		/* the screen */

@@ -7,12 +7,16 @@
 #define LRS_TUI_H
 
 #include <signal.h>
+#include <stdio.h>
 #include "../collector/model.h"
 #include "../collector/source.h"
 
 struct lrs_tui_opts {
 	bool no_color;			/* also set when NO_COLOR is in the environment */
 	const char *banner;		/* a line above the header, or NULL (the demo's layout) */
+	/* A banner that changes (elapsed time): called every frame, wins over banner. */
+	const char *(*banner_fn)(void *ctx);
+	void *banner_ctx;
 	double duration_s;		/* stop after this long; 0: until q */
 	volatile sig_atomic_t *stop;	/* set by a signal handler: leave the loop */
 };
@@ -24,5 +28,27 @@ struct lrs_tui_opts {
  * curses owns the screen, and printed to stderr after.
  */
 int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct lrs_tui_opts *opts);
+
+/*
+ * The pieces of the loop, for tests and benches that draw without a source.
+ * open: curses on term (NULL: $TERM) over out/in (NULL: stdout/stdin).
+ * close restores the terminal and prints kept messages to stderr; accepts NULL.
+ */
+struct lrs_tui;
+
+int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const char *term,
+		  FILE *outf, FILE *inf);
+void lrs_tui__close(struct lrs_tui *tui);
+/* Draw one frame of model and push it to the terminal. */
+void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model);
+/* Resize the curses screen (tests and benches; a terminal sends KEY_RESIZE). */
+void lrs_tui__resize(struct lrs_tui *tui, int lines, int cols);
+/* What the header says about the source: its name and interval. */
+void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
+/* A status-line message; keep: also print it to stderr after curses ends. */
+void lrs_tui__message(struct lrs_tui *tui, bool keep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The action of a curses key (getch value). */
+enum lrs_action lrs_tui__key_action(int key);
 
 #endif

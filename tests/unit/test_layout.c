@@ -54,7 +54,7 @@ static void test_fmt_count(void **state)
 	assert_string_equal(lrs_fmt__count(b, sizeof(b), 1.2e6), "1.2M");
 	assert_string_equal(lrs_fmt__count(b, sizeof(b), 999.6), "1.0k");
 	for (double v = 0.1; v < 1e15; v *= 1.37)
-		assert_true(strlen(lrs_fmt__count(b, sizeof(b), v)) <= LRS_CELL_COUNT_W - 1);
+		assert_true(strlen(lrs_fmt__count(b, sizeof(b), v)) <= LRS_CELL_COUNT_W);
 }
 
 static void test_fmt_path(void **state)
@@ -66,6 +66,9 @@ static void test_fmt_path(void **state)
 			    "...pod-1/ctr");
 	assert_int_equal(strlen(lrs_fmt__path(b, sizeof(b), "/kubepods/burstable/pod-1/ctr", 12)), 12);
 	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/abcdef", 3), "def");
+	/* a cut inside a component moves on to the next '/' */
+	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/lrs-s16/lrs-s272", 14), ".../lrs-s272");
+	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/a/verylongcomponent", 10), "...mponent");
 	assert_string_equal(lrs_fmt__path(b, sizeof(b), NULL, 3), "?");
 	/* the buffer bounds the width */
 	assert_string_equal(lrs_fmt__path(b, 6, "/abcdefgh", 20), "...gh");
@@ -90,7 +93,7 @@ static void test_layout_vertical(void **state)
 	assert_int_equal(l.header_y, 0);
 	assert_int_equal(l.status_y, 49);
 	assert_int_equal(l.others_h, 1 + LRS_OTHERS_MAX);
-	assert_int_equal(l.detail_h, LRS_DETAIL_H);
+	assert_int_equal(l.detail_h, LRS_DETAIL_LINES);
 	/* the parts tile the screen without overlap */
 	assert_int_equal(l.legend_y, l.header_y + l.header_h);
 	assert_int_equal(l.colhdr_y, l.legend_y + 1);

@@ -1,0 +1,1320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The curses heatmap. A scan-then-draw loop: take a snapshot when one is
+ * due, push it into the model, draw, then wait for keys until the next one.
+ * Drawing only reads the model; keys become lrs_action values.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "colour.h"
+#include "detail.h"
+#include "layout.h"
+#include "tui.h"
+
+#define TUI_MSGS 16
+#define TUI_MSG_LEN 256
+#define TUI_MSG_SHOW_S 8.0
+#define TUI_POLL_MAX_MS 250
+#define TUI_MAX_WAITERS 32
+#define TUI_MAX_STACKS 8
+
+enum tui_pair {
+	PAIR_LEVEL0 = 1,	/* ..PAIR_LEVEL0 + LRS_COLOUR_LEVELS */
+	PAIR_WARN = PAIR_LEVEL0 + LRS_COLOUR_LEVELS + 1,
+	PAIR_TITLE,
+	PAIR_KEY,
+	PAIR_OTHER_MEMCG,
+	PAIR_FAINT,
+};
+
+struct tui_msg {
+	char text[TUI_MSG_LEN];
+	bool keep;
+	double at_s;
+};
+
+struct lrs_tui {
+	struct lrs_tui_opts opts;
+	SCREEN *screen;
+	FILE *outf, *inf;
+	enum lrs_colour_mode mode;
+	bool utf8;
+	attr_t level_attr[LRS_COLOUR_LEVELS + 1];
+	attr_t warn_attr, title_attr, key_attr, other_memcg_attr, faint_attr;
+
+	struct lrs_layout layout;	/* of the last frame */
+	size_t top;			/* first heatmap row shown */
+	size_t first_node;		/* first node column shown */
+
+	const char *source_name;
+	double interval_s;
+
+	bool editing;			/* the filter prompt is open */
+	char edit[sizeof(((struct lrs_model *)0)->filter)];
+	char filter_before[sizeof(((struct lrs_model *)0)->filter)];
+
+	struct tui_msg msgs[TUI_MSGS];	/* a ring; the newest at nr_msgs - 1 */
+	size_t nr_msgs;
+
+	struct lrs_detail_waiter waiters[TUI_MAX_WAITERS];
+	struct lrs_detail_stack stacks[TUI_MAX_STACKS];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+void lrs_tui__message(struct lrs_tui *tui, bool keep, const char *fmt, ...)
+{
+	struct tui_msg *m;
+	va_list ap;
+
+	if (!tui)
+		return;
+	if (tui->nr_msgs == TUI_MSGS) {
+		/* full: drop the oldest message that need not be kept, else the oldest */
+		size_t drop = 0;
+
+		for (size_t i = 0; i < TUI_MSGS; i++)
+			if (!tui->msgs[i].keep) {
+				drop = i;
+				break;
+			}
+		memmove(&tui->msgs[drop], &tui->msgs[drop + 1],
+			(TUI_MSGS - drop - 1) * sizeof(tui->msgs[0]));
+		tui->nr_msgs--;
+	}
+	m = &tui->msgs[tui->nr_msgs++];
+	va_start(ap, fmt);
+	vsnprintf(m->text, sizeof(m->text), fmt, ap);
+	va_end(ap);
+	m->keep = keep;
+	m->at_s = now_s();
+}
+
+/* ---- drawing helpers ----------------------------------------------------- */
+
+/* Printable ASCII only: kernel strings (comm, paths) may hold anything. */
+static void sanitize_keep(char *dst, size_t len, const char *src, bool keep_utf8)
+{
+	size_t i = 0;
+
+	if (!len)
+		return;
+	for (; src && *src && i + 1 < len; src++) {
+		unsigned char c = (unsigned char)*src;
+
+		dst[i++] = (c >= 0x20 && c < 0x7f) || (keep_utf8 && c >= 0x80) ? *src : '?';
+	}
+	dst[i] = '\0';
+}
+
+static void sanitize(char *dst, size_t len, const char *src)
+{
+	sanitize_keep(dst, len, src, false);
+}
+
+/* Write at most w columns of ASCII s at (y, x); returns the column after it. */
+static int put(int y, int x, int w, attr_t attr, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (w <= 0 || x < 0 || y < 0)
+		return x;
+	if (n > w)
+		n = w;
+	attron(attr);
+	mvaddnstr(y, x, s, n);
+	attroff(attr);
+	return x + n;
+}
+
+static int putf(int y, int x, int w, attr_t attr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int putf(int y, int x, int w, attr_t attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return put(y, x, w, attr, buf);
+}
+
+/* Fill columns [x, x + w) of line y with spaces in attr. */
+static void fill(int y, int x, int w, attr_t attr)
+{
+	if (w <= 0)
+		return;
+	attron(attr);
+	mvhline(y, x, ' ', w);
+	attroff(attr);
+}
+
+/* A horizontal rule with a title: "── title ─────". */
+static void rule(int y, int x, int w, attr_t attr, const char *title)
+{
+	if (w <= 0)
+		return;
+	attron(attr);
+	mvhline(y, x, ACS_HLINE, w);
+	attroff(attr);
+	if (title && w > 4)
+		putf(y, x + 2, w - 4, attr | A_BOLD, " %s ", title);
+}
+
+static attr_t style_attr(struct lrs_colour_style s, int pair, enum lrs_colour_mode mode)
+{
+	attr_t a = 0;
+
+	if (mode != LRS_COLOUR_NONE && (s.fg >= 0 || s.bg >= 0))
+		a |= COLOR_PAIR(pair);
+	if (s.attrs & LRS_ATTR_BOLD)
+		a |= A_BOLD;
+	if (s.attrs & LRS_ATTR_DIM)
+		a |= A_DIM;
+	if (s.attrs & LRS_ATTR_REVERSE)
+		a |= A_REVERSE;
+	return a;
+}
+
+static void colours__init(struct lrs_tui *tui)
+{
+	bool c256 = tui->mode == LRS_COLOUR_256;
+
+	if (tui->mode != LRS_COLOUR_NONE) {
+		start_color();
+		use_default_colors();
+	}
+	for (int l = 0; l <= LRS_COLOUR_LEVELS; l++) {
+		struct lrs_colour_style s = lrs_colour__style(tui->mode, l);
+
+		if (tui->mode != LRS_COLOUR_NONE)
+			init_pair((short)(PAIR_LEVEL0 + l), (short)s.fg, (short)s.bg);
+		tui->level_attr[l] = style_attr(s, PAIR_LEVEL0 + l, tui->mode);
+	}
+	if (tui->mode == LRS_COLOUR_NONE) {
+		tui->warn_attr = A_BOLD;
+		tui->title_attr = A_REVERSE | A_BOLD;
+		tui->key_attr = A_REVERSE | A_BOLD;
+		tui->other_memcg_attr = A_BOLD;
+		tui->faint_attr = A_DIM;
+		return;
+	}
+	init_pair(PAIR_WARN, c256 ? 214 : COLOR_YELLOW, -1);
+	init_pair(PAIR_TITLE, c256 ? 231 : COLOR_WHITE, c256 ? 24 : COLOR_BLUE);
+	init_pair(PAIR_KEY, COLOR_BLACK, COLOR_CYAN);
+	init_pair(PAIR_OTHER_MEMCG, c256 ? 213 : COLOR_MAGENTA, -1);
+	init_pair(PAIR_FAINT, c256 ? 244 : -1, -1);
+	tui->warn_attr = COLOR_PAIR(PAIR_WARN) | A_BOLD;
+	tui->title_attr = COLOR_PAIR(PAIR_TITLE) | A_BOLD;
+	tui->key_attr = COLOR_PAIR(PAIR_KEY);
+	tui->other_memcg_attr = COLOR_PAIR(PAIR_OTHER_MEMCG);
+	tui->faint_attr = c256 ? COLOR_PAIR(PAIR_FAINT) : A_DIM;
+}
+
+/* ---- the parts of a frame ------------------------------------------------ */
+
+static const char *banner_text(const struct lrs_tui *tui)
+{
+	if (tui->opts.banner_fn)
+		return tui->opts.banner_fn(tui->opts.banner_ctx);
+	return tui->opts.banner;
+}
+
+static double row_per_s(const struct lrs_model *model, uint64_t v)
+{
+	return model->interval_s > 0 ? (double)v / model->interval_s : 0;
+}
+
+static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_snapshot *cur = model->cur;
+	int y = l->header_y, w = l->width, x;
+	char a[32], b[32];
+
+	if (l->header_h < 1)
+		return;
+	x = put(y, 0, w, A_BOLD, "lruscope");
+	x = putf(y, x, w - x, 0, "  %s", cur && cur->kernel[0] ? cur->kernel : "kernel ?");
+	x = putf(y, x, w - x, 0, "  %s every %.3gs", tui->source_name ? tui->source_name : "",
+		 tui->interval_s);
+	if (model->prev && fabs(model->interval_s - tui->interval_s) > 0.1 * tui->interval_s)
+		x = putf(y, x, w - x, 0, " (last %.3gs)", model->interval_s);
+	x = put(y, x, w - x, 0, "  |  lruvec locks ");
+	if (!model->prev) {
+		x = put(y, x, w - x, tui->warn_attr, "first interval...");
+	} else {
+		x = putf(y, x, w - x, A_BOLD, "%s",
+			 lrs_fmt__rate_ns(a, sizeof(a), row_per_s(model, model->lruvec_wait_ns)));
+		x = putf(y, x, w - x, 0, " %s/s", lrs_fmt__count(b, sizeof(b),
+			 row_per_s(model, model->lruvec_contended)));
+		x = put(y, x, w - x, 0, "  other locks ");
+		x = putf(y, x, w - x, A_BOLD, "%s",
+			 lrs_fmt__rate_ns(a, sizeof(a), row_per_s(model, model->other_wait_ns)));
+		x = putf(y, x, w - x, 0, " %s/s", lrs_fmt__count(b, sizeof(b),
+			 row_per_s(model, model->other_contended)));
+	}
+	if (model->paused)
+		put(y, x + 2 < w ? x + 2 : x, w - x - 2, tui->warn_attr | A_REVERSE, " PAUSED ");
+
+	if (l->header_h < 2)
+		return;
+	y++;
+	x = put(y, 0, w, 0, "drops:");
+	if (cur) {
+		static const char *const names[] = { "task", "stack", "map full", "negative" };
+		const uint64_t v[] = { cur->drops.task, cur->drops.stack, cur->drops.stats_full,
+				       cur->drops.negative_time };
+
+		for (int i = 0; i < 4; i++)
+			x = putf(y, x, w - x, v[i] ? tui->warn_attr : 0, " %s %llu%s", names[i],
+				 (unsigned long long)v[i], i < 3 ? "," : "");
+	}
+	x = putf(y, x, w - x, 0, "  |  memcgs %zu, nodes %zu", model->nr_rows, model->nr_nodes);
+	if (model->nr_visible > (size_t)l->rows_h && l->rows_h > 0) {
+		size_t last = tui->top + (size_t)l->rows_h;
+
+		x = putf(y, x, w - x, 0, " (rows %zu-%zu of %zu)", tui->top + 1,
+			 last < model->nr_visible ? last : model->nr_visible, model->nr_visible);
+	}
+	x = put(y, x, w - x, 0, "  |  sort ");
+	x = put(y, x, w - x, A_BOLD, lrs_sort_names[model->sort % LRS_NR_SORTS]);
+	if (model->filter[0]) {
+		char f[sizeof(model->filter)];
+
+		sanitize(f, sizeof(f), model->filter);
+		x = put(y, x, w - x, 0, "  filter ");
+		x = putf(y, x, w - x, A_BOLD, "\"%s\"", f);
+		x = putf(y, x, w - x, 0, " (%zu shown)", model->nr_visible);
+	}
+
+	if (l->header_h < 3 || !cur || !cur->unavailable)
+		return;
+	y++;
+	{
+		char u[512];
+
+		sanitize(u, sizeof(u), cur->unavailable);
+		putf(y, 0, w, tui->warn_attr, "unavailable: %s", u);
+	}
+}
+
+static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_layout *l = &tui->layout;
+	double max = model->max_cell_wait_ns_per_s;
+	int y = l->legend_y, w = l->width, x;
+	char v[32];
+
+	if (y >= l->status_y)
+		return;
+	x = put(y, 0, w, 0, "lock wait/s ");
+	if (!(max > 0)) {
+		put(y, x, w - x, tui->faint_attr, "(log scale; no lruvec lock contention in this interval)");
+		return;
+	}
+	for (int lv = 1; lv <= LRS_COLOUR_LEVELS && x < w; lv++) {
+		char label[16];
+
+		if (lv == 1)
+			snprintf(label, sizeof(label), ">0");
+		else
+			lrs_fmt__ns(label, sizeof(label), lrs_colour__level_low(lv, max));
+		if (tui->mode == LRS_COLOUR_NONE)
+			x = putf(y, x, w - x, tui->level_attr[lv], "%c%-6s", lrs_colour__glyph(lv), label);
+		else
+			x = putf(y, x, w - x, tui->level_attr[lv], " %-6s", label);
+	}
+	x = putf(y, x, w - x, 0, " max %s", lrs_fmt__rate_ns(v, sizeof(v), max));
+	put(y, x, w - x, tui->faint_attr,
+	    l->cell_counts ? "  (log; cells: wait/s contentions/s)" : "  (log; cells: wait/s)");
+}
+
+static int row_indent(const struct lrs_model *model, const struct lrs_row *row)
+{
+	/* indentation only means something in tree order */
+	if (model->sort != LRS_SORT_NAME)
+		return 0;
+	return row->depth > 8 ? 16 : 2 * row->depth;
+}
+
+static int name_len(const struct lrs_model *model)
+{
+	int longest = 0;
+
+	for (size_t i = 0; i < model->nr_visible; i++) {
+		const struct lrs_row *row = &model->rows[model->visible[i]];
+		int n = row_indent(model, row) + (row->memcg ? (int)strlen(row->memcg) : 1) +
+			(row->removed ? 10 : 0);
+
+		if (n > longest)
+			longest = n;
+	}
+	return longest;
+}
+
+static void draw_colhdr(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_layout *l = &tui->layout;
+	int y = l->colhdr_y;
+	attr_t a = A_BOLD | A_UNDERLINE;
+
+	if (y >= l->status_y)
+		return;
+	fill(y, 0, l->width, a);
+	putf(y, 0, l->name_w - 1, a, " memcg%s", model->sort == LRS_SORT_NAME ? " (tree)" : "");
+	if (l->first_node > 0)
+		put(y, l->name_w - 2, 2, a, "<<");
+	for (size_t i = l->first_node; i < l->first_node + l->nr_node_cols; i++) {
+		int x = lrs_layout__node_x(l, i);
+		attr_t ca = a | (i == model->sel_node_idx ? A_REVERSE : 0);
+		char node[16];
+
+		snprintf(node, sizeof(node), "N%d", model->nodes[i]);
+		putf(y, x + 1, l->cell_w - 1, ca, " %*s", LRS_CELL_WAIT_W, node);
+	}
+	if (l->first_node + l->nr_node_cols < model->nr_nodes)
+		put(y, l->name_w + (int)l->nr_node_cols * l->cell_w, 2, a, ">>");
+	if (l->total_w)
+		putf(y, l->name_w + (int)l->nr_node_cols * l->cell_w + 1, l->total_w - 1, a, "%*s",
+		     l->total_w - 1, "all nodes");
+}
+
+/* One heatmap cell: the wait rate and count in the level's colour. */
+static void draw_cell(struct lrs_tui *tui, const struct lrs_model *model, int y, int x,
+		      const struct lrs_cell *cell, bool selected)
+{
+	const struct lrs_layout *l = &tui->layout;
+	char wbuf[32], cbuf[32];
+	int level;
+	attr_t a;
+
+	if (!cell->lruvec) {
+		if (selected)
+			fill(y, x + 1, l->cell_w - 1, A_REVERSE);
+		return;
+	}
+	level = lrs_colour__level(cell->wait_ns_per_s, model->max_cell_wait_ns_per_s);
+	a = tui->level_attr[level] | (selected ? A_REVERSE | A_BOLD : 0);
+	if (level == 0) {
+		fill(y, x + 1, l->cell_w - 1, a);
+		putf(y, x + 2, l->cell_w - 2, a, "%*s", LRS_CELL_WAIT_W, ".");
+		return;
+	}
+	/* the glyph column says the level where colour cannot */
+	lrs_fmt__rate_ns(wbuf, sizeof(wbuf), cell->wait_ns_per_s);
+	if (l->cell_counts)
+		putf(y, x + 1, l->cell_w - 1, a, "%c%*s %*s",
+		     tui->mode == LRS_COLOUR_NONE ? lrs_colour__glyph(level) : ' ',
+		     LRS_CELL_WAIT_W, wbuf, LRS_CELL_COUNT_W,
+		     lrs_fmt__count(cbuf, sizeof(cbuf), cell->contended_per_s));
+	else
+		putf(y, x + 1, l->cell_w - 1, a, "%c%*s",
+		     tui->mode == LRS_COLOUR_NONE ? lrs_colour__glyph(level) : ' ',
+		     LRS_CELL_WAIT_W, wbuf);
+}
+
+static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_layout *l = &tui->layout;
+	long sel = lrs_model__selected_index(model);
+	char name[512], label[512];
+
+	if (l->rows_h <= 0)
+		return;
+	if (!model->cur) {
+		put(l->rows_y, 1, l->width - 1, tui->faint_attr, "waiting for the first snapshot...");
+		return;
+	}
+	if (!model->nr_visible) {
+		put(l->rows_y, 1, l->width - 1, tui->faint_attr,
+		    model->filter[0] ? "no memcg matches the filter (/ to change it)" :
+				       "no memcgs in the snapshot");
+		return;
+	}
+	for (int r = 0; r < l->rows_h; r++) {
+		size_t vi = tui->top + (size_t)r;
+		const struct lrs_row *row;
+		int y = l->rows_y + r, indent;
+		bool is_sel = (long)vi == sel;
+		attr_t na;
+
+		if (vi >= model->nr_visible)
+			break;
+		row = &model->rows[model->visible[vi]];
+		indent = row_indent(model, row);
+		if (indent > l->name_w / 4)
+			indent = l->name_w / 4;
+		sanitize(name, sizeof(name), row->memcg ? row->memcg : "?");
+		if (row->removed)
+			strncat(name, " (removed)", sizeof(name) - strlen(name) - 1);
+		lrs_fmt__path(label, sizeof(label), name, l->name_w - 2 - indent);
+		na = (row->removed ? A_DIM : 0) | (is_sel ? A_REVERSE | A_BOLD : 0);
+		if (is_sel)
+			put(y, 0, 1, A_BOLD, ">");
+		putf(y, 1 + indent, l->name_w - 2 - indent, na, "%s", label);
+
+		for (size_t n = l->first_node; n < l->first_node + l->nr_node_cols; n++)
+			draw_cell(tui, model, y, lrs_layout__node_x(l, n), &row->cells[n],
+				  is_sel && n == model->sel_node_idx);
+		if (l->total_w && row->wait_ns) {
+			char wbuf[32], cbuf[32];
+			int x = l->name_w + (int)l->nr_node_cols * l->cell_w + 1;
+
+			lrs_fmt__rate_ns(wbuf, sizeof(wbuf), row_per_s(model, row->wait_ns));
+			if (l->total_w >= LRS_CELL_FULL_W)
+				putf(y, x, l->total_w - 1, A_BOLD, " %*s %*s", LRS_CELL_WAIT_W, wbuf,
+				     LRS_CELL_COUNT_W, lrs_fmt__count(cbuf, sizeof(cbuf),
+				     row_per_s(model, row->contended)));
+			else
+				putf(y, x, l->total_w - 1, A_BOLD, " %*s", LRS_CELL_WAIT_W, wbuf);
+		}
+	}
+}
+
+static void draw_others(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_layout *l = &tui->layout;
+	int y = l->others_y, w = l->width, name_w;
+	size_t shown = (size_t)(l->others_h > 1 ? l->others_h - 1 : 0);
+	char a[32], b[32], c[32];
+
+	if (l->others_h <= 0)
+		return;
+	if (shown > model->nr_others)
+		shown = model->nr_others;
+	name_w = w - 50;
+	if (name_w > 48)
+		name_w = 48;
+	if (name_w < 12)
+		name_w = 12;
+	fill(y, 0, w, A_BOLD | A_UNDERLINE);
+	putf(y, 1, name_w, A_BOLD | A_UNDERLINE, "other locks (top %zu of %zu)", shown,
+	     model->nr_others);
+	putf(y, 1 + name_w, w - 1 - name_w, A_BOLD | A_UNDERLINE, " %9s %8s %8s  %-18s", "wait/s",
+	     "cont/s", "avg", "address");
+	for (size_t i = 0; i < shown; i++) {
+		const struct lrs_other_row *o = &model->others[i];
+		char name[256];
+		int x;
+
+		y++;
+		sanitize(name, sizeof(name), o->lock && o->lock->name ? o->lock->name : "?");
+		x = putf(y, 2, name_w - 1, 0, "%s", name);
+		(void)x;
+		putf(y, 1 + name_w, w - 1 - name_w, o->wait_ns ? 0 : tui->faint_attr,
+		     " %9s %8s %8s  0x%016llx",
+		     lrs_fmt__rate_ns(a, sizeof(a), o->wait_ns_per_s),
+		     lrs_fmt__count(b, sizeof(b), row_per_s(model, o->contended)),
+		     lrs_fmt__ns(c, sizeof(c), o->contended ? (double)o->wait_ns / (double)o->contended : 0),
+		     (unsigned long long)(o->lock ? o->lock->lock_addr : 0));
+	}
+}
+
+/* The window of at most n histogram buckets holding the most waits. */
+static void hist_window(const uint64_t *hist, int n, int *lo, int *hi, uint64_t *max)
+{
+	int first = -1, last = -1;
+	uint64_t best = 0;
+
+	*max = 0;
+	for (int i = 0; i < LRS_HIST_BUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (hist[i] > *max)
+			*max = hist[i];
+	}
+	*lo = first;
+	*hi = last;
+	if (first < 0 || n <= 0 || last - first + 1 <= n)
+		return;
+	for (int s = first; s + n - 1 <= last; s++) {
+		uint64_t sum = 0;
+
+		for (int i = s; i < s + n; i++)
+			sum += hist[i];
+		if (sum > best) {
+			best = sum;
+			*lo = s;
+		}
+	}
+	*hi = *lo + n - 1;
+}
+
+static void draw_hist(struct lrs_tui *tui, const struct lrs_cell *cell, int y, int x, int w, int h)
+{
+	int lo, hi, bar_w = w - 6 - 7 - 3;
+	uint64_t max;
+	char label[32], cnt[32];
+
+	put(y, x + 1, w - 1, A_BOLD, "wait histogram");
+	hist_window(cell->hist, h - 1, &lo, &hi, &max);
+	if (lo < 0) {
+		put(y + 1, x + 1, w - 1, tui->faint_attr, "no waits in this interval");
+		return;
+	}
+	for (int b = lo; b <= hi; b++) {
+		int yy = y + 1 + (b - lo), n;
+
+		lrs_fmt__ns(label, sizeof(label), (double)lrs_hist__bucket_low_ns(b));
+		putf(yy, x + 1, 6, tui->faint_attr, "%6s", label);
+		n = lrs_layout__bar(cell->hist[b], max, bar_w);
+		attron(A_BOLD);
+		for (int i = 0; i < n; i++) {
+			if (tui->utf8)
+				mvaddstr(yy, x + 8 + i, "\u2588");
+			else
+				mvaddch(yy, x + 8 + i, '#');
+		}
+		attroff(A_BOLD);
+		putf(yy, x + 8 + bar_w + 1, 6, 0, "%6s",
+		     lrs_fmt__count(cnt, sizeof(cnt), (double)cell->hist[b]));
+	}
+}
+
+static void draw_waiters(struct lrs_tui *tui, const struct lrs_model *model,
+			 const struct lrs_cell *cell, int y, int x, int w, int h)
+{
+	size_t n = lrs_detail__top_waiters(model, cell, tui->waiters,
+					   h - 1 < TUI_MAX_WAITERS ? (size_t)(h - 1) : TUI_MAX_WAITERS);
+	/* " pid comm " 25, memcg, " wait/s cont/s" 16, a blank before the next column */
+	int memcg_w = w - 25 - 16 - 1;
+	char a[32], b[32], path[256], fitted[256], comm[LRS_COMM_LEN + 1];
+
+	if (memcg_w < 6)
+		memcg_w = 6;
+	putf(y, x + 1, w - 1, A_BOLD, "%7s %-15s %-*s %8s %6s", "pid", "top waiters", memcg_w,
+	     "waiter's memcg", "wait/s", "cont/s");
+	if (!n) {
+		put(y + 1, x + 1, w - 1, tui->faint_attr,
+		    cell->lruvec && cell->lruvec->nr_waiters ? "no waiter in this interval" :
+							       "no waiters recorded");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct lrs_waiter *wt = tui->waiters[i].waiter;
+		bool foreign = wt->memcg_id && wt->memcg_id != cell->lruvec->memcg_id;
+		int yy = y + 1 + (int)i, xx;
+
+		sanitize(comm, sizeof(comm), wt->comm);
+		sanitize(path, sizeof(path), wt->memcg ? wt->memcg : "?");
+		lrs_fmt__path(fitted, sizeof(fitted), path, memcg_w);
+		xx = putf(yy, x + 1, w - 1, 0, "%7d %-15s ", wt->pid, comm);
+		putf(yy, xx, memcg_w, foreign ? tui->other_memcg_attr : tui->faint_attr, "%-*s",
+		     memcg_w, fitted);
+		putf(yy, xx + memcg_w, w - (xx + memcg_w - x), 0, " %8s %6s",
+		     lrs_fmt__rate_ns(a, sizeof(a), row_per_s(model, tui->waiters[i].wait_ns)),
+		     lrs_fmt__count(b, sizeof(b), row_per_s(model, tui->waiters[i].contended)));
+	}
+}
+
+static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
+			const struct lrs_cell *cell, int y, int x, int w, int h)
+{
+	size_t n = lrs_detail__top_stacks(model, cell, tui->stacks, TUI_MAX_STACKS);
+	uint64_t total = 0;
+	int line = 1, per_stack;
+	char a[32], frame[256];
+
+	put(y, x + 1, w - 1, A_BOLD, "top waiting stacks (sampled)");
+	if (!n) {
+		const char *u = model->cur ? model->cur->unavailable : NULL;
+
+		put(y + 1, x + 1, w - 1, tui->faint_attr,
+		    u && strstr(u, "stack") ? "stacks unavailable (see header)" :
+					      "no stack sampled in this interval");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		total += tui->stacks[i].wait_ns;
+	/* give each of the first stacks a fair share of lines, at least 2 frames */
+	per_stack = (h - 1) / (int)(n < 3 ? n : 3) - 1;
+	if (per_stack < 2)
+		per_stack = 2;
+	for (size_t i = 0; i < n && line < h; i++) {
+		const struct lrs_detail_stack *s = &tui->stacks[i];
+
+		putf(y + line++, x + 1, w - 1, tui->warn_attr, "#%zu %3.0f%%  %s", i + 1,
+		     total ? 100.0 * (double)s->wait_ns / (double)total : 0,
+		     lrs_fmt__rate_ns(a, sizeof(a), row_per_s(model, s->wait_ns)));
+		if (!s->stack) {
+			if (line < h)
+				putf(y + line++, x + 3, w - 3, tui->faint_attr, "stack %d: no frames",
+				     s->id);
+			continue;
+		}
+		for (size_t f = 0; f < s->stack->nr_frames && line < h; f++) {
+			if ((int)f == per_stack && f + 1 < s->stack->nr_frames) {
+				putf(y + line++, x + 3, w - 3, tui->faint_attr, "... %zu more",
+				     s->stack->nr_frames - f);
+				break;
+			}
+			sanitize(frame, sizeof(frame), s->stack->frames[f]);
+			put(y + line++, x + 3, w - 3, 0, frame);
+		}
+	}
+}
+
+static void draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_row *row = lrs_model__selected_row(model);
+	const struct lrs_cell *cell = lrs_model__selected_cell(model);
+	int y = l->detail_y, w = l->width, h = l->detail_h, x, cols_h;
+	char t[600], path[512], a[32], b[32], c[32], d[32];
+
+	if (h <= 0)
+		return;
+	if (!row || !cell) {
+		rule(y, 0, w, tui->faint_attr, "detail");
+		put(y + 1, 1, w - 1, tui->faint_attr, "no lruvec selected");
+		return;
+	}
+	sanitize(path, sizeof(path), row->memcg);
+	if (cell->lruvec)
+		snprintf(t, sizeof(t), "%s@N%d%s  lock 0x%llx", path, model->nodes[model->sel_node_idx],
+			 row->removed ? " (removed)" : "",
+			 (unsigned long long)cell->lruvec->lock_addr);
+	else
+		snprintf(t, sizeof(t), "%s@N%d", path, model->nodes[model->sel_node_idx]);
+	rule(y, 0, w, tui->faint_attr, NULL);
+	x = putf(y, 2, w - 4, A_BOLD, " %s ", t);
+	put(y, w - 20 > x ? w - 20 : x, 18, tui->faint_attr, " Enter hides ");
+	if (!cell->lruvec) {
+		put(y + 1, 1, w - 1, tui->faint_attr, "this memcg has no lruvec on this node");
+		return;
+	}
+
+	/* counters of the interval; max and LRU sizes are as of now */
+	if (!cell->contended) {
+		putf(y + 1, 1, w - 1, tui->faint_attr,
+		     "no contention in this interval; longest wait since start %s",
+		     lrs_fmt__ns(a, sizeof(a), (double)cell->lruvec->counters.wait_max_ns));
+		goto lru;
+	}
+	x = putf(y + 1, 1, w - 1, 0, "contended %s (%s/s)  wait %s (%s)",
+		 lrs_fmt__count(a, sizeof(a), (double)cell->contended),
+		 lrs_fmt__count(b, sizeof(b), cell->contended_per_s),
+		 lrs_fmt__ns(c, sizeof(c), (double)cell->wait_ns),
+		 lrs_fmt__rate_ns(d, sizeof(d), cell->wait_ns_per_s));
+	x = putf(y + 1, x, w - x, 0, "  avg %s",
+		 lrs_fmt__ns(a, sizeof(a), cell->contended ?
+			     (double)cell->wait_ns / (double)cell->contended : 0));
+	x = putf(y + 1, x, w - x, 0, "  p50 <%s  p99 <%s",
+		 lrs_fmt__ns(a, sizeof(a), (double)lrs_hist__quantile_ns(cell->hist, 0.5)),
+		 lrs_fmt__ns(b, sizeof(b), (double)lrs_hist__quantile_ns(cell->hist, 0.99)));
+	putf(y + 1, x, w - x, 0, "  max %s (since start)",
+	     lrs_fmt__ns(a, sizeof(a), (double)cell->lruvec->counters.wait_max_ns));
+
+lru:
+	if (h < 3)
+		return;
+	x = put(y + 2, 1, w - 1, 0, "LRU pages:");
+	for (int i = 0; i < LRS_NR_LRU_LISTS; i++)
+		x = putf(y + 2, x, w - x, 0, "  %s %s", lrs_lru_list_names[i],
+			 lrs_fmt__count(a, sizeof(a), (double)cell->lruvec->lru_pages[i]));
+
+	cols_h = h - 3;
+	if (cols_h < 2)
+		return;
+	draw_hist(tui, cell, y + 3, 0, l->hist_w, cols_h);
+	if (l->waiters_w > 0) {
+		attron(tui->faint_attr);
+		mvvline(y + 3, l->hist_w, ACS_VLINE, cols_h);
+		attroff(tui->faint_attr);
+		draw_waiters(tui, model, cell, y + 3, l->hist_w, l->waiters_w, cols_h);
+	}
+	if (l->stacks_w > 0) {
+		int sx = l->hist_w + l->waiters_w;
+
+		attron(tui->faint_attr);
+		mvvline(y + 3, sx, ACS_VLINE, cols_h);
+		attroff(tui->faint_attr);
+		draw_stacks(tui, model, cell, y + 3, sx, l->stacks_w, cols_h);
+	}
+}
+
+static const struct tui_msg *status_msg(const struct lrs_tui *tui)
+{
+	const struct tui_msg *m;
+
+	if (!tui->nr_msgs)
+		return NULL;
+	m = &tui->msgs[tui->nr_msgs - 1];
+	return now_s() - m->at_s < TUI_MSG_SHOW_S ? m : NULL;
+}
+
+static void draw_status(struct lrs_tui *tui)
+{
+	static const char *const keys[][2] = {
+		{ "q", "quit" }, { "arrows", "select" }, { "Enter", "detail" }, { "s", "sort" },
+		{ "p", "pause" }, { "+/-", "interval" }, { "/", "filter" }, { "h", "help" },
+	};
+	const struct lrs_layout *l = &tui->layout;
+	const struct tui_msg *m = status_msg(tui);
+	int y = l->status_y, w = l->width, x = 0;
+
+	if (tui->editing) {
+		char f[sizeof(tui->edit)];
+
+		sanitize(f, sizeof(f), tui->edit);
+		x = put(y, 0, w, A_BOLD, "filter: ");
+		x = put(y, x, w - x, 0, f);
+		put(y, x, w - x, A_REVERSE, " ");
+		put(y, x + 2, w - x - 2, tui->faint_attr, "(Enter keeps, Esc cancels)");
+		return;
+	}
+	if (m) {
+		put(y, 0, w, m->keep ? tui->warn_attr : A_BOLD, m->text);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < w; i++) {
+		x = put(y, x, w - x, tui->key_attr | A_BOLD, keys[i][0]);
+		x = putf(y, x, w - x, 0, " %s  ", keys[i][1]);
+	}
+}
+
+static void draw_help(struct lrs_tui *tui)
+{
+	static const char *const lines[] = {
+		"lruscope top: where Linux waits on LRU locks",
+		"",
+		"Rows are memory cgroups, columns NUMA nodes: each cell is one",
+		"lruvec (memcg x node) and its lru_lock. A cell shows the time",
+		"tasks spent waiting for that lock per second of the last",
+		"interval, and how many contended acquisitions per second.",
+		"Colours follow a log scale below the hottest cell (legend).",
+		"\"other locks\" are the contended locks that are not lruvec locks.",
+		"A waiter's memcg in colour differs from the lock's: reclaim",
+		"from kswapd or from a parent's limit.",
+		"",
+		"arrows, PgUp/PgDn, Home/End   select a cell",
+		"Enter                         detail pane on/off",
+		"s                             sort: wait, count, max, name",
+		"/                             filter by cgroup path",
+		"p  or  space                  pause / resume",
+		"+  -                          longer / shorter interval",
+		"h  or  ?                      this help",
+		"q                             quit",
+	};
+	const int n = (int)(sizeof(lines) / sizeof(lines[0]));
+	int w = 70, h = n + 4, y0, x0;
+
+	if (w > tui->layout.width - 2)
+		w = tui->layout.width - 2;
+	if (h > tui->layout.height - 2)
+		h = tui->layout.height - 2;
+	if (w < 10 || h < 4)
+		return;
+	y0 = (tui->layout.height - h) / 2;
+	x0 = (tui->layout.width - w) / 2;
+	for (int y = y0; y < y0 + h; y++)
+		fill(y, x0, w, 0);
+	attron(A_BOLD);
+	mvhline(y0, x0, ACS_HLINE, w);
+	mvhline(y0 + h - 1, x0, ACS_HLINE, w);
+	mvvline(y0, x0, ACS_VLINE, h);
+	mvvline(y0, x0 + w - 1, ACS_VLINE, h);
+	mvaddch(y0, x0, ACS_ULCORNER);
+	mvaddch(y0, x0 + w - 1, ACS_URCORNER);
+	mvaddch(y0 + h - 1, x0, ACS_LLCORNER);
+	mvaddch(y0 + h - 1, x0 + w - 1, ACS_LRCORNER);
+	attroff(A_BOLD);
+	put(y0, x0 + 2, w - 4, A_BOLD, " help (h closes) ");
+	for (int i = 0; i < n && i < h - 4; i++)
+		put(y0 + 2 + i, x0 + 3, w - 6, i == 0 ? A_BOLD : 0, lines[i]);
+}
+
+void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	struct lrs_layout_in in = { 0 };
+	const char *banner = banner_text(tui);
+	int h, w;
+
+	getmaxyx(stdscr, h, w);
+	in.width = w;
+	in.height = h;
+	in.nr_nodes = model->nr_nodes;
+	in.sel_node_idx = model->sel_node_idx;
+	in.first_node = tui->first_node;
+	in.name_len = name_len(model);
+	in.banner = banner != NULL;
+	in.unavailable = model->cur && model->cur->unavailable;
+	in.nr_others = model->nr_others;
+	in.detail = model->show_detail;
+	lrs_layout__compute(&tui->layout, &in);
+	tui->first_node = tui->layout.first_node;
+	{
+		long sel = lrs_model__selected_index(model);
+
+		tui->top = lrs_layout__scroll(tui->top, sel < 0 ? 0 : (size_t)sel, model->nr_visible,
+					      tui->layout.rows_h > 0 ? (size_t)tui->layout.rows_h : 0);
+	}
+
+	erase();
+	if (banner && tui->layout.banner_y >= 0) {
+		char b[512];
+
+		/* the banner is ours (the demo's): UTF-8 passes where the terminal takes it */
+		sanitize_keep(b, sizeof(b), banner, tui->utf8);
+		fill(tui->layout.banner_y, 0, w, tui->title_attr);
+		putf(tui->layout.banner_y, 0, w, tui->title_attr, " %s", b);
+	}
+	draw_header(tui, model);
+	draw_legend(tui, model);
+	draw_colhdr(tui, model);
+	draw_rows(tui, model);
+	draw_others(tui, model);
+	draw_detail(tui, model);
+	draw_status(tui);
+	if (model->show_help)
+		draw_help(tui);
+	/* park the cursor on the status line: some terminals show it anyway */
+	move(tui->layout.status_y, 0);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- setup and teardown ------------------------------------------------- */
+
+int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const char *term,
+		  FILE *outf, FILE *inf)
+{
+	struct lrs_tui *tui = calloc(1, sizeof(*tui));
+	const char *cs;
+
+	*out = NULL;
+	if (!tui)
+		return -ENOMEM;
+	if (opts)
+		tui->opts = *opts;
+	tui->outf = outf ? outf : stdout;
+	tui->inf = inf ? inf : stdin;
+	tui->interval_s = 1.0;
+	tui->source_name = "";
+
+	/* LC_CTYPE only: number formatting and parsing stay in the C locale */
+	setlocale(LC_CTYPE, "");
+	cs = nl_langinfo(CODESET);
+	tui->utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+
+	tui->screen = newterm(term, tui->outf, tui->inf);
+	if (!tui->screen) {
+		free(tui);
+		return -ENOTTY;
+	}
+	set_term(tui->screen);
+	cbreak();		/* not raw(): ^C still sends SIGINT, handled as a clean exit */
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);	/* the loop waits in poll(); getch only drains */
+	set_escdelay(25);
+	curs_set(0);
+	/* COLORS is only known after start_color(): ask terminfo */
+	tui->mode = lrs_colour__mode(has_colors() ? tigetnum("colors") : 0, tui->opts.no_color,
+				     getenv("NO_COLOR"));
+	colours__init(tui);
+	*out = tui;
+	return 0;
+}
+
+void lrs_tui__close(struct lrs_tui *tui)
+{
+	if (!tui)
+		return;
+	if (tui->screen) {
+		set_term(tui->screen);
+		curs_set(1);
+		endwin();
+		delscreen(tui->screen);
+	}
+	for (size_t i = 0; i < tui->nr_msgs; i++)
+		if (tui->msgs[i].keep)
+			fprintf(stderr, "lruscope: %s\n", tui->msgs[i].text);
+	free(tui);
+}
+
+void lrs_tui__resize(struct lrs_tui *tui, int lines, int cols)
+{
+	set_term(tui->screen);
+	resizeterm(lines, cols);
+}
+
+void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s)
+{
+	tui->source_name = name ? name : "";
+	tui->interval_s = interval_s;
+}
+
+enum lrs_action lrs_tui__key_action(int key)
+{
+	switch (key) {
+	case 'q': case 'Q':
+		return LRS_ACT_QUIT;
+	case 's': case 'S':
+		return LRS_ACT_SORT_NEXT;
+	case 'p': case 'P': case ' ':
+		return LRS_ACT_PAUSE;
+	case '+': case '=':
+		return LRS_ACT_INTERVAL_UP;
+	case '-': case '_':
+		return LRS_ACT_INTERVAL_DOWN;
+	case '/':
+		return LRS_ACT_FILTER;
+	case 'h': case 'H': case '?': case KEY_F(1):
+		return LRS_ACT_HELP;
+	case '\n': case '\r': case KEY_ENTER: case 'd':
+		return LRS_ACT_DETAIL;
+	case KEY_UP: case 'k':
+		return LRS_ACT_UP;
+	case KEY_DOWN: case 'j':
+		return LRS_ACT_DOWN;
+	case KEY_LEFT:
+		return LRS_ACT_LEFT;
+	case KEY_RIGHT: case 'l':
+		return LRS_ACT_RIGHT;
+	case KEY_PPAGE:
+		return LRS_ACT_PAGE_UP;
+	case KEY_NPAGE:
+		return LRS_ACT_PAGE_DOWN;
+	case KEY_HOME: case 'g':
+		return LRS_ACT_HOME;
+	case KEY_END: case 'G':
+		return LRS_ACT_END;
+	default:
+		return LRS_ACT_NONE;
+	}
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+/*
+ * While curses owns the terminal, stderr goes into a pipe whose lines become
+ * status messages: libraries (libbpf) may print at any time.
+ */
+struct stderr_capture {
+	int saved_fd;
+	int read_fd;
+	char buf[1024];
+	size_t len;
+};
+
+static void capture__start(struct stderr_capture *c)
+{
+	int p[2];
+
+	c->saved_fd = c->read_fd = -1;
+	c->len = 0;
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return;
+	fflush(stderr);
+	c->saved_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (c->saved_fd < 0 || dup2(p[1], STDERR_FILENO) < 0) {
+		if (c->saved_fd >= 0)
+			close(c->saved_fd);
+		c->saved_fd = -1;
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	close(p[1]);
+	c->read_fd = p[0];
+}
+
+static void capture__drain(struct stderr_capture *c, struct lrs_tui *tui)
+{
+	ssize_t n;
+
+	if (c->read_fd < 0)
+		return;
+	fflush(stderr);
+	while ((n = read(c->read_fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len)) > 0) {
+		char *nl;
+
+		c->len += (size_t)n;
+		c->buf[c->len] = '\0';
+		while ((nl = strchr(c->buf, '\n')) || c->len == sizeof(c->buf) - 1) {
+			size_t line = nl ? (size_t)(nl - c->buf) : c->len;
+
+			c->buf[line] = '\0';
+			if (line)
+				lrs_tui__message(tui, true, "%s", c->buf);
+			if (nl)
+				line++;
+			memmove(c->buf, c->buf + line, c->len - line);
+			c->len -= line;
+			c->buf[c->len] = '\0';
+		}
+	}
+}
+
+static void capture__stop(struct stderr_capture *c, struct lrs_tui *tui)
+{
+	if (c->read_fd < 0)
+		return;
+	capture__drain(c, tui);
+	if (c->len)
+		lrs_tui__message(tui, true, "%.*s", (int)c->len, c->buf);
+	fflush(stderr);
+	dup2(c->saved_fd, STDERR_FILENO);
+	close(c->saved_fd);
+	close(c->read_fd);
+	c->read_fd = c->saved_fd = -1;
+}
+
+static const double interval_steps[] = { 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
+
+static double interval_next(double cur, bool up)
+{
+	const size_t n = sizeof(interval_steps) / sizeof(interval_steps[0]);
+
+	if (up) {
+		for (size_t i = 0; i < n; i++)
+			if (interval_steps[i] > cur * 1.001)
+				return interval_steps[i];
+		return interval_steps[n - 1];
+	}
+	for (size_t i = n; i-- > 0;)
+		if (interval_steps[i] < cur * 0.999)
+			return interval_steps[i];
+	return interval_steps[0];
+}
+
+static void filter__key(struct lrs_tui *tui, struct lrs_model *model, int ch)
+{
+	size_t len = strlen(tui->edit);
+
+	switch (ch) {
+	case 27:	/* Esc: back to the filter before the prompt */
+		snprintf(model->filter, sizeof(model->filter), "%s", tui->filter_before);
+		tui->editing = false;
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		tui->editing = false;
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (len)
+			tui->edit[len - 1] = '\0';
+		break;
+	case 21:	/* ^U */
+		tui->edit[0] = '\0';
+		break;
+	default:
+		if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(tui->edit)) {
+			tui->edit[len] = (char)ch;
+			tui->edit[len + 1] = '\0';
+		}
+		break;
+	}
+	if (tui->editing)
+		snprintf(model->filter, sizeof(model->filter), "%s", tui->edit);
+	/* the filter applies as it is typed */
+	lrs_model__refresh_view(model);
+}
+
+struct tui_loop {
+	struct lrs_source *src;
+	struct lrs_model *model;
+	struct lrs_tui *tui;
+	double next_due_s;
+	double last_take_s;
+	bool quit;
+	bool dirty;
+	bool paused_before;
+	bool msg_shown;		/* a status message is on screen: redraw when it expires */
+};
+
+/* One key: an action on the model, or on the loop (quit, filter, interval). */
+static void loop__key(struct tui_loop *lp, int ch)
+{
+	struct lrs_tui *tui = lp->tui;
+	struct lrs_model *model = lp->model;
+	enum lrs_action act;
+	double iv;
+
+	lp->dirty = true;
+	if (ch == KEY_RESIZE) {
+		clearok(curscr, TRUE);
+		return;
+	}
+	if (tui->editing) {
+		filter__key(tui, model, ch);
+		return;
+	}
+	if (model->show_help && ch == 27) {
+		model->show_help = false;
+		return;
+	}
+	act = lrs_tui__key_action(ch);
+	switch (act) {
+	case LRS_ACT_NONE:
+		lp->dirty = false;
+		break;
+	case LRS_ACT_QUIT:
+		lp->quit = true;
+		break;
+	case LRS_ACT_FILTER:
+		tui->editing = true;
+		snprintf(tui->filter_before, sizeof(tui->filter_before), "%s", model->filter);
+		snprintf(tui->edit, sizeof(tui->edit), "%s", model->filter);
+		break;
+	case LRS_ACT_INTERVAL_UP:
+	case LRS_ACT_INTERVAL_DOWN:
+		iv = interval_next(lp->src->interval_s, act == LRS_ACT_INTERVAL_UP);
+		lp->src->interval_s = iv;
+		if (lp->src->set_interval)
+			lp->src->set_interval(lp->src, iv);
+		lrs_tui__set_source(tui, lp->src->name, iv);
+		lp->next_due_s = lp->last_take_s + iv;
+		lrs_tui__message(tui, false, "interval %.3gs", iv);
+		break;
+	default:
+		lrs_model__apply(model, act, tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
+		break;
+	}
+}
+
+static int loop__take(struct tui_loop *lp, double now)
+{
+	struct lrs_snapshot *snap = NULL;
+	int err;
+
+	lp->last_take_s = now;
+	lp->next_due_s += lp->src->interval_s;
+	if (lp->next_due_s < now)	/* fell behind (a slow take, a pause): no catching up */
+		lp->next_due_s = now + lp->src->interval_s;
+	err = lp->src->take(lp->src, &snap);
+	if (err == -ENODATA)
+		return err;
+	if (err) {
+		lrs_tui__message(lp->tui, true, "snapshot from %s failed: %s", lp->src->name,
+				 strerror(-err));
+		return 0;
+	}
+	err = lrs_model__push(lp->model, snap);
+	if (err)
+		lrs_tui__message(lp->tui, true, "model: %s", strerror(-err));
+	lp->dirty = true;
+	return 0;
+}
+
+/*
+ * The terminal is gone when its fd reports a hangup, or polls readable again
+ * and again with no key to read (end of file).
+ */
+static bool input__lost(short revents, bool got_key)
+{
+	if (revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	return (revents & POLLIN) && !got_key;
+}
+
+int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct lrs_tui_opts *opts)
+{
+	static volatile sig_atomic_t never;
+	volatile sig_atomic_t *stop = opts && opts->stop ? opts->stop : &never;
+	struct stderr_capture cap = { .saved_fd = -1, .read_fd = -1 };
+	struct tui_loop lp = { .src = src, .model = model, .dirty = true };
+	int err, fd = fileno(stdin), eof_strikes = 0;
+	double start;
+
+	if (!isatty(fd) || !isatty(fileno(stdout))) {
+		fprintf(stderr, "lruscope: the live view needs a terminal (stdin and stdout); "
+				"use 'lruscope report' for text\n");
+		return -ENOTTY;
+	}
+	err = lrs_tui__open(&lp.tui, opts, NULL, NULL, NULL);
+	if (err) {
+		fprintf(stderr, "lruscope: cannot start curses on TERM=%s\n",
+			getenv("TERM") ? getenv("TERM") : "(unset)");
+		return err;
+	}
+	capture__start(&cap);
+	lrs_tui__set_source(lp.tui, src->name, src->interval_s);
+	start = now_s();
+	lp.next_due_s = start;
+
+	while (!*stop && !lp.quit) {
+		double now = now_s(), wait_s;
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
+					 { .fd = cap.read_fd, .events = POLLIN } };
+		bool got_key = false;
+		int ch, timeout_ms;
+
+		if (opts && opts->duration_s > 0 && now - start >= opts->duration_s)
+			break;
+		if (model->paused != lp.paused_before) {
+			lp.paused_before = model->paused;
+			/* resuming: the next snapshot is due now, no long catch-up interval */
+			if (!model->paused)
+				lp.next_due_s = now;
+		}
+		if (!model->paused && now >= lp.next_due_s) {
+			err = loop__take(&lp, now);
+			if (err == -ENODATA) {
+				lrs_tui__message(lp.tui, true, "%s: no more snapshots", src->name);
+				err = 0;
+				break;
+			}
+		}
+		capture__drain(&cap, lp.tui);
+		if (lp.dirty || lp.tui->opts.banner_fn || lp.msg_shown || status_msg(lp.tui)) {
+			lp.msg_shown = status_msg(lp.tui) != NULL;
+			lrs_tui__draw(lp.tui, model);
+			lp.dirty = false;
+		}
+
+		wait_s = model->paused ? 1.0 : lp.next_due_s - now_s();
+		if (opts && opts->duration_s > 0 && start + opts->duration_s - now_s() < wait_s)
+			wait_s = start + opts->duration_s - now_s();
+		timeout_ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
+		if (timeout_ms > TUI_POLL_MAX_MS)
+			timeout_ms = TUI_POLL_MAX_MS;
+		if (poll(pfd, cap.read_fd >= 0 ? 2 : 1, timeout_ms) < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		/* also after EINTR: SIGWINCH leaves a KEY_RESIZE to read */
+		while ((ch = getch()) != ERR) {
+			got_key = true;
+			loop__key(&lp, ch);
+			if (lp.quit)
+				break;
+		}
+		if (input__lost(pfd[0].revents, got_key)) {
+			if ((pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) || ++eof_strikes >= 3) {
+				lrs_tui__message(lp.tui, true, "terminal lost: stopping");
+				break;
+			}
+		} else {
+			eof_strikes = 0;
+		}
+	}
+	capture__stop(&cap, lp.tui);
+	lrs_tui__close(lp.tui);
+	return err;
+}
