@@ -88,7 +88,7 @@ static int clamp_int(int v, int lo, int hi)
 }
 
 /* Lines from the top: banner, header, legend, column headings; the rest is shared. */
-static void layout__vertical(struct lrs_layout *l, const struct lrs_layout_in *in)
+static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_layout_in *in)
 {
 	int y = 0, avail, want;
 
@@ -133,7 +133,7 @@ static void layout__vertical(struct lrs_layout *l, const struct lrs_layout_in *i
 	l->detail_y = l->others_y + l->others_h;
 }
 
-static void layout__horizontal(struct lrs_layout *l, const struct lrs_layout_in *in)
+static void layout__horizontal(struct lrs_view_layout *l, const struct lrs_view_layout_in *in)
 {
 	int width = in->width > 0 ? in->width : 0;
 	int n = (int)in->nr_nodes;
@@ -185,7 +185,7 @@ static void layout__horizontal(struct lrs_layout *l, const struct lrs_layout_in 
 	}
 }
 
-void lrs_layout__compute(struct lrs_layout *out, const struct lrs_layout_in *in)
+void lrs_view_layout__compute(struct lrs_view_layout *out, const struct lrs_view_layout_in *in)
 {
 	memset(out, 0, sizeof(*out));
 	out->width = in->width;
@@ -194,7 +194,7 @@ void lrs_layout__compute(struct lrs_layout *out, const struct lrs_layout_in *in)
 	layout__horizontal(out, in);
 }
 
-size_t lrs_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit)
+size_t lrs_view_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit)
 {
 	if (nr == 0)
 		return 0;
@@ -213,14 +213,14 @@ size_t lrs_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit)
 	return top;
 }
 
-int lrs_layout__node_x(const struct lrs_layout *l, size_t i)
+int lrs_view_layout__node_x(const struct lrs_view_layout *l, size_t i)
 {
 	if (i < l->first_node || i >= l->first_node + l->nr_node_cols)
 		return -1;
 	return l->name_w + (int)(i - l->first_node) * l->cell_w;
 }
 
-int lrs_layout__bar(unsigned long long count, unsigned long long max, int width)
+int lrs_view_layout__bar(unsigned long long count, unsigned long long max, int width)
 {
 	int w;
 

@@ -44,7 +44,7 @@ char *lrs_fmt__path(char *buf, size_t len, const char *path, int width);
 #define LRS_ROWS_MIN 3
 #define LRS_DETAIL_LINES 14
 
-struct lrs_layout_in {
+struct lrs_view_layout_in {
 	int width, height;		/* the screen */
 	size_t nr_nodes;
 	size_t sel_node_idx;		/* the node column that must be visible */
@@ -60,7 +60,7 @@ struct lrs_layout_in {
  * Where everything goes. A part with height 0 is not shown. y values are
  * screen lines; the status line is always the last one.
  */
-struct lrs_layout {
+struct lrs_view_layout {
 	int width, height;
 	int banner_y;			/* -1: none */
 	int header_y, header_h;		/* title + totals, drops, unavailable */
@@ -83,19 +83,19 @@ struct lrs_layout {
 };
 
 /* Fill out from in. Screens too small for anything still get a status line. */
-void lrs_layout__compute(struct lrs_layout *out, const struct lrs_layout_in *in);
+void lrs_view_layout__compute(struct lrs_view_layout *out, const struct lrs_view_layout_in *in);
 
 /*
  * The first row to show so that sel stays visible, moving top as little as
  * possible from its current value and never leaving blank lines at the end
  * while there are rows above. nr rows, fit lines.
  */
-size_t lrs_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit);
+size_t lrs_view_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit);
 
 /* Screen column where node column i (i >= first_node) starts; -1 if hidden. */
-int lrs_layout__node_x(const struct lrs_layout *l, size_t i);
+int lrs_view_layout__node_x(const struct lrs_view_layout *l, size_t i);
 
 /* Width in cells of a histogram bar for count of max, 0 < result <= width for count > 0. */
-int lrs_layout__bar(unsigned long long count, unsigned long long max, int width);
+int lrs_view_layout__bar(unsigned long long count, unsigned long long max, int width);
 
 #endif

@@ -53,7 +53,7 @@ struct lrs_tui {
 	attr_t level_attr[LRS_COLOUR_LEVELS + 1];
 	attr_t warn_attr, title_attr, key_attr, other_memcg_attr, faint_attr;
 
-	struct lrs_layout layout;	/* of the last frame */
+	struct lrs_view_layout layout;	/* of the last frame */
 	size_t top;			/* first heatmap row shown */
 	size_t first_node;		/* first node column shown */
 
@@ -247,7 +247,7 @@ static double row_per_s(const struct lrs_model *model, uint64_t v)
 
 static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	const struct lrs_snapshot *cur = model->cur;
 	int y = l->header_y, w = l->width, x;
 	char a[32], b[32];
@@ -321,7 +321,7 @@ static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 
 static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	double max = model->max_cell_wait_ns_per_s;
 	int y = l->legend_y, w = l->width, x;
 	char v[32];
@@ -375,7 +375,7 @@ static int name_len(const struct lrs_model *model)
 
 static void draw_colhdr(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	int y = l->colhdr_y;
 	attr_t a = A_BOLD | A_UNDERLINE;
 
@@ -386,7 +386,7 @@ static void draw_colhdr(struct lrs_tui *tui, const struct lrs_model *model)
 	if (l->first_node > 0)
 		put(y, l->name_w - 2, 2, a, "<<");
 	for (size_t i = l->first_node; i < l->first_node + l->nr_node_cols; i++) {
-		int x = lrs_layout__node_x(l, i);
+		int x = lrs_view_layout__node_x(l, i);
 		attr_t ca = a | (i == model->sel_node_idx ? A_REVERSE : 0);
 		char node[16];
 
@@ -404,7 +404,7 @@ static void draw_colhdr(struct lrs_tui *tui, const struct lrs_model *model)
 static void draw_cell(struct lrs_tui *tui, const struct lrs_model *model, int y, int x,
 		      const struct lrs_cell *cell, bool selected)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	char wbuf[32], cbuf[32];
 	int level;
 	attr_t a;
@@ -436,7 +436,7 @@ static void draw_cell(struct lrs_tui *tui, const struct lrs_model *model, int y,
 
 static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	long sel = lrs_model__selected_index(model);
 	char name[512], label[512];
 
@@ -475,7 +475,7 @@ static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 		putf(y, 1 + indent, l->name_w - 2 - indent, na, "%s", label);
 
 		for (size_t n = l->first_node; n < l->first_node + l->nr_node_cols; n++)
-			draw_cell(tui, model, y, lrs_layout__node_x(l, n), &row->cells[n],
+			draw_cell(tui, model, y, lrs_view_layout__node_x(l, n), &row->cells[n],
 				  is_sel && n == model->sel_node_idx);
 		if (l->total_w && row->wait_ns) {
 			char wbuf[32], cbuf[32];
@@ -494,7 +494,7 @@ static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 
 static void draw_others(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	int y = l->others_y, w = l->width, name_w;
 	size_t shown = (size_t)(l->others_h > 1 ? l->others_h - 1 : 0);
 	char a[32], b[32], c[32];
@@ -581,7 +581,7 @@ static void draw_hist(struct lrs_tui *tui, const struct lrs_cell *cell, int y, i
 
 		lrs_fmt__ns(label, sizeof(label), (double)lrs_hist__bucket_low_ns(b));
 		putf(yy, x + 1, 6, tui->faint_attr, "%6s", label);
-		n = lrs_layout__bar(cell->hist[b], max, bar_w);
+		n = lrs_view_layout__bar(cell->hist[b], max, bar_w);
 		attron(A_BOLD);
 		for (int i = 0; i < n; i++) {
 			if (tui->utf8)
@@ -680,7 +680,7 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 
 static void draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	const struct lrs_row *row = lrs_model__selected_row(model);
 	const struct lrs_cell *cell = lrs_model__selected_cell(model);
 	int y = l->detail_y, w = l->width, h = l->detail_h, x, cols_h;
@@ -773,7 +773,7 @@ static void draw_status(struct lrs_tui *tui)
 		{ "q", "quit" }, { "arrows", "select" }, { "Enter", "detail" }, { "s", "sort" },
 		{ "p", "pause" }, { "+/-", "interval" }, { "/", "filter" }, { "h", "help" },
 	};
-	const struct lrs_layout *l = &tui->layout;
+	const struct lrs_view_layout *l = &tui->layout;
 	const struct tui_msg *m = status_msg(tui);
 	int y = l->status_y, w = l->width, x = 0;
 
@@ -850,7 +850,7 @@ static void draw_help(struct lrs_tui *tui)
 
 void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	struct lrs_layout_in in = { 0 };
+	struct lrs_view_layout_in in = { 0 };
 	const char *banner = banner_text(tui);
 	int h, w;
 
@@ -865,12 +865,12 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	in.unavailable = model->cur && model->cur->unavailable;
 	in.nr_others = model->nr_others;
 	in.detail = model->show_detail;
-	lrs_layout__compute(&tui->layout, &in);
+	lrs_view_layout__compute(&tui->layout, &in);
 	tui->first_node = tui->layout.first_node;
 	{
 		long sel = lrs_model__selected_index(model);
 
-		tui->top = lrs_layout__scroll(tui->top, sel < 0 ? 0 : (size_t)sel, model->nr_visible,
+		tui->top = lrs_view_layout__scroll(tui->top, sel < 0 ? 0 : (size_t)sel, model->nr_visible,
 					      tui->layout.rows_h > 0 ? (size_t)tui->layout.rows_h : 0);
 	}
 
@@ -1146,7 +1146,26 @@ struct tui_loop {
 	bool dirty;
 	bool paused_before;
 	bool msg_shown;		/* a status message is on screen: redraw when it expires */
+	bool user_moved;	/* until the user selects, the selection follows the hottest cell */
 };
+
+/* Select the cell with the most wait: what the detail pane should show first. */
+static void select_hottest(struct lrs_model *model)
+{
+	double best = 0;
+
+	for (size_t i = 0; i < model->nr_visible; i++) {
+		const struct lrs_row *row = &model->rows[model->visible[i]];
+
+		for (size_t n = 0; n < model->nr_nodes; n++) {
+			if (row->cells[n].wait_ns_per_s <= best)
+				continue;
+			best = row->cells[n].wait_ns_per_s;
+			model->sel_memcg_id = row->memcg_id;
+			model->sel_node_idx = n;
+		}
+	}
+}
 
 /* One key: an action on the model, or on the loop (quit, filter, interval). */
 static void loop__key(struct tui_loop *lp, int ch)
@@ -1178,6 +1197,7 @@ static void loop__key(struct tui_loop *lp, int ch)
 		lp->quit = true;
 		break;
 	case LRS_ACT_FILTER:
+		lp->user_moved = true;	/* the filter picks the rows: keep its first one */
 		tui->editing = true;
 		snprintf(tui->filter_before, sizeof(tui->filter_before), "%s", model->filter);
 		snprintf(tui->edit, sizeof(tui->edit), "%s", model->filter);
@@ -1193,6 +1213,10 @@ static void loop__key(struct tui_loop *lp, int ch)
 		lrs_tui__message(tui, false, "interval %.3gs", iv);
 		break;
 	default:
+		if (act == LRS_ACT_UP || act == LRS_ACT_DOWN || act == LRS_ACT_LEFT ||
+		    act == LRS_ACT_RIGHT || act == LRS_ACT_PAGE_UP || act == LRS_ACT_PAGE_DOWN ||
+		    act == LRS_ACT_HOME || act == LRS_ACT_END)
+			lp->user_moved = true;
 		lrs_model__apply(model, act, tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
 		break;
 	}
@@ -1218,6 +1242,8 @@ static int loop__take(struct tui_loop *lp, double now)
 	err = lrs_model__push(lp->model, snap);
 	if (err)
 		lrs_tui__message(lp->tui, true, "model: %s", strerror(-err));
+	else if (!lp->user_moved)
+		select_hottest(lp->model);
 	lp->dirty = true;
 	return 0;
 }

@@ -74,9 +74,9 @@ static void test_fmt_path(void **state)
 	assert_string_equal(lrs_fmt__path(b, 6, "/abcdefgh", 20), "...gh");
 }
 
-static struct lrs_layout_in screen(int w, int h, size_t nodes)
+static struct lrs_view_layout_in screen(int w, int h, size_t nodes)
 {
-	struct lrs_layout_in in = {
+	struct lrs_view_layout_in in = {
 		.width = w, .height = h, .nr_nodes = nodes, .name_len = 20,
 		.nr_others = 10, .detail = true,
 	};
@@ -85,10 +85,10 @@ static struct lrs_layout_in screen(int w, int h, size_t nodes)
 
 static void test_layout_vertical(void **state)
 {
-	struct lrs_layout_in in = screen(160, 50, 8);
-	struct lrs_layout l;
+	struct lrs_view_layout_in in = screen(160, 50, 8);
+	struct lrs_view_layout l;
 
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.banner_y, -1);
 	assert_int_equal(l.header_y, 0);
 	assert_int_equal(l.status_y, 49);
@@ -105,7 +105,7 @@ static void test_layout_vertical(void **state)
 
 	/* a banner and an unavailable line push everything down */
 	in.banner = in.unavailable = true;
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.banner_y, 0);
 	assert_int_equal(l.header_y, 1);
 	assert_int_equal(l.header_h, 3);
@@ -113,7 +113,7 @@ static void test_layout_vertical(void **state)
 
 	/* a short screen keeps LRS_ROWS_MIN heatmap rows before the panes */
 	in = screen(80, 16, 2);
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_true(l.rows_h >= LRS_ROWS_MIN);
 	assert_int_equal(l.detail_y + l.detail_h, l.status_y);
 
@@ -121,7 +121,7 @@ static void test_layout_vertical(void **state)
 	in = screen(80, 24, 2);
 	in.detail = false;
 	in.nr_others = 2;
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.detail_h, 0);
 	assert_int_equal(l.others_h, 3);
 	assert_int_equal(l.rows_h, 23 - l.rows_y - 3);
@@ -129,7 +129,7 @@ static void test_layout_vertical(void **state)
 	/* tiny screens never produce negative heights */
 	for (int h = 0; h < 12; h++) {
 		in = screen(40, h, 2);
-		lrs_layout__compute(&l, &in);
+		lrs_view_layout__compute(&l, &in);
 		assert_true(l.rows_h >= 0 && l.others_h >= 0 && l.detail_h >= 0 && l.header_h >= 0);
 		assert_true(l.rows_y + l.rows_h + l.others_h + l.detail_h <= (h > 0 ? h : 1) ||
 			    l.rows_h + l.others_h + l.detail_h == 0);
@@ -138,56 +138,56 @@ static void test_layout_vertical(void **state)
 
 static void test_layout_columns(void **state)
 {
-	struct lrs_layout_in in = screen(160, 50, 8);
-	struct lrs_layout l;
+	struct lrs_view_layout_in in = screen(160, 50, 8);
+	struct lrs_view_layout l;
 
 	/* 160 columns hold 8 nodes with counts and a total */
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_true(l.cell_counts);
 	assert_int_equal(l.nr_node_cols, 8);
 	assert_int_equal(l.first_node, 0);
 	assert_int_equal(l.total_w, LRS_CELL_FULL_W);
 	assert_true(l.name_w + 8 * l.cell_w + l.total_w <= 160);
-	assert_int_equal(lrs_layout__node_x(&l, 0), l.name_w);
-	assert_int_equal(lrs_layout__node_x(&l, 1), l.name_w + l.cell_w);
+	assert_int_equal(lrs_view_layout__node_x(&l, 0), l.name_w);
+	assert_int_equal(lrs_view_layout__node_x(&l, 1), l.name_w + l.cell_w);
 
 	/* 80 columns: waits only */
 	in = screen(80, 24, 4);
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_false(l.cell_counts);
 	assert_int_equal(l.nr_node_cols, 4);
 	assert_true(l.name_w + 4 * l.cell_w + l.total_w <= 80);
 
 	/* one node: no total column, and there is room for counts */
 	in = screen(80, 24, 1);
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.total_w, 0);
 	assert_true(l.cell_counts);
 
 	/* too many nodes: scroll so the selected node is shown */
 	in = screen(80, 24, 16);
 	in.sel_node_idx = 12;
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_true(l.nr_node_cols < 16);
 	assert_true(l.first_node <= 12 && 12 < l.first_node + l.nr_node_cols);
-	assert_true(lrs_layout__node_x(&l, 12) >= l.name_w);
-	assert_int_equal(lrs_layout__node_x(&l, l.first_node + l.nr_node_cols), -1);
+	assert_true(lrs_view_layout__node_x(&l, 12) >= l.name_w);
+	assert_int_equal(lrs_view_layout__node_x(&l, l.first_node + l.nr_node_cols), -1);
 	assert_true(l.name_w + (int)l.nr_node_cols * l.cell_w <= 80);
 	/* and back left */
 	in.first_node = l.first_node;
 	in.sel_node_idx = 0;
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.first_node, 0);
 
 	/* long names are capped */
 	in = screen(200, 50, 2);
 	in.name_len = 300;
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.name_w, LRS_NAME_MAX_W);
 
 	/* the detail pane's columns fill the width */
 	in = screen(160, 50, 8);
-	lrs_layout__compute(&l, &in);
+	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.hist_w + l.waiters_w + l.stacks_w, 160);
 	assert_true(l.stacks_w >= 40);
 }
@@ -195,30 +195,30 @@ static void test_layout_columns(void **state)
 static void test_scroll(void **state)
 {
 	/* everything fits: no scrolling */
-	assert_int_equal(lrs_layout__scroll(0, 5, 10, 20), 0);
-	assert_int_equal(lrs_layout__scroll(7, 5, 10, 20), 0);
+	assert_int_equal(lrs_view_layout__scroll(0, 5, 10, 20), 0);
+	assert_int_equal(lrs_view_layout__scroll(7, 5, 10, 20), 0);
 	/* selection below the window: it becomes the last line */
-	assert_int_equal(lrs_layout__scroll(0, 30, 100, 10), 21);
+	assert_int_equal(lrs_view_layout__scroll(0, 30, 100, 10), 21);
 	/* above: the first line */
-	assert_int_equal(lrs_layout__scroll(50, 30, 100, 10), 30);
+	assert_int_equal(lrs_view_layout__scroll(50, 30, 100, 10), 30);
 	/* inside: top stays */
-	assert_int_equal(lrs_layout__scroll(25, 30, 100, 10), 25);
+	assert_int_equal(lrs_view_layout__scroll(25, 30, 100, 10), 25);
 	/* never blank lines at the end */
-	assert_int_equal(lrs_layout__scroll(95, 97, 100, 10), 90);
+	assert_int_equal(lrs_view_layout__scroll(95, 97, 100, 10), 90);
 	/* rows vanished (filter): clamp */
-	assert_int_equal(lrs_layout__scroll(50, 200, 12, 10), 2);
-	assert_int_equal(lrs_layout__scroll(3, 0, 0, 10), 0);
-	assert_int_equal(lrs_layout__scroll(0, 4, 10, 0), 4);
+	assert_int_equal(lrs_view_layout__scroll(50, 200, 12, 10), 2);
+	assert_int_equal(lrs_view_layout__scroll(3, 0, 0, 10), 0);
+	assert_int_equal(lrs_view_layout__scroll(0, 4, 10, 0), 4);
 }
 
 static void test_bar(void **state)
 {
-	assert_int_equal(lrs_layout__bar(0, 100, 20), 0);
-	assert_int_equal(lrs_layout__bar(100, 100, 20), 20);
-	assert_int_equal(lrs_layout__bar(50, 100, 20), 10);
-	assert_int_equal(lrs_layout__bar(1, 1000000, 20), 1);
-	assert_int_equal(lrs_layout__bar(~0ULL - 1, ~0ULL, 20), 20);
-	assert_int_equal(lrs_layout__bar(5, 0, 20), 0);
+	assert_int_equal(lrs_view_layout__bar(0, 100, 20), 0);
+	assert_int_equal(lrs_view_layout__bar(100, 100, 20), 20);
+	assert_int_equal(lrs_view_layout__bar(50, 100, 20), 10);
+	assert_int_equal(lrs_view_layout__bar(1, 1000000, 20), 1);
+	assert_int_equal(lrs_view_layout__bar(~0ULL - 1, ~0ULL, 20), 20);
+	assert_int_equal(lrs_view_layout__bar(5, 0, 20), 0);
 }
 
 int main(void)

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lruscope top: the live curses heatmap over the BPF collector. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "commands.h"
+#include "model.h"
+#include "tui.h"
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: lruscope top [-i SECS] [--cgroup-root PATH] [options]\n"
+		"\n"
+		"A live heatmap of LRU lock contention: one row per memory cgroup (in tree\n"
+		"order), one column per NUMA node. Each cell is one lruvec's lru_lock: the\n"
+		"time tasks waited for it per second of the last interval, and how many\n"
+		"contended acquisitions per second, coloured on a log scale. Below: the\n"
+		"other contended kernel locks for comparison, and for the selected lruvec\n"
+		"its wait histogram, top waiting tasks and stacks, and LRU list sizes.\n"
+		"Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON).\n"
+		"\n"
+		"options:\n"
+		"  -i, --interval SECS    time between updates (default 1; + and - change it)\n"
+		"  -d, --duration SECS    exit after this long (default: until q)\n"
+		"      --cgroup-root PATH the memory cgroup mount (default: detect v2, then v1)\n"
+		"      --stack-every N    sample a waiter's stack on 1 in N contentions\n"
+		"                         (default 16; 0: no stacks, the lowest overhead)\n"
+		"      --no-color         no colours (also when NO_COLOR is set)\n"
+		"  -v, --verbose          libbpf's messages, on the status line\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"keys: arrows select a cell, Enter toggles the detail pane, s sorts (wait,\n"
+		"count, max, name), / filters by cgroup path, p pauses, + and - change the\n"
+		"interval, h shows help, q quits.\n");
+}
+
+static int parse_count(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > 1000000000UL)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int lrs_cmd_top(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "cgroup-root", required_argument, NULL, 'R' },
+		{ "stack-every", required_argument, NULL, 'S' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "no-colour", no_argument, NULL, 'C' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct lrs_collector_opts copts;
+	struct lrs_tui_opts topts = { .stop = &lrs_stop };
+	struct lrs_source *src = NULL;
+	struct lrs_model *model = NULL;
+	char err[512] = "";
+	int c, ret = LRS_EXIT_FAIL;
+
+	lrs_collector_opts__defaults(&copts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:d:vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (lrs_parse_seconds(optarg, &copts.interval_s)) {
+				fprintf(stderr, "lruscope top: -i '%s': want a positive number of seconds\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (lrs_parse_seconds(optarg, &topts.duration_s)) {
+				fprintf(stderr, "lruscope top: -d '%s': want a positive number of seconds\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'R':
+			copts.cgroup_root = optarg;
+			break;
+		case 'S':
+			if (parse_count(optarg, &copts.stack_every)) {
+				fprintf(stderr, "lruscope top: --stack-every '%s': want a number, 0 for no stacks\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			topts.no_color = true;
+			break;
+		case 'v':
+			copts.verbose = true;
+			break;
+		case 'h':
+			help(stdout);
+			return LRS_EXIT_OK;
+		default:
+			fprintf(stderr, "lruscope top: see 'lruscope top --help'\n");
+			return LRS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lruscope top: unexpected argument '%s'\n", argv[optind]);
+		return LRS_EXIT_USAGE;
+	}
+	/* say so before loading anything into the kernel */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "lruscope top: needs a terminal; 'lruscope report' prints a table\n");
+		return LRS_EXIT_FAIL;
+	}
+
+	lrs_signals__install();
+	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "lruscope top: cannot start the collector");
+		return LRS_EXIT_FAIL;
+	}
+	model = lrs_model__new(LRS_HISTORY_DEFAULT);
+	if (!model) {
+		fprintf(stderr, "lruscope top: out of memory for the model\n");
+		goto out;
+	}
+	/* the memcg tree first; s sorts by wait, count, max */
+	model->sort = LRS_SORT_NAME;
+	ret = lrs_tui__run(src, model, &topts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
+out:
+	lrs_model__free(model);
+	lrs_source__destroy(src);
+	return ret;
+}
