@@ -19,6 +19,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
+.SECONDARY:
 .DEFAULT_GOAL := all
 export LRS_CACHE
 

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lock contention per lock, with lruvec locks attributed to their memcg and
+ * node at the time of the wait. Hooks: tp_btf/contention_begin and
+ * tp_btf/contention_end (Linux 5.19+). Counters are cumulative: user space
+ * reads them and never deletes, so nothing is lost between reads.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "lockstat.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Load-time settings, set by user space before load. */
+const volatile __u32 stack_every = 16;	/* a stack on 1 in N waits per CPU; 0: never */
+const volatile __u32 nr_nodes = 1;
+const volatile bool track_mmap_lock = true;
+
+/* Every event we could not account is counted here, never dropped silently. */
+__u64 drop_task = 0;		/* end without begin, or nesting deeper than we keep */
+__u64 drop_stack = 0;		/* bpf_get_stackid failed */
+__u64 drop_stats_full = 0;	/* a map was full */
+__u64 drop_negative_time = 0;	/* end before begin */
+
+/* Map sizes are set from user space (bpf_map__set_max_entries). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct lock_key);
+	__type(value, struct lock_stat);
+} lock_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct waiter_key);
+	__type(value, struct waiter_stat);
+} waiter_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct stack_key);
+	__type(value, struct stack_stat);
+} stack_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 2048);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, LOCKSTAT_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+/* A wait in progress. */
+struct pending {
+	__u64 lock_addr;
+	__u64 start_ns;
+	__u64 owner_cgid;
+	__u64 waiter_cgid;
+	__s32 stack_id;
+	__s32 owner_node;
+	__u32 flags;
+	__u32 kind;
+};
+
+/*
+ * Spinning waits cannot migrate or sleep, but an interrupt can nest another
+ * wait on the same CPU: a small per-CPU stack. Sleeping waits (mutex, rwsem)
+ * can migrate: per task.
+ */
+#define CPU_DEPTH 4
+#define TASK_DEPTH 2
+
+struct pending_stack {
+	__u32 depth;
+	__u32 sample_ctr;
+	struct pending slot[CPU_DEPTH];
+};
+
+struct task_pending {
+	__u32 depth;
+	__u32 pad;
+	struct pending slot[TASK_DEPTH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pending_stack);
+} cpu_pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_pending);
+} task_pending SEC(".maps");
+
+static __always_inline int log2_bucket(__u64 v)
+{
+	int b = 0;
+
+#pragma unroll
+	for (int shift = 32; shift > 0; shift >>= 1) {
+		if (v >= (1ULL << shift)) {
+			v >>= shift;
+			b += shift;
+		}
+	}
+	return b < LOCKSTAT_HIST_BUCKETS ? b : LOCKSTAT_HIST_BUCKETS - 1;
+}
+
+static __always_inline __u64 cgroup_id_of_css(struct cgroup_subsys_state *css)
+{
+	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
+}
+
+/*
+ * Is lock the lru_lock of a memcg's lruvec? Follow lock -> lruvec ->
+ * mem_cgroup_per_node -> memcg -> nodeinfo[node] and accept only if it leads
+ * back to the same mem_cgroup_per_node: a random lock never closes that cycle.
+ * Reads are probe reads: a lock that is not an lruvec's reads harmlessly.
+ */
+static __always_inline void classify(struct pending *p, void *lock)
+{
+	struct lruvec *lruvec = (void *)((char *)lock - bpf_core_field_offset(struct lruvec, lru_lock));
+	struct mem_cgroup_per_node *pn =
+		(void *)((char *)lruvec - bpf_core_field_offset(struct mem_cgroup_per_node, lruvec));
+	struct mem_cgroup_per_node *back = NULL;
+	struct pglist_data *pgdat;
+	struct mem_cgroup *memcg;
+	int node;
+
+	p->kind = LOCK_KIND_OTHER;
+	p->owner_cgid = 0;
+	p->owner_node = -1;
+
+	pgdat = BPF_CORE_READ(lruvec, pgdat);
+	if (!pgdat)
+		return;
+	node = BPF_CORE_READ(pgdat, node_id);
+	if (node < 0 || node >= LOCKSTAT_MAX_NODES || (__u32)node >= nr_nodes)
+		return;
+	/* pgdat->__lruvec: the node's own lruvec (all of it when memcg is off) */
+	if ((char *)pgdat + bpf_core_field_offset(struct pglist_data, __lruvec) == (char *)lruvec) {
+		p->kind = LOCK_KIND_NODE_LRUVEC;
+		p->owner_node = node;
+		return;
+	}
+	memcg = BPF_CORE_READ(pn, memcg);
+	if (!memcg)
+		return;
+	if (bpf_core_read(&back, sizeof(back), &memcg->nodeinfo[node]) || back != pn)
+		return;
+	p->kind = LOCK_KIND_LRUVEC;
+	p->owner_node = node;
+	p->owner_cgid = BPF_CORE_READ(memcg, css.cgroup, kn, id);
+}
+
+static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
+{
+	struct cgroup_subsys_state *css;
+
+	css = BPF_CORE_READ(task, cgroups, subsys[bpf_core_enum_value(enum cgroup_subsys_id,
+								      memory_cgrp_id)]);
+	return cgroup_id_of_css(css);
+}
+
+static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *lock)
+{
+	struct mm_struct *mm = BPF_CORE_READ(task, mm);
+
+	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
+}
+
+static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32 flags,
+				 __u32 *sample_ctr)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	p->lock_addr = (__u64)lock;
+	p->flags = flags;
+	classify(p, lock);
+	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && is_own_mmap_lock(task, lock))
+		p->kind = LOCK_KIND_MMAP;
+	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? current_memcg_cgid(task) : 0;
+	p->stack_id = -1;
+	if (stack_every && ++*sample_ctr >= stack_every) {
+		*sample_ctr = 0;
+		p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+		if (p->stack_id < 0)
+			__sync_fetch_and_add(&drop_stack, 1);
+	}
+	/* the clock starts last: the work above is not counted as waiting */
+	p->start_ns = bpf_ktime_get_ns();
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(contention_begin, void *lock, unsigned int flags)
+{
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	struct task_pending *ts;
+	__u32 d;
+
+	if (!cs)
+		return 0;
+	if (flags & LCB_F_SPIN) {
+		d = cs->depth;
+		if (d >= CPU_DEPTH) {
+			__sync_fetch_and_add(&drop_task, 1);
+			return 0;
+		}
+		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, flags, &cs->sample_ctr);
+		cs->depth = d + 1;
+		return 0;
+	}
+
+	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ts) {
+		__sync_fetch_and_add(&drop_task, 1);
+		return 0;
+	}
+	/*
+	 * A mutex first spins (LCB_F_SPIN) and then, without an end, begins
+	 * again to sleep: carry the spin's start over so the wait is whole.
+	 */
+	d = cs->depth;
+	if (d > 0 && d <= CPU_DEPTH && cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
+		struct pending *spin = &cs->slot[(d - 1) & (CPU_DEPTH - 1)];
+
+		if (ts->depth < TASK_DEPTH) {
+			ts->slot[ts->depth & (TASK_DEPTH - 1)] = *spin;
+			ts->slot[ts->depth & (TASK_DEPTH - 1)].flags = flags;
+			ts->depth++;
+		} else {
+			__sync_fetch_and_add(&drop_task, 1);
+		}
+		cs->depth = d - 1;
+		return 0;
+	}
+	if (ts->depth >= TASK_DEPTH) {
+		__sync_fetch_and_add(&drop_task, 1);
+		return 0;
+	}
+	fill(&ts->slot[ts->depth & (TASK_DEPTH - 1)], ctx, lock, flags, &cs->sample_ctr);
+	ts->depth++;
+	return 0;
+}
+
+static __always_inline void account(struct pending *p, __u64 now)
+{
+	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
+	struct lock_stat *st;
+	__u64 wait;
+
+	if (now < p->start_ns) {
+		__sync_fetch_and_add(&drop_negative_time, 1);
+		return;
+	}
+	wait = now - p->start_ns;
+
+	st = bpf_map_lookup_elem(&lock_stats, &key);
+	if (!st) {
+		struct lock_stat init = {
+			.flags = p->flags, .kind = p->kind, .owner_node = p->owner_node,
+		};
+
+		if (bpf_map_update_elem(&lock_stats, &key, &init, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&lock_stats, &key)) {
+			__sync_fetch_and_add(&drop_stats_full, 1);
+			return;
+		}
+		st = bpf_map_lookup_elem(&lock_stats, &key);
+		if (!st)
+			return;
+	}
+	__sync_fetch_and_add(&st->contended, 1);
+	__sync_fetch_and_add(&st->wait_ns, wait);
+	__sync_fetch_and_add(&st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)], 1);
+	/* racy max: two CPUs may both raise it; the larger wins on a later wait */
+	if (wait > st->wait_max_ns)
+		st->wait_max_ns = wait;
+
+	if (p->kind == LOCK_KIND_LRUVEC) {
+		struct waiter_key wk = {
+			.lock_addr = p->lock_addr,
+			.owner_cgid = p->owner_cgid,
+			.pid = (__u32)bpf_get_current_pid_tgid(),
+		};
+		struct waiter_stat *ws = bpf_map_lookup_elem(&waiter_stats, &wk);
+
+		if (!ws) {
+			struct waiter_stat init = { .waiter_cgid = p->waiter_cgid };
+
+			bpf_get_current_comm(init.comm, sizeof(init.comm));
+			if (bpf_map_update_elem(&waiter_stats, &wk, &init, BPF_NOEXIST) &&
+			    !bpf_map_lookup_elem(&waiter_stats, &wk))
+				__sync_fetch_and_add(&drop_stats_full, 1);
+			ws = bpf_map_lookup_elem(&waiter_stats, &wk);
+		}
+		if (ws) {
+			__sync_fetch_and_add(&ws->contended, 1);
+			__sync_fetch_and_add(&ws->wait_ns, wait);
+		}
+	}
+
+	if (p->stack_id >= 0) {
+		struct stack_key sk = {
+			.lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid, .stack_id = p->stack_id,
+		};
+		struct stack_stat *ss = bpf_map_lookup_elem(&stack_stats, &sk);
+
+		if (!ss) {
+			struct stack_stat init = {};
+
+			if (bpf_map_update_elem(&stack_stats, &sk, &init, BPF_NOEXIST) &&
+			    !bpf_map_lookup_elem(&stack_stats, &sk))
+				__sync_fetch_and_add(&drop_stats_full, 1);
+			ss = bpf_map_lookup_elem(&stack_stats, &sk);
+		}
+		if (ss) {
+			__sync_fetch_and_add(&ss->contended, 1);
+			__sync_fetch_and_add(&ss->wait_ns, wait);
+		}
+	}
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(contention_end, void *lock, int ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	struct task_pending *ts;
+	struct pending p;
+	__u32 d;
+
+	if (!cs)
+		return 0;
+	d = cs->depth;
+	if (d > 0 && d <= CPU_DEPTH && cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
+		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
+		cs->depth = d - 1;
+		account(&p, now);
+		return 0;
+	}
+	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0, 0);
+	if (ts) {
+		d = ts->depth;
+		if (d > 0 && d <= TASK_DEPTH &&
+		    ts->slot[(d - 1) & (TASK_DEPTH - 1)].lock_addr == (__u64)lock) {
+			p = ts->slot[(d - 1) & (TASK_DEPTH - 1)];
+			ts->depth = d - 1;
+			account(&p, now);
+			return 0;
+		}
+	}
+	/* an end whose begin we never saw (we attached mid-wait, or lost it) */
+	__sync_fetch_and_add(&drop_task, 1);
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by lockstat.bpf.c and collector/bpf_lockstat.c: map keys and values. */
+#ifndef LRS_BPF_LOCKSTAT_H
+#define LRS_BPF_LOCKSTAT_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define LOCKSTAT_HIST_BUCKETS 32	/* = LRS_HIST_BUCKETS */
+#define LOCKSTAT_COMM_LEN 16
+#define LOCKSTAT_MAX_NODES 64
+#define LOCKSTAT_STACK_DEPTH 32
+
+/* The contention tracepoints' flags (include/trace/events/lock.h). */
+#define LCB_F_SPIN	(1U << 0)
+#define LCB_F_READ	(1U << 1)
+#define LCB_F_WRITE	(1U << 2)
+#define LCB_F_RT	(1U << 3)
+#define LCB_F_PERCPU	(1U << 4)
+#define LCB_F_MUTEX	(1U << 5)
+
+/* What the BPF side could tell about a lock at the time of the wait. */
+enum lock_kind {
+	LOCK_KIND_OTHER = 0,
+	LOCK_KIND_LRUVEC = 1,		/* a memcg's lruvec: owner_cgid and owner_node set */
+	LOCK_KIND_NODE_LRUVEC = 2,	/* pgdat->__lruvec (memcg off): owner_node set */
+	LOCK_KIND_MMAP = 3,		/* the waiting task's own mm->mmap_lock */
+};
+
+/*
+ * A lock is keyed by its address and, for lruvec locks, the cgroup id of the
+ * memcg that owned it at the time of the wait: a freed memcg's lruvec address
+ * is reused by the next one, the cgroup id never is.
+ */
+struct lock_key {
+	__u64 lock_addr;
+	__u64 owner_cgid;	/* 0 unless kind is LOCK_KIND_LRUVEC */
+};
+
+struct lock_stat {
+	__u64 contended;
+	__u64 wait_ns;
+	__u64 wait_max_ns;
+	__u64 hist[LOCKSTAT_HIST_BUCKETS];
+	__u32 flags;		/* LCB_F_* of the first wait seen */
+	__u32 kind;		/* enum lock_kind */
+	__s32 owner_node;	/* -1 unless an lruvec */
+	__u32 pad;
+};
+
+/* Waiters of lruvec locks (other locks keep only counters and stacks). */
+struct waiter_key {
+	__u64 lock_addr;
+	__u64 owner_cgid;
+	__u32 pid;
+	__u32 pad;
+};
+
+struct waiter_stat {
+	__u64 contended;
+	__u64 wait_ns;
+	__u64 waiter_cgid;	/* the waiting task's own memcg */
+	char comm[LOCKSTAT_COMM_LEN];
+};
+
+/* Sampled waiting stacks per lock. */
+struct stack_key {
+	__u64 lock_addr;
+	__u64 owner_cgid;
+	__s32 stack_id;
+	__u32 pad;
+};
+
+struct stack_stat {
+	__u64 contended;
+	__u64 wait_ns;
+};
+
+#endif

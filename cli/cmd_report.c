@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lruscope report: collect for SECS seconds (or read a recording), print one table. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "../collector/collector.h"
+#include "../ui/report.h"
+
+#pragma weak lrs_report__from_recording
+
+/* cli/cmd_record.c: the whole of a recording as one snapshot (last minus first). */
+int lrs_report__from_recording(const char *path, struct lrs_snapshot **out);
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: lruscope report [-d SECS | -i FILE] [--format text|json|csv|folded] [options]\n\n"
+		"Collect lock contention for SECS seconds (default 5), then print one table and exit:\n"
+		"lruvec locks by total wait, as memcg@node, then the other locks the kernel waited on.\n"
+		"Ctrl-C ends the collection early and prints what was seen.\n\n"
+		"  -d, --duration SECS     how long to collect (default 5)\n"
+		"  -i, --input FILE        report over a recording instead (no root needed)\n"
+		"  -f, --format FMT        text (default), json (one snapshot, DESIGN.md schema), csv,\n"
+		"                          folded (waiter stacks weighted by wait, for flame graphs)\n"
+		"  -a, --all               text: list lruvecs that never waited too\n"
+		"  -n, --other-locks N     text: how many other locks to list (default 10)\n"
+		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
+		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
+		"      --no-color          no colour (also when NO_COLOR is set or not a terminal)\n"
+		"  -v, --verbose           libbpf's messages on stderr\n"
+		"  -h, --help              this text\n\n"
+		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+}
+
+/* Sleep until the deadline or a signal; returns early when lrs_stop is set. */
+static void wait_until(double secs)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!lrs_stop) {
+		double left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = secs - ((double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9);
+		if (left <= 0)
+			break;
+		usleep(left > 0.1 ? 100000 : (useconds_t)(left * 1e6));
+	}
+}
+
+int lrs_cmd_report(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "other-locks", required_argument, NULL, 'n' },
+		{ "cgroup-root", required_argument, NULL, 'R' },
+		{ "stack-every", required_argument, NULL, 'S' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct lrs_collector_opts copts;
+	struct lrs_report_opts ropts = { .format = LRS_REPORT_TEXT, .max_other_locks = 10 };
+	const char *input = NULL;
+	double duration = 5.0;
+	bool no_color = getenv("NO_COLOR") != NULL;
+	struct lrs_source *src = NULL;
+	struct lrs_snapshot *snap = NULL;
+	char err[512] = "";
+	int c, ret;
+
+	lrs_collector_opts__defaults(&copts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:i:f:an:vh", long_opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'd':
+			if (lrs_parse_seconds(optarg, &duration)) {
+				fprintf(stderr, "lruscope report: -d '%s': want a positive number of seconds\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case 'f':
+			if (lrs_report__parse_format(optarg, &ropts.format)) {
+				fprintf(stderr, "lruscope report: --format '%s': want text, json, csv or folded\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'a':
+			ropts.all_lruvecs = true;
+			break;
+		case 'n':
+			ropts.max_other_locks = strtoul(optarg, &end, 10);
+			if (*end || !*optarg) {
+				fprintf(stderr, "lruscope report: -n '%s': want a number\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'R':
+			copts.cgroup_root = optarg;
+			break;
+		case 'S':
+			copts.stack_every = strtoul(optarg, &end, 10);
+			if (*end || !*optarg) {
+				fprintf(stderr, "lruscope report: --stack-every '%s': want a number\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			no_color = true;
+			break;
+		case 'v':
+			copts.verbose = true;
+			break;
+		case 'h':
+			help(stdout);
+			return LRS_EXIT_OK;
+		default:
+			help(stderr);
+			return LRS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lruscope report: unexpected argument '%s'\n", argv[optind]);
+		return LRS_EXIT_USAGE;
+	}
+	ropts.color = !no_color && isatty(STDOUT_FILENO);
+
+	if (input) {
+		if (!lrs_report__from_recording) {
+			fprintf(stderr, "lruscope report: -i: recordings are not in this build\n");
+			return LRS_EXIT_FAIL;
+		}
+		ret = lrs_report__from_recording(input, &snap);
+		if (ret)
+			return LRS_EXIT_FAIL;	/* the reader said what and where */
+	} else {
+		lrs_signals__install();
+		ret = lrs_collector__open(&copts, &src, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "%s\n", err);
+			return LRS_EXIT_FAIL;
+		}
+		if (isatty(STDERR_FILENO) && ropts.format == LRS_REPORT_TEXT)
+			fprintf(stderr, "collecting for %.1f s (Ctrl-C ends early)...\n", duration);
+		src->interval_s = duration;
+		wait_until(duration);
+		ret = src->take(src, &snap);
+		lrs_source__destroy(src);
+		if (ret) {
+			fprintf(stderr, "lruscope report: reading the collector's maps failed: %s\n", strerror(-ret));
+			return LRS_EXIT_FAIL;
+		}
+	}
+	ret = lrs_report__write(snap, &ropts, stdout);
+	lrs_snapshot__free(snap);
+	if (ret == -EOPNOTSUPP) {
+		fprintf(stderr, "lruscope report: --format folded needs a recording (-i FILE)\n");
+		return LRS_EXIT_USAGE;
+	}
+	if (ret || fflush(stdout)) {
+		fprintf(stderr, "lruscope report: writing the report failed: %s\n", strerror(errno));
+		return LRS_EXIT_FAIL;
+	}
+	return LRS_EXIT_OK;
+}

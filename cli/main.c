@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lruscope: where Linux waits on LRU locks, per memcg and NUMA node. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#ifndef LRS_VERSION
+#define LRS_VERSION "0.1"
+#endif
+
+/* Commands built by other modules are weak: a build without one says so. */
+#pragma weak lrs_cmd_top
+#pragma weak lrs_cmd_gui
+#pragma weak lrs_cmd_record
+#pragma weak lrs_cmd_replay
+#pragma weak lrs_cmd_demo
+#pragma weak lrs_cmd_walk
+#pragma weak lrs_cmd_workload
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;
+};
+
+static const struct command commands[] = {
+	{ "top", lrs_cmd_top, "top      [-i SECS] [--cgroup-root PATH]   live curses heatmap (default on a TTY)" },
+	{ "gui", lrs_cmd_gui, "gui      [-i SECS]                        live SDL2 window" },
+	{ "report", lrs_cmd_report, "report   [-d SECS | -i FILE] [--format text|json|csv|folded]   one table, then exit" },
+	{ "record", lrs_cmd_record, "record   -o FILE [-d SECS]                write a recording" },
+	{ "replay", lrs_cmd_replay, "replay   FILE [--gui] [--speed X]         play a recording in the TUI or GUI" },
+	{ "demo", lrs_cmd_demo, "demo     [--readers N] [--layout shared|isolated|both] [--batch]   the per-memcg lru_lock experiment" },
+	{ "walk", lrs_cmd_walk, "walk     [-c VMCORE -s VMLINUX] [--json]  run the drgn scripts, show the result" },
+	{ "workload", lrs_cmd_workload, "workload --layout shared|isolated ...    the demo's readtwice load alone, no BPF" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: lruscope COMMAND [OPTIONS]\n\n"
+		   "Shows, live, where Linux waits on LRU locks (lruvec->lru_lock), per memory\n"
+		   "cgroup and NUMA node. Loading BPF needs root; viewing a recording does not.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  lruscope %s%s\n", commands[i].synopsis,
+			commands[i].run ? "" : "  (not in this build)");
+	fprintf(f, "\n'lruscope COMMAND --help' describes each command. With no command,\n"
+		   "lruscope runs 'top' on a terminal and 'report' otherwise.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	if (argc < 2) {
+		name = isatty(STDOUT_FILENO) ? "top" : "report";
+	} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return LRS_EXIT_OK;
+	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("lruscope %s\n", LRS_VERSION);
+		return LRS_EXIT_OK;
+	} else {
+		name = argv[1];
+		argc--;
+		argv++;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(name, commands[i].name))
+			continue;
+		if (!commands[i].run) {
+			fprintf(stderr, "lruscope: '%s' is not in this build\n", name);
+			return LRS_EXIT_FAIL;
+		}
+		if (argc < 2 || argv[0] == NULL || strcmp(argv[0], name)) {
+			/* no command word given: run it with argv[0] as its name */
+			static char *no_args[] = { NULL, NULL };
+
+			no_args[0] = (char *)name;
+			return commands[i].run(1, no_args);
+		}
+		return commands[i].run(argc, argv);
+	}
+	fprintf(stderr, "lruscope: unknown command '%s'\n\n", name);
+	usage(stderr);
+	return LRS_EXIT_USAGE;
+}

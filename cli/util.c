@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared by the subcommands: signals and option value parsing. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+volatile sig_atomic_t lrs_stop;
+
+static void on_signal(int sig)
+{
+	lrs_stop = sig;
+}
+
+void lrs_signals__install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a blocking read or sleep must return and see lrs_stop */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int lrs_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400.0 * 365)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int lrs_parse_bytes(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v, mult = 1;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 0: break;
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	default: return -EINVAL;
+	}
+	if (*end == 'i' || *end == 'b' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end || (v && mult > ~0ULL / v))
+		return -EINVAL;
+	*out = v * mult;
+	return 0;
+}
