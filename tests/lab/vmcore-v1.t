@@ -21,6 +21,7 @@ def on_signal(signum, frame):
 def main():
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
+    signal.signal(signal.SIGINT, on_signal)  # also when started with SIGINT ignored
     tap = ck.Tap()
     missing = lab.missing_tools()
     if missing:

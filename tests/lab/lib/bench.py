@@ -34,7 +34,8 @@ def median_time(fn, n=5):
 
 
 def main():
-    signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s))
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda s, f: sys.exit(128 + s))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--memcgs", type=int, default=1000)
     args = p.parse_args()

@@ -92,6 +92,13 @@ def build_disk(work):
     return img
 
 
+def die_with_parent():
+    """In the QEMU child: SIGKILL it if the test process dies, even by SIGKILL."""
+    import ctypes
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 class Guest:
     """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
 
@@ -116,7 +123,7 @@ class Guest:
                "-numa", "node,nodeid=1,cpus=1,memdev=m1"]
         self.serial_log = open(os.path.join(work, "serial.log"), "w")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=self.serial_log)
+                                     stderr=self.serial_log, preexec_fn=die_with_parent)
         self.pidfile = os.path.join(work, "qemu.pid")
         with open(self.pidfile, "w") as f:
             f.write(str(self.proc.pid))
