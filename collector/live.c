@@ -231,7 +231,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	if (ret)
 		goto fail;
 	uname(&uts);
-	snprintf(lv->kernel, sizeof(lv->kernel), "%s", uts.release);
+	snprintf(lv->kernel, sizeof(lv->kernel), "%.63s", uts.release);
 	ret = check_kernel(&uts, err, err_len);
 	if (ret)
 		goto fail;
@@ -240,7 +240,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 				: lrs_cgroup_root__detect(&lv->root);
 	if (ret) {
 		if (opts->cgroup_root)
-			snprintf(err, err_len, "lruscope: --cgroup-root %.300s is not a cgroup mount (%s)",
+			snprintf(err, err_len, "lruscope: --cgroup-root %.200s is not a cgroup mount (%.100s)",
 				 opts->cgroup_root, strerror(-ret));
 		else
 			snprintf(err, err_len,
