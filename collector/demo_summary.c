@@ -57,7 +57,7 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 		return -EINVAL;
 	run->lruvec_contended = run->lruvec_wait_ns = run->all_lruvec_wait_ns = 0;
 	run->other_contended = run->other_wait_ns = 0;
-	run->own_contended = run->foreign_contended = 0;
+	run->own_contended = run->foreign_contended = run->outside_contended = 0;
 	run->top_lruvec[0] = '\0';
 	run->top_lruvec_wait_ns = 0;
 	run->attribution_known = false;
@@ -68,15 +68,16 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 			s0 ? lrs_snapshot__find_lruvec(s0, lv->memcg_id, lv->node) : NULL;
 		uint64_t c = sub_u64(lv->counters.contended, old ? old->counters.contended : 0);
 		uint64_t w = sub_u64(lv->counters.wait_ns, old ? old->counters.wait_ns : 0);
+		bool mine = id_in(lv->memcg_id, ids->memcg_ids, ids->nr_memcg_ids);
 
 		if (lv->nr_waiters)
 			run->attribution_known = true;
 		run->all_lruvec_wait_ns += w;
-		if (id_in(lv->memcg_id, ids->memcg_ids, ids->nr_memcg_ids)) {
+		if (mine) {
 			run->lruvec_contended += c;
 			run->lruvec_wait_ns += w;
 		}
-		if (w > run->top_lruvec_wait_ns) {
+		if (mine && w > run->top_lruvec_wait_ns) {
 			run->top_lruvec_wait_ns = w;
 			snprintf(run->top_lruvec, sizeof(run->top_lruvec), "%s@N%d",
 				 lv->memcg ? lv->memcg : "?", lv->node);
@@ -84,15 +85,15 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 		for (size_t k = 0; k < lv->nr_waiters; k++) {
 			const struct lrs_waiter *wt = &lv->waiters[k];
 			const struct lrs_waiter *ow = find_waiter(old, wt->pid);
-			uint64_t own_id = reader_memcg(ids, wt->pid);
+			uint64_t reader_id = reader_memcg(ids, wt->pid);
 			uint64_t wc = sub_u64(wt->contended, ow ? ow->contended : 0);
 
-			if (!own_id)
-				continue;	/* not one of this run's readers */
-			if (own_id == lv->memcg_id)
+			if (reader_id == lv->memcg_id)
 				run->own_contended += wc;
-			else
+			else if (mine)
 				run->foreign_contended += wc;
+			else if (reader_id)
+				run->outside_contended += wc;
 		}
 	}
 	for (size_t i = 0; i < s1->nr_other_locks; i++) {
@@ -186,6 +187,7 @@ static void layout_stats(const struct lrs_demo_run *runs, size_t nr_runs, enum l
 			st->attribution_known = true;
 		st->own_contended += r->own_contended;
 		st->foreign_contended += r->foreign_contended;
+		st->outside_contended += r->outside_contended;
 		n++;
 	}
 	st->nr_runs = n;
@@ -325,9 +327,10 @@ static void fmt_attr(const struct lrs_demo_layout_stats *st, char *buf, size_t l
 	if (!st->attribution_known)
 		snprintf(buf, len, "unavailable");
 	else if (!all)
-		snprintf(buf, len, "no waits seen");
+		snprintf(buf, len, "none waited");
 	else
-		snprintf(buf, len, "%.0f%% own memcg", 100.0 * (double)st->own_contended / (double)all);
+		snprintf(buf, len, "%.0f%% own readers", 100.0 * (double)st->own_contended /
+			 (double)all);
 }
 
 void lrs_demo_summary__print_text(const struct lrs_demo_summary *s, FILE *f)
@@ -384,7 +387,7 @@ void lrs_demo_summary__print_text(const struct lrs_demo_summary *s, FILE *f)
 					     sizeof(cell[k])), "(machine-wide)");
 	ROW("top lruvec", snprintf(cell[k], sizeof(cell[k]), "%s",
 				   st->top_lruvec[0] ? st->top_lruvec : "-"), "");
-	ROW("readers' lruvec waits", fmt_attr(st, cell[k], sizeof(cell[k])), "");
+	ROW("waiters on its lruvecs", fmt_attr(st, cell[k], sizeof(cell[k])), "");
 #undef ROW
 	fprintf(f, "(median, range over the runs in parentheses; lruvec counts are the demo's "
 		"memcgs)\n\n");
@@ -453,9 +456,9 @@ void lrs_demo_summary__print_json(const struct lrs_demo_summary *s, const struct
 			st->lruvec_wait_ns.min, st->lruvec_wait_ns.max, st->other_wait_ns.median);
 		json_str(f, st->top_lruvec);
 		fprintf(f, ", \"attribution\": {\"known\": %s, \"own_contended\": %" PRIu64
-			", \"foreign_contended\": %" PRIu64 "}}",
+			", \"foreign_contended\": %" PRIu64 ", \"outside_contended\": %" PRIu64 "}}",
 			st->attribution_known ? "true" : "false", st->own_contended,
-			st->foreign_contended);
+			st->foreign_contended, st->outside_contended);
 	}
 	fprintf(f, "]");
 	if (s->have_ratio) {
@@ -482,11 +485,12 @@ void lrs_demo_summary__print_json(const struct lrs_demo_summary *s, const struct
 				"\"lruvec_contended\": %" PRIu64 ", \"lruvec_wait_ns\": %" PRIu64
 				", \"all_lruvec_wait_ns\": %" PRIu64 ", \"other_contended\": %" PRIu64
 				", \"other_wait_ns\": %" PRIu64 ", \"own_contended\": %" PRIu64
-				", \"foreign_contended\": %" PRIu64 ", \"top_lruvec\": ",
+				", \"foreign_contended\": %" PRIu64 ", \"outside_contended\": %" PRIu64
+				", \"top_lruvec\": ",
 				i ? ", " : "", lrs_layout__name(r->layout), r->elapsed_s, r->mb_per_s,
 				r->lruvec_contended, r->lruvec_wait_ns, r->all_lruvec_wait_ns,
 				r->other_contended, r->other_wait_ns, r->own_contended,
-				r->foreign_contended);
+				r->foreign_contended, r->outside_contended);
 			json_str(f, r->top_lruvec);
 			fprintf(f, "}");
 		}

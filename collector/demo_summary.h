@@ -28,12 +28,18 @@ struct lrs_demo_run {
 	uint64_t all_lruvec_wait_ns;	/* every lruvec on the machine */
 	uint64_t other_contended;	/* all other locks, machine-wide */
 	uint64_t other_wait_ns;
-	char top_lruvec[LRS_DEMO_NAME_LEN];	/* "path@N0" with the most wait, "" if none */
+	char top_lruvec[LRS_DEMO_NAME_LEN];	/* the run's "path@N0" with the most wait, or "" */
 	uint64_t top_lruvec_wait_ns;
-	/* readers' own waits, from the per-lruvec waiter tables */
+	/* who waited on which lruvec, from the per-lruvec waiter tables */
 	bool attribution_known;		/* the snapshot had waiter tables */
-	uint64_t own_contended;		/* a reader on its own memcg's lruvec */
-	uint64_t foreign_contended;	/* a reader on any other memcg's lruvec */
+	uint64_t own_contended;		/* on the run's lruvecs by readers of that memcg */
+	uint64_t foreign_contended;	/* on the run's lruvecs by any other task */
+	/*
+	 * The run's readers on lruvecs not of their memcg: per-CPU LRU batches
+	 * (folio_batch_move_lru) hold folios of whoever ran on that CPU, so the
+	 * task that drains one takes other memcgs' locks.
+	 */
+	uint64_t outside_contended;
 };
 
 /* What the run had: its memcgs (cgroup ids) and each reader's memcg id. */
@@ -66,7 +72,7 @@ struct lrs_demo_layout_stats {
 	struct lrs_range other_wait_ns;
 	char top_lruvec[LRS_DEMO_NAME_LEN];	/* of the run with the median lruvec wait */
 	bool attribution_known;
-	uint64_t own_contended, foreign_contended;	/* summed over runs */
+	uint64_t own_contended, foreign_contended, outside_contended;	/* summed over runs */
 };
 
 enum lrs_noise_verdict {

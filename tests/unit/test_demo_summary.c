@@ -158,14 +158,15 @@ static void test_run_from_snapshots(void **state)
 	ol->counters.contended = 5;
 	ol->counters.wait_ns = 500;
 
-	add_lv(s1, "/", 1, 60, 80000);			/* +30000 outside the demo */
+	lv = add_lv(s1, "/", 1, 60, 80000);		/* +30000 outside the demo */
+	add_waiter(lv, 102, 1, 4);			/* a reader on root's lock: outside */
 	lv = add_lv(s1, "/lrs-demo-c0", 20, 40, 70000);	/* +30 / +60000 */
 	add_waiter(lv, 100, 20, 25);			/* +15 own */
 	add_waiter(lv, 101, 20, 15);			/* +15 own, new */
 	lv = add_lv(s1, "/lrs-demo-c1", 21, 7, 9000000);	/* new memcg: all of it */
 	add_waiter(lv, 102, 21, 5);			/* own */
 	add_waiter(lv, 100, 20, 2);			/* reader of c0 on c1's lock: foreign */
-	add_waiter(lv, 999, 0, 100);			/* not a reader: ignored */
+	add_waiter(lv, 999, 0, 100);			/* not a reader: foreign */
 	ol = lrs_snapshot__add_other_lock(s1);
 	ol->name = strdup("zone N0/Normal");
 	ol->lock_addr = 0xabc;
@@ -181,7 +182,8 @@ static void test_run_from_snapshots(void **state)
 	assert_string_equal(run.top_lruvec, "/lrs-demo-c1@N0");
 	assert_true(run.attribution_known);
 	assert_int_equal(run.own_contended, 15 + 15 + 5);
-	assert_int_equal(run.foreign_contended, 2);
+	assert_int_equal(run.foreign_contended, 2 + 100);
+	assert_int_equal(run.outside_contended, 4);
 
 	/* no start snapshot: everything counts */
 	assert_int_equal(lrs_demo_run__from_snapshots(&run, NULL, s1, &ids), 0);
