@@ -129,6 +129,27 @@ static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_la
 	l->rows_h = avail - l->detail_h - l->others_h;
 	if (l->rows_h < 0)
 		l->rows_h = 0;
+	if ((size_t)l->rows_h > in->nr_rows && l->rows_h > LRS_ROWS_MIN) {
+		/* few rows: the blank lines serve the panes below instead */
+		int keep = in->nr_rows > LRS_ROWS_MIN ? (int)in->nr_rows : LRS_ROWS_MIN;
+		int extra = l->rows_h - keep, more;
+
+		l->rows_h = keep;
+		if (l->detail_h) {
+			more = LRS_DETAIL_MORE - l->detail_h;
+			more = more < extra ? more : extra;
+			l->detail_h += more;
+			extra -= more;
+		}
+		if (l->others_h) {
+			size_t n = in->nr_others < LRS_OTHERS_MORE ? in->nr_others : LRS_OTHERS_MORE;
+
+			more = 1 + (int)n - l->others_h;
+			more = more < extra ? more : extra;
+			if (more > 0)
+				l->others_h += more;
+		}
+	}
 	l->others_y = l->rows_y + l->rows_h;
 	l->detail_y = l->others_y + l->others_h;
 }

@@ -41,8 +41,10 @@ char *lrs_fmt__path(char *buf, size_t len, const char *path, int width);
 
 /* Most other locks the screen lists, and the least heatmap rows it keeps. */
 #define LRS_OTHERS_MAX 5
+#define LRS_OTHERS_MORE 10	/* when the heatmap leaves room */
 #define LRS_ROWS_MIN 3
 #define LRS_DETAIL_LINES 14
+#define LRS_DETAIL_MORE 26	/* when the heatmap leaves room */
 
 struct lrs_view_layout_in {
 	int width, height;		/* the screen */
@@ -50,6 +52,7 @@ struct lrs_view_layout_in {
 	size_t sel_node_idx;		/* the node column that must be visible */
 	size_t first_node;		/* the current horizontal scroll */
 	int name_len;			/* longest row name, indentation included */
+	size_t nr_rows;			/* heatmap rows to show: fewer leave room below */
 	bool banner;			/* a banner line on top */
 	bool unavailable;		/* an "unavailable: ..." line */
 	size_t nr_others;		/* other locks to list */
@@ -57,8 +60,10 @@ struct lrs_view_layout_in {
 };
 
 /*
- * Where everything goes. A part with height 0 is not shown. y values are
- * screen lines; the status line is always the last one.
+ * Where everything goes, top down: banner, header, legend, column headings,
+ * rows, other locks, detail pane, status line (always the last line). A part
+ * with height 0 is not shown. When there are few rows, the other locks and
+ * the detail pane grow, and what is left stays blank above the status line.
  */
 struct lrs_view_layout {
 	int width, height;

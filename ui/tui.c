@@ -350,12 +350,29 @@ static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 	    l->cell_counts ? "  (log; cells: wait/s contentions/s)" : "  (log; cells: wait/s)");
 }
 
+/* Tree order, unfiltered: leaf names indented under their parents; else whole paths. */
+static bool tree_view(const struct lrs_model *model)
+{
+	return model->sort == LRS_SORT_NAME && !model->filter[0];
+}
+
 static int row_indent(const struct lrs_model *model, const struct lrs_row *row)
 {
-	/* indentation only means something in tree order */
-	if (model->sort != LRS_SORT_NAME)
+	if (!tree_view(model))
 		return 0;
 	return row->depth > 8 ? 16 : 2 * row->depth;
+}
+
+static const char *row_label(const struct lrs_model *model, const struct lrs_row *row)
+{
+	const char *slash;
+
+	if (!row->memcg)
+		return "?";
+	if (!tree_view(model) || row->depth == 0)
+		return row->memcg;
+	slash = strrchr(row->memcg, '/');
+	return slash && slash[1] ? slash + 1 : row->memcg;
 }
 
 static int name_len(const struct lrs_model *model)
@@ -364,7 +381,7 @@ static int name_len(const struct lrs_model *model)
 
 	for (size_t i = 0; i < model->nr_visible; i++) {
 		const struct lrs_row *row = &model->rows[model->visible[i]];
-		int n = row_indent(model, row) + (row->memcg ? (int)strlen(row->memcg) : 1) +
+		int n = row_indent(model, row) + (int)strlen(row_label(model, row)) +
 			(row->removed ? 10 : 0);
 
 		if (n > longest)
@@ -465,7 +482,7 @@ static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 		indent = row_indent(model, row);
 		if (indent > l->name_w / 4)
 			indent = l->name_w / 4;
-		sanitize(name, sizeof(name), row->memcg ? row->memcg : "?");
+		sanitize(name, sizeof(name), row_label(model, row));
 		if (row->removed)
 			strncat(name, " (removed)", sizeof(name) - strlen(name) - 1);
 		lrs_fmt__path(label, sizeof(label), name, l->name_w - 2 - indent);
@@ -631,15 +648,48 @@ static void draw_waiters(struct lrs_tui *tui, const struct lrs_model *model,
 	}
 }
 
+/*
+ * The frames of a stack from its first caller on, names without offsets,
+ * "callee < caller < ...", wrapped into at most max_lines lines. Returns the
+ * lines used.
+ */
+static int draw_frames(struct lrs_tui *tui, const struct lrs_stack *st, int y, int x, int w,
+		       int max_lines)
+{
+	size_t f = lrs_detail__first_caller(st);
+	int line = 0, col = 0;
+	char name[128], *plus;
+
+	while (f < st->nr_frames && line < max_lines) {
+		int len;
+
+		sanitize(name, sizeof(name), st->frames[f]);
+		plus = strchr(name, '+');
+		if (plus)
+			*plus = '\0';
+		len = (int)strlen(name);
+		if (col && col + 3 + len > w) {
+			line++;
+			col = 0;
+			continue;
+		}
+		if (col)
+			col = put(y + line, x + col, w - col, tui->faint_attr, " < ") - x;
+		col = put(y + line, x + col, w - col, 0, name) - x;
+		f++;
+	}
+	return col ? line + 1 : line;
+}
+
 static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 			const struct lrs_cell *cell, int y, int x, int w, int h)
 {
 	size_t n = lrs_detail__top_stacks(model, cell, tui->stacks, TUI_MAX_STACKS);
 	uint64_t total = 0;
-	int line = 1, per_stack;
-	char a[32], frame[256];
+	int line = 1;
+	char a[32];
 
-	put(y, x + 1, w - 1, A_BOLD, "top waiting stacks (sampled)");
+	put(y, x + 1, w - 1, A_BOLD, "top waiting stacks (sampled; callee < caller)");
 	if (!n) {
 		const char *u = model->cur ? model->cur->unavailable : NULL;
 
@@ -650,31 +700,23 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 	}
 	for (size_t i = 0; i < n; i++)
 		total += tui->stacks[i].wait_ns;
-	/* give each of the first stacks a fair share of lines, at least 2 frames */
-	per_stack = (h - 1) / (int)(n < 3 ? n : 3) - 1;
-	if (per_stack < 2)
-		per_stack = 2;
 	for (size_t i = 0; i < n && line < h; i++) {
 		const struct lrs_detail_stack *s = &tui->stacks[i];
+		/* leave the stacks after this one a header and a line each, if there is room */
+		int later = (int)(n - i - 1) * 2, lines = h - line - 1 - later;
 
-		putf(y + line++, x + 1, w - 1, tui->warn_attr, "#%zu %3.0f%%  %s", i + 1,
+		if (lines < 1)
+			lines = 1;
+		putf(y + line++, x + 1, w - 1, tui->warn_attr, "#%zu %3.0f%% %s", i + 1,
 		     total ? 100.0 * (double)s->wait_ns / (double)total : 0,
 		     lrs_fmt__rate_ns(a, sizeof(a), row_per_s(model, s->wait_ns)));
-		if (!s->stack) {
-			if (line < h)
-				putf(y + line++, x + 3, w - 3, tui->faint_attr, "stack %d: no frames",
-				     s->id);
+		if (line >= h)
+			break;
+		if (!s->stack || !s->stack->nr_frames) {
+			putf(y + line++, x + 3, w - 3, tui->faint_attr, "stack %d: no frames", s->id);
 			continue;
 		}
-		for (size_t f = 0; f < s->stack->nr_frames && line < h; f++) {
-			if ((int)f == per_stack && f + 1 < s->stack->nr_frames) {
-				putf(y + line++, x + 3, w - 3, tui->faint_attr, "... %zu more",
-				     s->stack->nr_frames - f);
-				break;
-			}
-			sanitize(frame, sizeof(frame), s->stack->frames[f]);
-			put(y + line++, x + 3, w - 3, 0, frame);
-		}
+		line += draw_frames(tui, s->stack, y + line, x + 3, w - 4, lines < h - line ? lines : h - line);
 	}
 }
 
@@ -861,6 +903,7 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	in.sel_node_idx = model->sel_node_idx;
 	in.first_node = tui->first_node;
 	in.name_len = name_len(model);
+	in.nr_rows = model->nr_visible;
 	in.banner = banner != NULL;
 	in.unavailable = model->cur && model->cur->unavailable;
 	in.nr_others = model->nr_others;

@@ -77,7 +77,7 @@ static void test_fmt_path(void **state)
 static struct lrs_view_layout_in screen(int w, int h, size_t nodes)
 {
 	struct lrs_view_layout_in in = {
-		.width = w, .height = h, .nr_nodes = nodes, .name_len = 20,
+		.width = w, .height = h, .nr_nodes = nodes, .name_len = 20, .nr_rows = 1000,
 		.nr_others = 10, .detail = true,
 	};
 	return in;
@@ -125,6 +125,20 @@ static void test_layout_vertical(void **state)
 	assert_int_equal(l.detail_h, 0);
 	assert_int_equal(l.others_h, 3);
 	assert_int_equal(l.rows_h, 23 - l.rows_y - 3);
+
+	/* few rows: the panes grow, the rest is blank above the status line */
+	in = screen(160, 50, 1);
+	in.nr_rows = 4;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.rows_h, 4);
+	assert_int_equal(l.others_h, 1 + LRS_OTHERS_MORE);
+	assert_int_equal(l.detail_h, LRS_DETAIL_MORE);
+	assert_int_equal(l.others_y, l.rows_y + 4);
+	assert_int_equal(l.detail_y, l.others_y + l.others_h);
+	assert_true(l.detail_y + l.detail_h <= l.status_y);
+	in.nr_rows = 0;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.rows_h, LRS_ROWS_MIN);
 
 	/* tiny screens never produce negative heights */
 	for (int h = 0; h < 12; h++) {
