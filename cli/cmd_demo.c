@@ -32,6 +32,8 @@
 #define DEMO_FILE_BYTES (1ULL << 30)
 #define DEMO_LIMIT_BYTES (256ULL << 20)
 #define DEMO_MIN_LIMIT_BYTES (32ULL << 20)
+/* 8 default task groups' worth: background builds on 2 cores disturb less */
+#define DEMO_CPU_SHARES 8192
 
 struct demo_opts {
 	struct lrs_workload_opts wl;
@@ -90,11 +92,14 @@ static void usage(FILE *f)
 "  -i, --interval SECS heatmap refresh (default 1)\n"
 "  --no-color          no colour in the heatmap\n"
 "\n"
+"Readers run with cpu.shares %d (a cpu cgroup %scpu on cgroup v1, cpu.weight\n"
+"on v2) so other load on a small machine disturbs the measurement less.\n"
 "Everything it creates (memcgs %s*, sparse files in $LRS_WORKDIR or /var/tmp,\n"
 "its readers) is removed at the end, on Ctrl-C and on SIGTERM. One demo at a\n"
 "time (lock %s). Needs root. Exit: 0 ok, 1 failure, 2 usage.\n",
 		DEMO_READERS_PER_CPU, DEMO_READERS_PER_CPU * (unsigned int)sysconf(_SC_NPROCESSORS_ONLN),
-		DEMO_DURATION_S, DEMO_RUNS, DEMO_PREFIX, DEMO_LOCK_PATH);
+		DEMO_DURATION_S, DEMO_RUNS, DEMO_CPU_SHARES, DEMO_PREFIX, DEMO_PREFIX,
+		DEMO_LOCK_PATH);
 }
 
 static double now_s(void)
@@ -163,6 +168,7 @@ static int parse_args(int argc, char **argv, struct demo_opts *o)
 	o->wl.readers = DEMO_READERS_PER_CPU * (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	o->wl.file_bytes = DEMO_FILE_BYTES;
 	o->wl.layout = LRS_LAYOUT_SHARED;
+	o->wl.cpu_shares = DEMO_CPU_SHARES;
 	o->both = true;
 	o->runs = DEMO_RUNS;
 	o->duration_s = DEMO_DURATION_S;

@@ -18,7 +18,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: lruscope workload --layout shared|isolated --readers N --duration SECS\n"
 "                         [--size BYTES] [--limit BYTES] [--read 4k|dd]\n"
-"                         [--prefix lrs-test-] [--nest]\n"
+"                         [--prefix lrs-test-] [--nest] [--cpu-shares N]\n"
 "\n"
 "Run the demo's readtwice load alone (no BPF): per container a sparse file read\n"
 "by two concurrent readers, in memcgs with a memory limit. Prints the memcg\n"
@@ -37,6 +37,8 @@ static void usage(FILE *f)
 "  --prefix PFX              memcg and temp dir prefix, must start with lrs-\n"
 "                            (default lrs-test-)\n"
 "  --nest                    put the memcgs under PFXparent/\n"
+"  --cpu-shares N            give the readers cpu.shares N (v1: a cgroup PFXcpu;\n"
+"                            v2: cpu.weight of the memcgs); default 0: unchanged\n"
 "\n"
 "Needs root. Sparse files go to $LRS_WORKDIR or /var/tmp (a disk filesystem).\n");
 }
@@ -74,6 +76,7 @@ int lrs_cmd_workload(int argc, char **argv)
 		{ "read", required_argument, NULL, 'r' },
 		{ "prefix", required_argument, NULL, 'p' },
 		{ "nest", no_argument, NULL, 'N' },
+		{ "cpu-shares", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -141,6 +144,16 @@ int lrs_cmd_workload(int argc, char **argv)
 			break;
 		case 'N':
 			opts.nest = true;
+			break;
+		case 'c':
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || v > 262144) {
+				fprintf(stderr, "lruscope workload: --cpu-shares '%s': 0 to 262144 "
+					"(1024 is a default task group)\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			opts.cpu_shares = (unsigned int)v;
 			break;
 		case 'h':
 			usage(stdout);

@@ -58,6 +58,7 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 	run->lruvec_contended = run->lruvec_wait_ns = run->all_lruvec_wait_ns = 0;
 	run->other_contended = run->other_wait_ns = 0;
 	run->own_contended = run->foreign_contended = run->outside_contended = 0;
+	run->waiter_memcg_right = run->waiter_memcg_wrong = 0;
 	run->top_lruvec[0] = '\0';
 	run->top_lruvec_wait_ns = 0;
 	run->attribution_known = false;
@@ -88,6 +89,10 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 			uint64_t reader_id = reader_memcg(ids, wt->pid);
 			uint64_t wc = sub_u64(wt->contended, ow ? ow->contended : 0);
 
+			if (reader_id && wt->memcg_id == reader_id)
+				run->waiter_memcg_right += wc;
+			else if (reader_id)
+				run->waiter_memcg_wrong += wc;
 			if (reader_id == lv->memcg_id)
 				run->own_contended += wc;
 			else if (mine)
@@ -188,6 +193,8 @@ static void layout_stats(const struct lrs_demo_run *runs, size_t nr_runs, enum l
 		st->own_contended += r->own_contended;
 		st->foreign_contended += r->foreign_contended;
 		st->outside_contended += r->outside_contended;
+		st->waiter_memcg_right += r->waiter_memcg_right;
+		st->waiter_memcg_wrong += r->waiter_memcg_wrong;
 		n++;
 	}
 	st->nr_runs = n;
@@ -456,9 +463,11 @@ void lrs_demo_summary__print_json(const struct lrs_demo_summary *s, const struct
 			st->lruvec_wait_ns.min, st->lruvec_wait_ns.max, st->other_wait_ns.median);
 		json_str(f, st->top_lruvec);
 		fprintf(f, ", \"attribution\": {\"known\": %s, \"own_contended\": %" PRIu64
-			", \"foreign_contended\": %" PRIu64 ", \"outside_contended\": %" PRIu64 "}}",
+			", \"foreign_contended\": %" PRIu64 ", \"outside_contended\": %" PRIu64
+			", \"waiter_memcg_right\": %" PRIu64 ", \"waiter_memcg_wrong\": %" PRIu64 "}}",
 			st->attribution_known ? "true" : "false", st->own_contended,
-			st->foreign_contended, st->outside_contended);
+			st->foreign_contended, st->outside_contended, st->waiter_memcg_right,
+			st->waiter_memcg_wrong);
 	}
 	fprintf(f, "]");
 	if (s->have_ratio) {

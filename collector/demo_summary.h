@@ -40,6 +40,8 @@ struct lrs_demo_run {
 	 * task that drains one takes other memcgs' locks.
 	 */
 	uint64_t outside_contended;
+	/* the waiter's memcg as the collector saw it (task->cgroups) vs where we put it */
+	uint64_t waiter_memcg_right, waiter_memcg_wrong;
 };
 
 /* What the run had: its memcgs (cgroup ids) and each reader's memcg id. */
@@ -73,6 +75,7 @@ struct lrs_demo_layout_stats {
 	char top_lruvec[LRS_DEMO_NAME_LEN];	/* of the run with the median lruvec wait */
 	bool attribution_known;
 	uint64_t own_contended, foreign_contended, outside_contended;	/* summed over runs */
+	uint64_t waiter_memcg_right, waiter_memcg_wrong;
 };
 
 enum lrs_noise_verdict {

@@ -61,6 +61,7 @@ struct lrs_workload {
 	struct lrs_workload_opts opts;
 	struct lrs_memcg_root root;
 	char *parent_fs_path;		/* nest: PREFIXparent, created by us */
+	char *cpu_fs_path;		/* v1 cpu cgroup PREFIXcpu, created by us, or NULL */
 	struct lrs_workload_memcg *memcgs;
 	size_t nr_memcgs;
 	char *dir;			/* temp dir, created by us */
@@ -513,6 +514,13 @@ static void reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int g
 		code = (unsigned char)errno ?: EIO;
 		goto report;
 	}
+	if (wl->cpu_fs_path) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", wl->cpu_fs_path);
+		if (write_file(path, pidbuf)) {
+			code = (unsigned char)errno ?: EIO;
+			goto report;
+		}
+	}
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		code = (unsigned char)errno;
@@ -572,7 +580,47 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 		set_err(err, err_len, "cannot set %s to %s: %s", path, val, strerror(-ret));
 		return ret;
 	}
+	if (wl->root.version == 2 && wl->opts.cpu_shares) {
+		/* cpu.weight 100 is cpu.shares 1024; best effort: no cpu controller, no weight */
+		uint64_t weight = (uint64_t)wl->opts.cpu_shares * 100 / 1024;
+
+		snprintf(path, sizeof(path), "%s/cpu.weight", m->fs_path);
+		snprintf(val, sizeof(val), "%" PRIu64, weight < 1 ? 1 : weight > 10000 ? 10000 : weight);
+		write_file(path, val);
+	}
 	return 0;
+}
+
+/* v1: a cpu cgroup for all readers with cpu.shares; best effort. */
+static void make_cpu_cgroup(struct lrs_workload *wl)
+{
+	char dev[256], mnt[256], type[64], optbuf[512], path[600], val[32];
+	bool found = false;
+	FILE *f;
+
+	if (wl->root.version != 1 || !wl->opts.cpu_shares)
+		return;
+	f = fopen("/proc/mounts", "re");
+	while (f && fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, mnt, type, optbuf) == 4)
+		if (!strcmp(type, "cgroup") && has_word(optbuf, "cpu")) {
+			found = true;
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (!found)
+		return;
+	snprintf(path, sizeof(path), "%s/%scpu", mnt, wl->opts.prefix);
+	if (mkdir(path, 0755))
+		return;	/* exists (another run's) or not allowed: run without it */
+	wl->cpu_fs_path = strdup(path);
+	if (!wl->cpu_fs_path) {
+		rmdir(path);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/cpu.shares", wl->cpu_fs_path);
+	snprintf(val, sizeof(val), "%u", wl->opts.cpu_shares);
+	write_file(path, val);
 }
 
 static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
@@ -780,6 +828,7 @@ int lrs_workload__create(const struct lrs_workload_opts *opts, volatile sig_atom
 		if (ret)
 			goto fail;
 	}
+	make_cpu_cgroup(wl);
 	ret = make_files(wl, err, err_len);
 	if (ret)
 		goto fail;
@@ -955,6 +1004,9 @@ void lrs_workload__destroy(struct lrs_workload *wl)
 	if (wl->parent_fs_path)
 		rmdir_retry(wl->parent_fs_path);
 	free(wl->parent_fs_path);
+	if (wl->cpu_fs_path)
+		rmdir_retry(wl->cpu_fs_path);
+	free(wl->cpu_fs_path);
 	if (wl->shm)
 		munmap(wl->shm, wl->shm_bytes);
 	free(wl->readers);
@@ -1049,6 +1101,25 @@ static int remove_prefixed_dirs(const char *dir, const char *prefix, bool cgroup
 	return removed;
 }
 
+/* v1: our PREFIXcpu in the cpu hierarchy, if empty. */
+static int remove_stale_cpu(const char *prefix)
+{
+	char dev[256], mnt[256], type[64], optbuf[512], path[600];
+	int removed = 0;
+	FILE *f = fopen("/proc/mounts", "re");
+
+	while (f && fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, mnt, type, optbuf) == 4)
+		if (!strcmp(type, "cgroup") && has_word(optbuf, "cpu")) {
+			snprintf(path, sizeof(path), "%s/%scpu", mnt, prefix);
+			if (!rmdir(path))
+				removed++;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return removed;
+}
+
 int lrs_workload__remove_stale(const struct lrs_workload_opts *opts)
 {
 	struct lrs_memcg_root root;
@@ -1059,6 +1130,7 @@ int lrs_workload__remove_stale(const struct lrs_workload_opts *opts)
 		return -EINVAL;
 	/* files first, so the stale memcgs hold no page cache */
 	removed = remove_prefixed_dirs(work_dir(opts), opts->prefix, false);
+	removed += remove_stale_cpu(opts->prefix);
 	if (check_root(opts, &root, err, sizeof(err)))
 		return removed;
 	return removed + remove_prefixed_dirs(root.path, opts->prefix, true);

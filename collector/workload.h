@@ -53,6 +53,13 @@ struct lrs_workload_opts {
 	bool nest;			/* memcgs under PREFIXparent/ */
 	const char *dir;		/* where the temp dir goes; NULL: $LRS_WORKDIR, else /var/tmp */
 	const char *cgroup_root;	/* memory hierarchy; NULL: detect */
+	/*
+	 * 0: readers stay in our cpu cgroup. Else they get this cpu.shares (v1:
+	 * one cgroup PREFIXcpu in the cpu hierarchy; v2: cpu.weight of their
+	 * memcgs, scaled) so background load on a small machine disturbs the
+	 * measurement less. Skipped when no cpu controller is there.
+	 */
+	unsigned int cpu_shares;
 };
 
 void lrs_workload_opts__defaults(struct lrs_workload_opts *opts);

@@ -165,7 +165,8 @@ static void test_run_from_snapshots(void **state)
 	add_waiter(lv, 101, 20, 15);			/* +15 own, new */
 	lv = add_lv(s1, "/lrs-demo-c1", 21, 7, 9000000);	/* new memcg: all of it */
 	add_waiter(lv, 102, 21, 5);			/* own */
-	add_waiter(lv, 100, 20, 2);			/* reader of c0 on c1's lock: foreign */
+	add_waiter(lv, 100, 21, 2);			/* reader of c0 on c1's lock: foreign,
+							   and seen in the wrong memcg */
 	add_waiter(lv, 999, 0, 100);			/* not a reader: foreign */
 	ol = lrs_snapshot__add_other_lock(s1);
 	ol->name = strdup("zone N0/Normal");
@@ -184,6 +185,8 @@ static void test_run_from_snapshots(void **state)
 	assert_int_equal(run.own_contended, 15 + 15 + 5);
 	assert_int_equal(run.foreign_contended, 2 + 100);
 	assert_int_equal(run.outside_contended, 4);
+	assert_int_equal(run.waiter_memcg_wrong, 2 + 4);	/* 102 is in 21, seen in 1 */
+	assert_int_equal(run.waiter_memcg_right, 15 + 15 + 5);
 
 	/* no start snapshot: everything counts */
 	assert_int_equal(lrs_demo_run__from_snapshots(&run, NULL, s1, &ids), 0);
