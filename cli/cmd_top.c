@@ -128,6 +128,9 @@ int lrs_cmd_top(int argc, char **argv)
 	}
 
 	lrs_signals__install();
+	/* loading and attaching takes seconds on a busy machine: say what happens */
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "lruscope top: loading the BPF programs...\n");
 	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "lruscope top: cannot start the collector");
 		return LRS_EXIT_FAIL;

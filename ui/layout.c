@@ -196,12 +196,12 @@ static void layout__horizontal(struct lrs_view_layout *l, const struct lrs_view_
 		l->first_node = 0;
 	}
 
-	/* the detail pane: histogram | waiters | stacks */
-	l->hist_w = clamp_int(width / 3, 0, 36);
+	/* the detail pane: histogram | waiters | stacks; stacks go first when narrow */
+	l->hist_w = width >= 130 ? 36 : clamp_int(width / 4, 0, 26);
 	l->waiters_w = width - l->hist_w;
 	l->stacks_w = 0;
-	if (l->waiters_w >= 2 * 28) {
-		l->waiters_w = clamp_int(l->waiters_w / 2, 28, 62);
+	if (l->waiters_w >= LRS_WAITERS_MIN_W + LRS_STACKS_MIN_W) {
+		l->waiters_w = clamp_int(l->waiters_w / 2, LRS_WAITERS_MIN_W, 62);
 		l->stacks_w = width - l->hist_w - l->waiters_w;
 	}
 }

@@ -45,6 +45,8 @@ char *lrs_fmt__path(char *buf, size_t len, const char *path, int width);
 #define LRS_ROWS_MIN 3
 #define LRS_DETAIL_LINES 14
 #define LRS_DETAIL_MORE 26	/* when the heatmap leaves room */
+#define LRS_WAITERS_MIN_W 44	/* pid, comm, a short memcg, wait, count */
+#define LRS_STACKS_MIN_W 30
 
 struct lrs_view_layout_in {
 	int width, height;		/* the screen */

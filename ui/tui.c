@@ -509,25 +509,38 @@ static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 }
 
+/* Other locks contended in the interval: the rest listed would only say 0. */
+static size_t others_active(const struct lrs_model *model)
+{
+	size_t n = 0;
+
+	/* sorted by wait, descending: the contended ones come first */
+	while (n < model->nr_others && (model->others[n].wait_ns || model->others[n].contended))
+		n++;
+	return n;
+}
+
 static void draw_others(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
 	int y = l->others_y, w = l->width, name_w;
-	size_t shown = (size_t)(l->others_h > 1 ? l->others_h - 1 : 0);
+	size_t shown = (size_t)(l->others_h > 1 ? l->others_h - 1 : 0), active = others_active(model);
 	char a[32], b[32], c[32];
 
 	if (l->others_h <= 0)
 		return;
-	if (shown > model->nr_others)
-		shown = model->nr_others;
+	if (shown > active)
+		shown = active;
 	name_w = w - 50;
 	if (name_w > 48)
 		name_w = 48;
 	if (name_w < 12)
 		name_w = 12;
 	fill(y, 0, w, A_BOLD | A_UNDERLINE);
-	putf(y, 1, name_w, A_BOLD | A_UNDERLINE, "other locks (top %zu of %zu)", shown,
-	     model->nr_others);
+	putf(y, 1, name_w, A_BOLD | A_UNDERLINE, "other locks (top %zu of %zu)", shown, active);
+	if (!active && l->others_h > 1)
+		put(y + 1, 2, w - 2, tui->faint_attr,
+		    model->prev ? "no other lock contended in this interval" : "first interval...");
 	putf(y, 1 + name_w, w - 1 - name_w, A_BOLD | A_UNDERLINE, " %9s %8s %8s  %-18s", "wait/s",
 	     "cont/s", "avg", "address");
 	for (size_t i = 0; i < shown; i++) {
@@ -906,7 +919,8 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	in.nr_rows = model->nr_visible;
 	in.banner = banner != NULL;
 	in.unavailable = model->cur && model->cur->unavailable;
-	in.nr_others = model->nr_others;
+	/* the other locks' title stays, with a line saying none contended */
+	in.nr_others = model->cur ? (others_active(model) ? others_active(model) : 1) : 0;
 	in.detail = model->show_detail;
 	lrs_view_layout__compute(&tui->layout, &in);
 	tui->first_node = tui->layout.first_node;

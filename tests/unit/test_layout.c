@@ -204,6 +204,17 @@ static void test_layout_columns(void **state)
 	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.hist_w + l.waiters_w + l.stacks_w, 160);
 	assert_true(l.stacks_w >= 40);
+	/* narrower: stacks go before the waiters get too narrow to read */
+	for (int w = 60; w <= 300; w += 7) {
+		in = screen(w, 50, 2);
+		lrs_view_layout__compute(&l, &in);
+		assert_int_equal(l.hist_w + l.waiters_w + l.stacks_w, w);
+		assert_true(l.waiters_w >= LRS_WAITERS_MIN_W);
+		assert_true(l.stacks_w == 0 || l.stacks_w >= LRS_STACKS_MIN_W);
+	}
+	in = screen(120, 50, 2);
+	lrs_view_layout__compute(&l, &in);
+	assert_true(l.stacks_w > 0);
 }
 
 static void test_scroll(void **state)

@@ -278,6 +278,19 @@ static void test_others_and_removed(void **state)
 	assert_true(y > 0);
 	ch = mvinch(y, x);
 	assert_true(ch & A_DIM);
+
+	/* nothing contended in the interval: no list of zeros */
+	{
+		struct lrs_model *idle = lrs_model__new(4);
+
+		lrs_model__push(idle, lrs_synth__snapshot(8, 2, 5 * S, 1));
+		lrs_model__push(idle, lrs_synth__snapshot(8, 2, 5 * S, 1));
+		lrs_tui__draw(f->tui, idle);
+		assert_true(find("other locks (top 0 of 0)", NULL) > 0);
+		assert_true(find("no other lock contended in this interval", NULL) > 0);
+		assert_int_equal(find("__remove_mapping", NULL), -1);
+		lrs_model__free(idle);
+	}
 }
 
 static void test_unavailable_and_banner(void **state)
