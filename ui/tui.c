@@ -733,6 +733,43 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 	}
 }
 
+/* The selected lruvec's wait per second over the last intervals, as a sparkline. */
+static void draw_spark(struct lrs_tui *tui, const struct lrs_model *model,
+		       const struct lrs_row *row, int y, int x, int w)
+{
+	static const char *const ticks[8] = {
+		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	const struct lrs_history *h = lrs_model__history(model, row->memcg_id,
+							 model->nodes[model->sel_node_idx]);
+	size_t n, first;
+	double max = 0;
+
+	w -= 10;	/* " history " and a blank */
+	if (!h || w < 8 || !model->history_len)
+		return;
+	n = model->history_len < (size_t)w ? model->history_len : (size_t)w;
+	first = model->history_len - n;
+	for (size_t i = first; i < model->history_len; i++) {
+		double v = lrs_history__at(model, h, i);
+
+		max = v > max ? v : max;
+	}
+	x = put(y, x, 9, tui->faint_attr, " history ");
+	for (size_t i = first; i < model->history_len; i++, x++) {
+		int level = lrs_view_layout__bar((unsigned long long)lrs_history__at(model, h, i),
+						 (unsigned long long)max, 8);
+
+		if (!level)
+			mvaddch(y, x, ' ');
+		else if (tui->utf8)
+			mvaddstr(y, x, ticks[level - 1]);
+		else
+			mvaddch(y, x, (chtype)"_.,-=+*#"[level - 1]);
+	}
+	mvaddch(y, x, ' ');
+}
+
 static void draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
@@ -757,6 +794,7 @@ static void draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 		snprintf(t, sizeof(t), "%s@N%d", path, model->nodes[model->sel_node_idx]);
 	rule(y, 0, w, tui->faint_attr, NULL);
 	x = putf(y, 2, w - 4, A_BOLD, " %s ", t);
+	draw_spark(tui, model, row, y, x + 1, w - 20 - x - 2);
 	put(y, w - 20 > x ? w - 20 : x, 18, tui->faint_attr, " Enter hides ");
 	if (!cell->lruvec) {
 		put(y + 1, 1, w - 1, tui->faint_attr, "this memcg has no lruvec on this node");

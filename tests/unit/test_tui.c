@@ -235,6 +235,7 @@ static void test_detail(void **state)
 	y = find("/lrs-s1@N0", NULL);
 	assert_true(y > 0);
 	assert_non_null(strstr(line(y), "lock 0xffff888200001000"));
+	assert_non_null(strstr(line(y), " history #"));	/* one interval so far: one full tick */
 	assert_non_null(strstr(line(y + 1), "contended"));
 	assert_non_null(strstr(line(y + 1), "avg"));
 	assert_non_null(strstr(line(y + 1), "max"));
