@@ -128,6 +128,10 @@ int lrs_cmd_top(int argc, char **argv)
 	}
 
 	lrs_signals__install();
+	if (lrs_collector__check_privileges(err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return LRS_EXIT_FAIL;
+	}
 	/* loading and attaching takes seconds on a busy machine: say what happens */
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "lruscope top: loading the BPF programs...\n");
