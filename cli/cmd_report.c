@@ -38,19 +38,35 @@ static void help(FILE *f)
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
 }
 
-/* Sleep until the deadline or a signal; returns early when lrs_stop is set. */
-static void wait_until(double secs)
+static double now_s(void)
 {
-	struct timespec start, now;
+	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Collect until the deadline or a signal. A snapshot each second is taken
+ * and dropped: it lets the collector learn the path of every memcg that
+ * lives during the report, so one removed before the end keeps its name.
+ */
+static void collect_until(struct lrs_source *src, double secs)
+{
+	double start = now_s(), next_refresh = start + 1.0;
+
 	while (!lrs_stop) {
-		double left;
+		double now = now_s(), left = secs - (now - start);
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = secs - ((double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9);
 		if (left <= 0)
 			break;
+		if (now >= next_refresh && left > 0.5) {
+			struct lrs_snapshot *snap = NULL;
+
+			if (!src->take(src, &snap))
+				lrs_snapshot__free(snap);
+			next_refresh = now + 1.0;
+		}
 		usleep(left > 0.1 ? 100000 : (useconds_t)(left * 1e6));
 	}
 }
@@ -158,9 +174,14 @@ int lrs_cmd_report(int argc, char **argv)
 		}
 		if (isatty(STDERR_FILENO) && ropts.format == LRS_REPORT_TEXT)
 			fprintf(stderr, "collecting for %.1f s (Ctrl-C ends early)...\n", duration);
+		double started = now_s();
+
 		src->interval_s = duration;
-		wait_until(duration);
+		collect_until(src, duration);
 		ret = src->take(src, &snap);
+		/* the counters are cumulative since the start: so is the report's interval */
+		if (!ret)
+			snap->interval_ns = (uint64_t)((now_s() - started) * 1e9);
 		lrs_source__destroy(src);
 		if (ret) {
 			fprintf(stderr, "lruscope report: reading the collector's maps failed: %s\n", strerror(-ret));

@@ -107,8 +107,17 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 	lv->last_t_ns = snap->t_ns;
 	snprintf(snap->kernel, sizeof(snap->kernel), "%s", lv->kernel);
 	err = lrs_attribute(&table, &rd, lv->ksyms, &stacks, &lv->paths, snap);
-	if (!err && lv->unavailable && !(snap->unavailable = strdup(lv->unavailable)))
-		err = -ENOMEM;
+	if (!err) {
+		uint64_t faults = lrs_lruvec_iter__read_faults(lv->iter);
+
+		/* a memcg whose nodeinfo could not be read has no row: say so */
+		if (faults && asprintf(&snap->unavailable, "%s%slruvec iterator: %llu unreadable reads",
+				       lv->unavailable ? lv->unavailable : "", lv->unavailable ? "; " : "",
+				       (unsigned long long)faults) < 0)
+			err = -ENOMEM;
+		else if (!faults && lv->unavailable && !(snap->unavailable = strdup(lv->unavailable)))
+			err = -ENOMEM;
+	}
 	lrs_lockstat_read__clear(&rd);
 	lrs_lruvec_table__clear(&table);
 	if (err)

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The live collector on the running kernel: real BPF, real memcgs, real readers.
+# Asserts that `lruscope report --format json` attributes lruvec-lock contention
+# to exactly the test's memcgs (nested ones too), that waiters carry their own
+# memcg, that other locks are reported apart, and that a memcg removed mid-run
+# is reported as removed under its own name.
+set -u
+. "$(dirname "$0")/../lib.sh"
+need_root "collector"
+
+if [ ! -r /sys/kernel/btf/vmlinux ]; then
+	tap_skip "collector" "kernel has no BTF (/sys/kernel/btf/vmlinux)"; exit 0
+fi
+if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
+	tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
+fi
+
+tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
+cleanup() {
+	lrs_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+PY=/usr/bin/python3
+
+# Start `lruscope workload` and wait until it has printed its memcgs.
+# usage: start_load NAME ARGS...; sets LOAD_PID, output in $tmp/NAME.out
+start_load() {
+	local name=$1; shift
+	"$LRS_BIN" workload "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	LOAD_PID=$!
+	lrs_track_pid "$LOAD_PID"
+	for _ in $(seq 1 100); do
+		grep -q '^/' "$tmp/$name.out" && return 0
+		kill -0 "$LOAD_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# workload $name did not start: $(cat "$tmp/$name.err")" >&2
+	return 1
+}
+
+# --- 1. attribution to nested test memcgs --------------------------------
+if ! start_load nested --layout isolated --readers 4 --duration 10 --size 512m --limit 48m \
+	--prefix lrs-test-col --nest; then
+	tap_fail "collector: workload started"; exit 1
+fi
+sleep 1
+"$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err"
+rc=$?
+tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
+wait "$LOAD_PID"
+
+$PY - "$tmp/report.json" "$tmp/nested.out" <<'EOF'
+import json, sys
+snap = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+memcgs = [l for l in lines if l.startswith('/')]
+load = json.loads([l for l in lines if l.startswith('{')][-1])
+pids = {p: m['memcg'] for m in load['memcgs'] for p in m['pids']}
+
+def check(name, ok, why=''):
+    print(('ok - ' if ok else 'not ok - ') + name + ('' if ok else ': ' + why))
+
+check('collector: schema 1 with nodes and lruvecs', snap.get('schema') == 1 and snap['nodes'] and snap['lruvecs'])
+check('collector: the workload made nested memcgs', len(memcgs) == 2 and all(m.count('/') == 2 for m in memcgs), str(memcgs))
+by = {}
+for lv in snap['lruvecs']:
+    by.setdefault(lv['memcg'], []).append(lv)
+for m in memcgs:
+    lvs = by.get(m, [])
+    check(f'collector: {m} is a row of the report', bool(lvs), 'missing; rows: ' + ', '.join(sorted(by)))
+    n0 = [lv for lv in lvs if lv['node'] == 0]
+    check(f'collector: {m}@N0 contended', n0 and n0[0]['contended'] > 0 and n0[0]['wait_ns'] > 0,
+          json.dumps(n0)[:300])
+    if n0:
+        h = n0[0]
+        check(f'collector: {m}@N0 histogram counts every wait', sum(h['hist']) == h['contended'],
+              f"{sum(h['hist'])} != {h['contended']}")
+        check(f'collector: {m}@N0 max wait within total', 0 < h['wait_max_ns'] <= h['wait_ns'])
+        check(f'collector: {m}@N0 has LRU pages', sum(h['lru_pages'].values()) > 0, json.dumps(h['lru_pages']))
+total = sum(lv['wait_ns'] for lv in snap['lruvecs'])
+ours = sum(lv['wait_ns'] for lv in snap['lruvecs'] if lv['memcg'] in memcgs)
+check('collector: lruvec wait is in the test memcgs (>= 90%)', total > 0 and ours >= 0.9 * total,
+      f'ours {ours} of {total}: ' + ', '.join(f"{lv['memcg']}@N{lv['node']}={lv['wait_ns']}" for lv in snap['lruvecs'] if lv['wait_ns']))
+# waiters: our readers wait on their own memcg's lock and carry that memcg
+bad, seen = [], 0
+for lv in snap['lruvecs']:
+    for w in lv['waiters']:
+        if w['pid'] in pids:
+            seen += 1
+            if w['memcg'] != pids[w['pid']] or lv['memcg'] != pids[w['pid']]:
+                bad.append((w['pid'], w['memcg'], lv['memcg'], pids[w['pid']]))
+check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters')
+check('collector: each reader waits on, and belongs to, its own memcg', not bad, str(bad))
+lru_locks = {lv['lock'] for lv in snap['lruvecs']}
+check('collector: other locks are reported apart from lruvec locks',
+      snap['other_locks'] and not any(o['lock'] in lru_locks for o in snap['other_locks']),
+      f"{len(snap['other_locks'])} other locks")
+named = [o['name'] for o in snap['other_locks'] if o['name'] and not o['name'].startswith(('spinlock 0x', 'lock 0x'))]
+check('collector: other locks are named (zone, caller or symbol)', named, str([o['name'] for o in snap['other_locks']][:5]))
+stacks = [s for lv in snap['lruvecs'] for s in lv['stacks']]
+check('collector: sampled waiter stacks are symbolized', stacks and all(str(s['id']) in snap['stacks'] for s in stacks)
+      and any('+0x' in f for s in stacks for f in snap['stacks'][str(s['id'])]), str(stacks[:3]))
+check('collector: drop counters present', set(snap['drops']) == {'task', 'stack', 'stats_full', 'negative_time'})
+EOF
+
+# --- 2. a memcg removed mid-run is reported removed, under its own name ----
+if start_load removed --layout shared --readers 4 --duration 3 --size 512m --limit 48m --prefix lrs-test-rm; then
+	"$LRS_BIN" report -d 7 -f json >"$tmp/removed.json" 2>"$tmp/removed.err"
+	rc=$?
+	wait "$LOAD_PID"
+	tap_check "removed: report exits 0 (rc $rc: $(head -c 300 "$tmp/removed.err"))" [ "$rc" -eq 0 ]
+	gone=$(grep '^/' "$tmp/removed.out" | head -1)
+	tap_check "removed: the workload removed $gone" [ ! -d "$(lrs_memcg_root | cut -d' ' -f2)$gone" ]
+	$PY - "$tmp/removed.json" "$gone" <<'EOF'
+import json, sys
+snap, gone = json.load(open(sys.argv[1])), sys.argv[2]
+rows = [lv for lv in snap['lruvecs'] if lv['memcg'] == gone]
+ok = rows and all(lv.get('removed') for lv in rows) and sum(lv['contended'] for lv in rows) > 0
+print(('ok - ' if ok else 'not ok - ') + f'removed: {gone} is reported removed with its contention' +
+      ('' if ok else ': ' + json.dumps(rows)[:400]))
+other = [lv for lv in snap['lruvecs'] if lv['memcg'] != gone and lv['contended'] > 0 and 'lrs-test-rm' not in lv['memcg']]
+w = sum(lv['wait_ns'] for lv in other)
+tot = sum(lv['wait_ns'] for lv in snap['lruvecs'])
+print(('ok - ' if w <= 0.1 * tot else 'not ok - ') + 'removed: its contention is not attributed to another memcg' +
+      ('' if w <= 0.1 * tot else f': {w} of {tot} elsewhere'))
+EOF
+else
+	tap_fail "removed: workload started"
+fi
+
+# --- 3. bad input and faults ------------------------------------------------
+"$LRS_BIN" report -d abc >/dev/null 2>"$tmp/e1"; rc=$?
+tap_check "usage: -d abc exits 2 with a message" [ "$rc" -eq 2 -a -s "$tmp/e1" ]
+"$LRS_BIN" report -d 0 >/dev/null 2>"$tmp/e2"; rc=$?
+tap_check "usage: -d 0 exits 2" [ "$rc" -eq 2 ]
+"$LRS_BIN" report --format xml >/dev/null 2>"$tmp/e3"; rc=$?
+tap_check "usage: --format xml exits 2" [ "$rc" -eq 2 ]
+"$LRS_BIN" nosuchcommand >/dev/null 2>&1; rc=$?
+tap_check "usage: an unknown command exits 2" [ "$rc" -eq 2 ]
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$LRS_BIN" report -d 1 \
+		>/dev/null 2>"$tmp/e4"; rc=$?
+	lines=$(wc -l <"$tmp/e4")
+	tap_check "not root: exit 1 with one line naming root/CAP_BPF ($(cat "$tmp/e4"))" \
+		[ "$rc" -eq 1 -a "$lines" -eq 1 ] && grep -q 'CAP_BPF' "$tmp/e4"
+fi
+"$LRS_BIN" report -d 1 --cgroup-root /proc >/dev/null 2>"$tmp/e5"; rc=$?
+tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" [ "$rc" -eq 1 ] && grep -q '/proc' "$tmp/e5"
+
+# --- 4. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
+"$LRS_BIN" report -d 30 -f json >"$tmp/int.json" 2>/dev/null &
+rpid=$!
+lrs_track_pid "$rpid"
+sleep 1.5
+kill -INT "$rpid"
+wait "$rpid"; rc=$?
+tap_check "sigint: report exits 0 and prints its snapshot" [ "$rc" -eq 0 ] && $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/int.json"
+sleep 0.5
+left=$(bpftool prog list 2>/dev/null | grep -cE 'name (contention_begin|contention_end|dump_lruvecs) ' || true)
+tap_check "cleanup: no lruscope BPF programs left ($left)" [ "$left" -eq 0 ]
+left=$(find /sys/fs/cgroup -maxdepth 3 -name 'lrs-test-col*' -o -maxdepth 3 -name 'lrs-test-rm*' 2>/dev/null | wc -l)
+tap_check "cleanup: no lrs-test-col/rm cgroups left ($left)" [ "$left" -eq 0 ]
