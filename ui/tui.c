@@ -341,7 +341,7 @@ static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 		else
 			lrs_fmt__ns(label, sizeof(label), lrs_colour__level_low(lv, max));
 		if (tui->mode == LRS_COLOUR_NONE)
-			x = putf(y, x, w - x, tui->level_attr[lv], "%c%-6s", lrs_colour__glyph(lv), label);
+			x = putf(y, x, w - x, tui->level_attr[lv], "%c %-6s", lrs_colour__glyph(lv), label);
 		else
 			x = putf(y, x, w - x, tui->level_attr[lv], " %-6s", label);
 	}
