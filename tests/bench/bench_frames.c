@@ -3,7 +3,10 @@
  * Frame time of the TUI with 1,000 memcgs x 8 nodes (budget: 2 ms a frame,
  * DESIGN.md). The frames go through curses into a pseudo-terminal whose
  * other end is drained, as a terminal would; each frame moves the selection
- * so the screen really changes. Prints "tui frame 1000x8: X ms (budget 2 ms)".
+ * so the screen really changes. Prints "tui frame 1000x8: X ms (budget 2 ms)"
+ * where X is the CPU time a frame costs (this thread's: a busy two-core
+ * machine preempts, and wall time would measure the neighbours), then wall
+ * time percentiles.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,12 +28,17 @@
 #define COLS_ 160
 #define BUDGET_MS 2.0
 
-static double now_ms(void)
+static double clock_ms(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double now_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -63,7 +71,7 @@ int main(int argc, char **argv)
 	struct lrs_model *model = lrs_model__new(LRS_HISTORY_DEFAULT);
 	struct lrs_snapshot *a, *b;
 	struct lrs_tui *tui = NULL;
-	double t0, push_ms, *ms, total = 0;
+	double t0, push_ms, *ms, cpu0, cpu_ms;
 	int master, slave, err;
 	FILE *out, *in;
 	pid_t drain;
@@ -100,6 +108,7 @@ int main(int argc, char **argv)
 	model->sort = LRS_SORT_WAIT;
 	lrs_model__refresh_view(model);
 
+	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	for (int i = 0; i < frames; i++) {
 		/* walk down the rows and across the nodes: scrolling, a new detail pane */
 		lrs_model__apply(model, LRS_ACT_DOWN, 10);
@@ -107,8 +116,8 @@ int main(int argc, char **argv)
 		t0 = now_ms();
 		lrs_tui__draw(tui, model);
 		ms[i] = now_ms() - t0;
-		total += ms[i];
 	}
+	cpu_ms = (clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0) / frames;
 	lrs_tui__close(tui);
 	fclose(out);
 	fclose(in);
@@ -116,11 +125,11 @@ int main(int argc, char **argv)
 	waitpid(drain, NULL, 0);
 
 	qsort(ms, (size_t)frames, sizeof(*ms), cmp_double);
-	printf("tui frame %dx%d: %.3f ms (budget %.0f ms)\n", NR_MEMCGS, NR_NODES,
-	       total / frames, BUDGET_MS);
-	printf("  %d frames %dx%d: median %.3f ms, p99 %.3f ms, max %.3f ms; model push %.1f ms\n",
+	printf("tui frame %dx%d: %.3f ms (budget %.0f ms)\n", NR_MEMCGS, NR_NODES, cpu_ms,
+	       BUDGET_MS);
+	printf("  %d frames %dx%d, wall: median %.3f ms, p99 %.3f ms, max %.3f ms; model push %.1f ms\n",
 	       frames, COLS_, LINES_, ms[frames / 2], ms[frames * 99 / 100], ms[frames - 1], push_ms);
 	lrs_model__free(model);
 	free(ms);
-	return total / frames <= BUDGET_MS ? 0 : 1;
+	return cpu_ms <= BUDGET_MS ? 0 : 1;
 }
