@@ -376,7 +376,10 @@ void lrs_demo_summary__print_text(const struct lrs_demo_summary *s, FILE *f)
 		fmt_ratio(s->mb_ratio, a, sizeof(a));
 		fmt_ratio(s->mb_ratio_min, b, sizeof(b));
 		fmt_ratio(s->mb_ratio_max, c, sizeof(c));
-		snprintf(ratio, sizeof(ratio), "isolated/shared %s (%s-%s)", a, b, c);
+		if (s->layouts[0].nr_runs > 1 || s->layouts[1].nr_runs > 1)
+			snprintf(ratio, sizeof(ratio), "isolated/shared %s (%s-%s)", a, b, c);
+		else
+			snprintf(ratio, sizeof(ratio), "isolated/shared %s", a);
 	}
 	ROW("throughput MB/s", fmt_range(&st->mb_per_s, 1, 0, one, cell[k], sizeof(cell[k])),
 	    ratio);
