@@ -17,6 +17,7 @@
 #define CELL_MAX_CHARS 16
 #define TOTAL_CHARS 9
 #define AXIS_CHARS 7
+#define LEGEND_LABEL_CHARS 22	/* "wait per second", the zero swatch */
 
 static int clampi(int v, int lo, int hi)
 {
@@ -68,7 +69,7 @@ static void heatmap__compute(struct lrs_gui_layout *l, const struct lrs_gui_layo
 static void timemaps__compute(struct lrs_gui_layout *l, const struct lrs_gui_layout_in *in)
 {
 	int label_w = l->names.w ? l->names.w : NAME_MIN_CHARS * l->char_w;
-	int axis_w = AXIS_CHARS * l->char_w, plot_x, plot_w, plot_h;
+	int axis_w = AXIS_CHARS * l->char_w, plot_x, plot_w, plot_h, min_h;
 	const struct lrs_gui_rect *t = &l->timemap, *h = &l->histmap;
 	size_t lanes;
 
@@ -84,8 +85,10 @@ static void timemaps__compute(struct lrs_gui_layout *l, const struct lrs_gui_lay
 	lanes = in->nr_lanes;
 	if (lanes > LRS_GUI_MAX_LANES)
 		lanes = LRS_GUI_MAX_LANES;
-	if (plot_h > 0 && lanes > (size_t)(plot_h / LRS_GUI_LANE_MIN_H))
-		lanes = (size_t)(plot_h / LRS_GUI_LANE_MIN_H);
+	/* lanes stay tall enough for a label, or at least LRS_GUI_LANE_MIN_H */
+	min_h = l->line_h * 3 / 4 > LRS_GUI_LANE_MIN_H ? l->line_h * 3 / 4 : LRS_GUI_LANE_MIN_H;
+	if (plot_h > 0 && lanes > (size_t)(plot_h / min_h))
+		lanes = (size_t)(plot_h / min_h);
 	l->nr_lanes = plot_h > 0 && plot_w > 0 ? lanes : 0;
 	l->lane_h = l->nr_lanes ? plot_h / (int)l->nr_lanes : 0;
 	if (l->lane_h > 3 * l->line_h)
@@ -112,7 +115,7 @@ void lrs_gui_layout__compute(struct lrs_gui_layout *out, const struct lrs_gui_la
 	struct lrs_gui_layout *l = out;
 	int W = in->width > 0 ? in->width : 0, H = in->height > 0 ? in->height : 0;
 	int lh = in->line_h > 0 ? in->line_h : 1, cw = in->char_w > 0 ? in->char_w : 1;
-	int pad = in->pad >= 0 ? in->pad : 0, side_w, main_w, top, bottom, avail, y;
+	int pad = in->pad >= 0 ? in->pad : 0, side_w, main_w, top, bottom, avail, x, y, heat_h;
 
 	memset(l, 0, sizeof(*l));
 	l->width = W;
@@ -130,7 +133,7 @@ void lrs_gui_layout__compute(struct lrs_gui_layout *out, const struct lrs_gui_la
 
 	/* the side panel, if the main column keeps room */
 	side_w = clampi(W * 34 / 100, SIDE_MIN_CHARS * cw, SIDE_MAX_CHARS * cw);
-	if (W - side_w - 3 * pad < MAIN_MIN_CHARS * cw)
+	if (in->hide_side || W - side_w - 3 * pad < MAIN_MIN_CHARS * cw)
 		side_w = 0;
 	main_w = W - 2 * pad - (side_w ? side_w + pad : 0);
 	if (side_w)
@@ -139,18 +142,24 @@ void lrs_gui_layout__compute(struct lrs_gui_layout *out, const struct lrs_gui_la
 	/* main column: heatmap 45%, legend, time heatmap 30%, histogram heatmap the rest */
 	avail = bottom - top - (2 * lh + pad) - 3 * pad;
 	y = top;
-	l->heatmap = rect(pad, y, main_w, avail * 45 / 100);
+	heat_h = avail * 45 / 100;
+	/* few rows: the heatmap takes what they need (title, headings, rows, slack) */
+	if (in->nr_rows && (long)(in->nr_rows + 3) * (lh + 2) < heat_h)
+		heat_h = (int)(in->nr_rows + 3) * (lh + 2);
+	if (heat_h < avail * 20 / 100)
+		heat_h = avail * 20 / 100;
+	l->heatmap = rect(pad, y, main_w, heat_h);
 	y += l->heatmap.h + pad;
 	l->legend = rect(pad, y, main_w, 2 * lh + pad);
 	y += l->legend.h + pad;
-	l->timemap = rect(pad, y, main_w, avail * 30 / 100);
+	l->timemap = rect(pad, y, main_w, (avail - heat_h) * 55 / 100);
 	y += l->timemap.h + pad;
 	l->histmap = rect(pad, y, main_w, bottom - y);
 
 	heatmap__compute(l, in);
 	/* the colour bar: after a title, under it the tick labels */
-	l->legend_bar = rect(l->legend.x + l->names.w, l->legend.y + pad / 2,
-			     main_w - l->names.w - 2 * cw, lh - 2);
+	x = l->names.w > LEGEND_LABEL_CHARS * cw ? l->names.w : LEGEND_LABEL_CHARS * cw;
+	l->legend_bar = rect(l->legend.x + x, l->legend.y + pad / 2, main_w - x - 12 * cw, lh - 2);
 	if (l->legend_bar.w > 64 * cw)
 		l->legend_bar.w = 64 * cw;
 	timemaps__compute(l, in);

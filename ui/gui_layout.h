@@ -32,9 +32,11 @@ struct lrs_gui_layout_in {
 	size_t sel_node_idx;		/* the node column that must be visible */
 	size_t first_node;		/* the current horizontal scroll */
 	int name_chars;			/* longest row name, indentation included */
+	size_t nr_rows;			/* heatmap rows: fewer leave room to the time heatmaps */
 	size_t nr_lanes;		/* time heatmap lanes wanted */
 	size_t columns;			/* time columns (the history ring's capacity) */
 	int hist_lo, hist_hi;		/* wait buckets the histogram heatmap spans */
+	bool hide_side;			/* no side panel (the detail toggle) */
 };
 
 struct lrs_gui_layout {

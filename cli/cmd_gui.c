@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lruscope gui: the live SDL2 window over the BPF collector. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector.h"
+#include "commands.h"
+#include "gui.h"
+#include "model.h"
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: lruscope gui [-i SECS] [options]\n"
+		"\n"
+		"A live window of LRU lock contention. On top, the heatmap: one row per\n"
+		"memory cgroup, one column per NUMA node; each cell is one lruvec's\n"
+		"lru_lock, coloured by the time tasks waited for it per second (viridis,\n"
+		"log scale, legend below). Under it, the hottest lruvecs over time, and the\n"
+		"selected lruvec's wait histogram over time (log2 buckets). On the right,\n"
+		"the selected lruvec's detail: rates, waiting tasks and their memcgs,\n"
+		"waiting stacks, LRU list sizes, and the other contended locks.\n"
+		"Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON); to watch\n"
+		"as yourself, record as root and replay: sudo lruscope record -o - |\n"
+		"lruscope replay - --gui.\n"
+		"\n"
+		"options:\n"
+		"  -i, --interval SECS     time between updates (default 1; + and - change it)\n"
+		"  -d, --duration SECS     exit after this long (default: until q)\n"
+		"      --screenshot FILE   no window: collect for -d SECS (default 3), draw\n"
+		"                          one frame into FILE (PNG), exit\n"
+		"      --size WxH          window size in points (default 1280x800)\n"
+		"      --font FILE         a TTF font (default: $LRS_FONT, DejaVu Sans Mono)\n"
+		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
+		"      --stack-every N     sample a waiter's stack on 1 in N contentions\n"
+		"                          (default 16; 0: no stacks)\n"
+		"  -v, --verbose           libbpf's messages\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"keys: arrows select a cell, Enter shows or hides the detail panel, s sorts\n"
+		"(wait, count, max, name), / filters by cgroup path, p pauses, + and -\n"
+		"change the interval, n switches the time heatmap between the hottest\n"
+		"lruvecs and the selected memcg's nodes, h shows help, q quits.\n"
+		"mouse: hover for exact numbers, click to select, double click for the\n"
+		"memcg's nodes over time, the wheel moves the selection.\n");
+}
+
+static int parse_count(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > 1000000000UL)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_size(const char *s, int *w, int *h)
+{
+	char x;
+
+	if (sscanf(s, "%d%c%d", w, &x, h) != 3 || (x != 'x' && x != 'X') || *w < 320 ||
+	    *h < 240 || *w > 16384 || *h > 16384)
+		return -EINVAL;
+	return 0;
+}
+
+int lrs_cmd_gui(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "screenshot", required_argument, NULL, 'P' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "font", required_argument, NULL, 'F' },
+		{ "cgroup-root", required_argument, NULL, 'R' },
+		{ "stack-every", required_argument, NULL, 'S' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct lrs_collector_opts copts;
+	struct lrs_gui_opts gopts = { .stop = &lrs_stop, .title = "lruscope: LRU lock waits" };
+	struct lrs_source *src = NULL;
+	struct lrs_model *model = NULL;
+	char err[512] = "";
+	int c, ret = LRS_EXIT_FAIL;
+
+	lrs_collector_opts__defaults(&copts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:d:vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (lrs_parse_seconds(optarg, &copts.interval_s)) {
+				fprintf(stderr, "lruscope gui: -i '%s': want a positive number of seconds\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (lrs_parse_seconds(optarg, &gopts.duration_s)) {
+				fprintf(stderr, "lruscope gui: -d '%s': want a positive number of seconds\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			gopts.screenshot = optarg;
+			break;
+		case 'z':
+			if (parse_size(optarg, &gopts.width, &gopts.height)) {
+				fprintf(stderr, "lruscope gui: --size '%s': want WIDTHxHEIGHT, at least 320x240\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'F':
+			gopts.font_path = optarg;
+			break;
+		case 'R':
+			copts.cgroup_root = optarg;
+			break;
+		case 'S':
+			if (parse_count(optarg, &copts.stack_every)) {
+				fprintf(stderr, "lruscope gui: --stack-every '%s': want a number, 0 for no stacks\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'v':
+			copts.verbose = true;
+			break;
+		case 'h':
+			help(stdout);
+			return LRS_EXIT_OK;
+		default:
+			fprintf(stderr, "lruscope gui: see 'lruscope gui --help'\n");
+			return LRS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lruscope gui: unexpected argument '%s'\n", argv[optind]);
+		return LRS_EXIT_USAGE;
+	}
+	if (gopts.screenshot && !gopts.duration_s)
+		gopts.duration_s = 3;
+
+	lrs_signals__install();
+	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "lruscope gui: cannot start the collector");
+		return LRS_EXIT_FAIL;
+	}
+	model = lrs_model__new(LRS_HISTORY_DEFAULT);
+	if (!model) {
+		fprintf(stderr, "lruscope gui: out of memory for the model\n");
+		goto out;
+	}
+	model->sort = LRS_SORT_NAME;
+	ret = lrs_gui__run(src, model, &gopts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
+out:
+	lrs_model__free(model);
+	lrs_source__destroy(src);
+	return ret;
+}
