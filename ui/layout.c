@@ -90,7 +90,7 @@ static int clamp_int(int v, int lo, int hi)
 /* Lines from the top: banner, header, legend, column headings; the rest is shared. */
 static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_layout_in *in)
 {
-	int y = 0, avail, want;
+	int y = 0, avail, want, axis;
 
 	l->status_y = in->height > 0 ? in->height - 1 : 0;
 	l->banner_y = in->banner ? y++ : -1;
@@ -106,6 +106,9 @@ static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_la
 		l->header_h = clamp_int(l->status_y - l->header_y, 0, l->header_h);
 		avail = 0;
 	}
+	/* the time axis takes a line under the rows, when there is a row to put above it */
+	axis = in->time_view && avail > 1 ? 1 : 0;
+	avail -= axis;
 
 	l->detail_h = 0;
 	if (in->detail) {
@@ -150,7 +153,8 @@ static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_la
 				l->others_h += more;
 		}
 	}
-	l->others_y = l->rows_y + l->rows_h;
+	l->axis_y = axis ? l->rows_y + l->rows_h : -1;
+	l->others_y = l->rows_y + l->rows_h + axis;
 	l->detail_y = l->others_y + l->others_h;
 }
 
@@ -206,6 +210,27 @@ static void layout__horizontal(struct lrs_view_layout *l, const struct lrs_view_
 	}
 }
 
+/* The time view's columns: names as wide as the heatmap's, but never past a third. */
+static void layout__time(struct lrs_view_layout *l, const struct lrs_view_layout_in *in)
+{
+	int width = in->width > 0 ? in->width : 0;
+	int name_w = clamp_int(in->name_len + 2, LRS_NAME_MIN_W, LRS_NAME_MAX_W);
+	int room;
+
+	if (name_w > width / 3)
+		name_w = clamp_int(width / 3, LRS_NAME_MIN_W, name_w);
+	if (name_w + 1 + LRS_TIME_VALUE_W > width)
+		name_w = clamp_int(width - 1 - LRS_TIME_VALUE_W, 1, name_w);
+	l->name_w = name_w;
+	/* a blank after the names, as before the heatmap's cells */
+	l->strip_x = name_w + 1;
+	room = width - l->strip_x - LRS_TIME_VALUE_W;
+	l->nr_time_cols = room > 0 ? (size_t)room : 0;
+	if (l->nr_time_cols > in->history_cap)
+		l->nr_time_cols = in->history_cap;
+	l->value_x = l->strip_x + (int)l->nr_time_cols;
+}
+
 void lrs_view_layout__compute(struct lrs_view_layout *out, const struct lrs_view_layout_in *in)
 {
 	memset(out, 0, sizeof(*out));
@@ -213,6 +238,8 @@ void lrs_view_layout__compute(struct lrs_view_layout *out, const struct lrs_view
 	out->height = in->height;
 	layout__vertical(out, in);
 	layout__horizontal(out, in);
+	if (in->time_view)
+		layout__time(out, in);
 }
 
 size_t lrs_view_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit)
@@ -252,4 +279,65 @@ int lrs_view_layout__bar(unsigned long long count, unsigned long long max, int w
 	/* in double: count * width can overflow 64 bits */
 	w = (int)ceil((double)count * width / (double)max);
 	return w < 1 ? 1 : w > width ? width : w;
+}
+
+long lrs_view_layout__history_index(size_t col, size_t nr_cols, size_t history_len)
+{
+	size_t back;
+
+	if (col >= nr_cols)
+		return -1;
+	back = nr_cols - 1 - col;	/* snapshots before the newest */
+	return back < history_len ? (long)(history_len - 1 - back) : -1;
+}
+
+/* "-30s", "-2m", "-1h": in the step's unit, so one axis never mixes them. */
+static void tick__label(char *buf, size_t len, double ago_s, double step_s)
+{
+	long v = step_s >= 3600 ? lround(ago_s / 3600) : step_s >= 60 ? lround(ago_s / 60) :
+				   lround(ago_s);
+
+	snprintf(buf, len, "-%ld%s", v, step_s >= 3600 ? "h" : step_s >= 60 ? "m" : "s");
+}
+
+/* The smallest round step whose labels stand LRS_TIME_TICK_GAP columns apart, or 0. */
+static double tick__step_s(double interval_s)
+{
+	static const double steps_s[] = { 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800,
+					  3600, 7200, 21600, 43200, 86400 };
+
+	for (size_t i = 0; i < sizeof(steps_s) / sizeof(steps_s[0]); i++)
+		if (steps_s[i] / interval_s >= LRS_TIME_TICK_GAP - 1e-9)
+			return steps_s[i];
+	return 0;
+}
+
+size_t lrs_view_layout__time_ticks(struct lrs_time_tick *out, size_t max, size_t nr_cols,
+				   double interval_s)
+{
+	size_t n = 0;
+	double step_s;
+
+	if (!max || !nr_cols)
+		return 0;
+	out[n].col = nr_cols - 1;
+	snprintf(out[n].label, sizeof(out[n].label), "now");
+	n++;
+	step_s = interval_s > 0 ? tick__step_s(interval_s) : 0;
+	if (!(step_s > 0))
+		return n;
+	for (int k = 1; n < max; k++) {
+		double back = floor(k * step_s / interval_s + 0.5);
+		struct lrs_time_tick *t = &out[n];
+
+		if (back > (double)(nr_cols - 1))
+			break;
+		t->col = nr_cols - 1 - (size_t)back;
+		tick__label(t->label, sizeof(t->label), k * step_s, step_s);
+		/* the label ends at its column: it must start inside the strip */
+		if (strlen(t->label) > t->col + 1)
+			break;
+		n++;
+	}
+	return n;
 }

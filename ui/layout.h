@@ -59,6 +59,8 @@ struct lrs_view_layout_in {
 	bool unavailable;		/* an "unavailable: ..." line */
 	size_t nr_others;		/* other locks to list */
 	bool detail;			/* the detail pane is open */
+	bool time_view;			/* history strips instead of node columns */
+	size_t history_cap;		/* time view: the most history cells worth showing */
 };
 
 /*
@@ -87,6 +89,12 @@ struct lrs_view_layout {
 
 	/* detail pane columns: histogram | waiters | stacks */
 	int hist_w, waiters_w, stacks_w;
+
+	/* time view: name | strip of history cells | current value; the axis under the rows */
+	int axis_y;			/* -1: the heatmap, no axis */
+	int strip_x;
+	size_t nr_time_cols;		/* history cells per row, one per snapshot */
+	int value_x;
 };
 
 /* Fill out from in. Screens too small for anything still get a status line. */
@@ -101,6 +109,35 @@ size_t lrs_view_layout__scroll(size_t top, size_t sel, size_t nr, size_t fit);
 
 /* Screen column where node column i (i >= first_node) starts; -1 if hidden. */
 int lrs_view_layout__node_x(const struct lrs_view_layout *l, size_t i);
+
+/*
+ * The time view: each row's wait/s history as a strip of cells, newest at the
+ * right, then its current wait ("  12.3ms/s"). Axis labels stand at least
+ * LRS_TIME_TICK_GAP columns apart.
+ */
+#define LRS_TIME_VALUE_W (2 + LRS_CELL_WAIT_W)
+#define LRS_TIME_TICK_GAP 10
+
+/*
+ * The history index (0 oldest, history_len - 1 newest) that strip column col
+ * of nr_cols shows, or -1 where the history does not reach back that far.
+ */
+long lrs_view_layout__history_index(size_t col, size_t nr_cols, size_t history_len);
+
+/* A label of the time axis; it ends at column col of the strip. */
+struct lrs_time_tick {
+	size_t col;
+	char label[24];			/* "now", "-30s", "-2m", "-1h" */
+};
+
+/*
+ * The axis under a strip of nr_cols snapshots interval_s apart: "now" at the
+ * last column, then every round step (1s .. 1h) that leaves LRS_TIME_TICK_GAP
+ * columns between labels, right to left, while the label fits. Returns how
+ * many of at most max ticks went into out.
+ */
+size_t lrs_view_layout__time_ticks(struct lrs_time_tick *out, size_t max, size_t nr_cols,
+				   double interval_s);
 
 /* Width in cells of a histogram bar for count of max, 0 < result <= width for count > 0. */
 int lrs_view_layout__bar(unsigned long long count, unsigned long long max, int width);

@@ -246,6 +246,143 @@ static void test_bar(void **state)
 	assert_int_equal(lrs_view_layout__bar(5, 0, 20), 0);
 }
 
+static void test_time_layout(void **state)
+{
+	struct lrs_view_layout_in in = screen(160, 50, 8);
+	struct lrs_view_layout l;
+
+	/* the heatmap has no axis */
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.axis_y, -1);
+
+	/* 160 columns: name, a blank, the strip, the current value fill the width */
+	in.time_view = true;
+	in.history_cap = 600;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.name_w, 22);
+	assert_int_equal(l.strip_x, l.name_w + 1);
+	assert_int_equal(l.nr_time_cols, 160 - 23 - LRS_TIME_VALUE_W);
+	assert_int_equal(l.value_x, l.strip_x + (int)l.nr_time_cols);
+	assert_int_equal(l.value_x + LRS_TIME_VALUE_W, 160);
+	/* the axis sits right under the rows; the panes follow it */
+	assert_int_equal(l.axis_y, l.rows_y + l.rows_h);
+	assert_int_equal(l.others_y, l.axis_y + 1);
+	assert_int_equal(l.detail_y + l.detail_h, l.status_y);
+
+	/* a short ring: no more cells than snapshots it can hold */
+	in.history_cap = 16;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.nr_time_cols, 16);
+	assert_int_equal(l.value_x, l.strip_x + 16);
+
+	/* long names are capped as in the heatmap, and take at most a third of the width */
+	in.history_cap = 600;
+	in.name_len = 300;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.name_w, LRS_NAME_MAX_W);
+	in = screen(90, 24, 2);
+	in.time_view = true;
+	in.history_cap = 600;
+	in.name_len = 300;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.name_w, 30);
+	assert_int_equal(l.value_x + LRS_TIME_VALUE_W, 90);
+
+	/* few rows: the axis still follows them */
+	in = screen(160, 50, 1);
+	in.time_view = true;
+	in.history_cap = 600;
+	in.nr_rows = 4;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.rows_h, 4);
+	assert_int_equal(l.axis_y, l.rows_y + 4);
+
+	/* tiny screens: never a negative strip, never an axis on the status line */
+	for (int h = 0; h < 14; h++)
+		for (int w = 0; w < 60; w += 7) {
+			in = screen(w, h, 2);
+			in.time_view = true;
+			in.history_cap = 600;
+			lrs_view_layout__compute(&l, &in);
+			if (w > LRS_TIME_VALUE_W + 1)
+				assert_true(l.value_x + LRS_TIME_VALUE_W <= w);
+			assert_true(l.axis_y < l.status_y);
+			assert_true(l.rows_h >= 0);
+		}
+}
+
+static void test_history_index(void **state)
+{
+	/* a full ring wider than the strip: the newest at the right */
+	assert_int_equal(lrs_view_layout__history_index(99, 100, 600), 599);
+	assert_int_equal(lrs_view_layout__history_index(0, 100, 600), 500);
+	assert_int_equal(lrs_view_layout__history_index(98, 100, 600), 598);
+	/* a young history: right-aligned, blank on the left */
+	assert_int_equal(lrs_view_layout__history_index(99, 100, 5), 4);
+	assert_int_equal(lrs_view_layout__history_index(95, 100, 5), 0);
+	assert_int_equal(lrs_view_layout__history_index(94, 100, 5), -1);
+	assert_int_equal(lrs_view_layout__history_index(0, 100, 5), -1);
+	/* no history, or a column past the strip */
+	assert_int_equal(lrs_view_layout__history_index(9, 10, 0), -1);
+	assert_int_equal(lrs_view_layout__history_index(10, 10, 20), -1);
+	/* every shown index is distinct and increases to the right */
+	for (size_t c = 1; c < 50; c++)
+		assert_int_equal(lrs_view_layout__history_index(c, 50, 30) -
+				 lrs_view_layout__history_index(c - 1, 50, 30),
+				 c > 20 ? 1 : c == 20 ? 1 : 0);
+}
+
+static void test_time_ticks(void **state)
+{
+	struct lrs_time_tick t[32];
+	size_t n;
+
+	/* 1 s snapshots on 125 columns: now, -10s ... -120s, 10 columns apart */
+	n = lrs_view_layout__time_ticks(t, 32, 125, 1.0);
+	assert_int_equal(n, 13);
+	assert_string_equal(t[0].label, "now");
+	assert_int_equal(t[0].col, 124);
+	assert_string_equal(t[1].label, "-10s");
+	assert_int_equal(t[1].col, 114);
+	assert_string_equal(t[6].label, "-60s");
+	assert_int_equal(t[6].col, 64);
+	assert_string_equal(t[12].label, "-120s");
+	assert_int_equal(t[12].col, 4);
+	/* labels never overlap: a blank at least between them */
+	for (size_t i = 1; i < n; i++)
+		assert_true(t[i].col + 1 < t[i - 1].col + 1 - strlen(t[i - 1].label));
+
+	/* 5 s snapshots: a minute every 12 columns */
+	n = lrs_view_layout__time_ticks(t, 32, 125, 5.0);
+	assert_string_equal(t[1].label, "-1m");
+	assert_int_equal(t[1].col, 112);
+	assert_string_equal(t[2].label, "-2m");
+	/* 0.2 s snapshots: 2 s every 10 columns */
+	n = lrs_view_layout__time_ticks(t, 32, 125, 0.2);
+	assert_string_equal(t[1].label, "-2s");
+	assert_int_equal(t[1].col, 114);
+	/* 60 s snapshots: 10 minutes every 10 columns */
+	n = lrs_view_layout__time_ticks(t, 32, 40, 60);
+	assert_string_equal(t[1].label, "-10m");
+	assert_int_equal(t[1].col, 29);
+	assert_int_equal(n, 4);	/* now, -10m, -20m, -30m: -30m ends at column 9 */
+	/* an odd interval: columns rounded */
+	n = lrs_view_layout__time_ticks(t, 32, 100, 1.5);
+	assert_string_equal(t[1].label, "-15s");
+	assert_int_equal(t[1].col, 89);
+
+	/* the bound, no interval, no strip */
+	assert_int_equal(lrs_view_layout__time_ticks(t, 3, 125, 1.0), 3);
+	assert_int_equal(lrs_view_layout__time_ticks(t, 32, 125, 0), 1);
+	assert_int_equal(lrs_view_layout__time_ticks(t, 32, 0, 1.0), 0);
+	/* a label that would start left of the strip is left out */
+	n = lrs_view_layout__time_ticks(t, 32, 14, 1.0);
+	assert_int_equal(n, 2);
+	assert_int_equal(t[1].col, 3);
+	n = lrs_view_layout__time_ticks(t, 32, 13, 1.0);
+	assert_int_equal(n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +394,9 @@ int main(void)
 		cmocka_unit_test(test_layout_columns),
 		cmocka_unit_test(test_scroll),
 		cmocka_unit_test(test_bar),
+		cmocka_unit_test(test_time_layout),
+		cmocka_unit_test(test_history_index),
+		cmocka_unit_test(test_time_ticks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
