@@ -96,7 +96,9 @@ check: all unit
 demo: all
 	$(Q)$(BUILD)/lruscope demo
 
-bench: all $(BUILD)/tests/bench/bench_frames
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/bench/*.c))
+
+bench: all $(BENCH_BINS)
 	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(CURDIR)/$(BUILD) LRS_BIN=$(CURDIR)/$(BUILD)/lruscope \
 		tests/bench/run.sh
 

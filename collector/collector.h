@@ -15,7 +15,9 @@ struct lrs_collector_opts {
 	unsigned int max_locks;		/* lock map entries */
 	unsigned int max_waiters;	/* waiter map entries */
 	unsigned int max_stacks;	/* stack map entries */
+	unsigned int max_memcgs;	/* memcgs the lruvec iterator's maps hold */
 	bool verbose;			/* libbpf messages on stderr */
+	bool holders;			/* track lock holders (collector/holders.h) */
 };
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);

@@ -22,27 +22,37 @@ struct lrs_ksyms *lrs_ksyms__parse(const char *text)
 	if (!ks)
 		return NULL;
 	for (const char *line = text; line && *line;) {
-		const char *end = strchr(line, '\n');
-		char name[256], type;
+		const char *end = strchr(line, '\n'), *p, *name;
+		size_t name_len;
 		unsigned long long addr;
+		char type;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && addr) {
-			if (ks->nr == cap) {
-				size_t ncap = cap ? cap * 2 : 4096;
-				void *p = realloc(ks->syms, ncap * sizeof(*ks->syms));
+		/* "ffffffff81000000 T name\t[module]": parsed by hand, sscanf would
+		 * measure the whole remaining text on every line */
+		addr = strtoull(line, (char **)&p, 16);
+		if (p == line || *p != ' ' || !p[1] || p[2] != ' ')
+			goto next;
+		type = p[1];
+		name = p + 3;
+		name_len = strcspn(name, " \t\n");
+		if (!addr || !name_len || name_len > 255)
+			goto next;
+		if (ks->nr == cap) {
+			size_t ncap = cap ? cap * 2 : 4096;
+			void *q = realloc(ks->syms, ncap * sizeof(*ks->syms));
 
-				if (!p)
-					goto nomem;
-				ks->syms = p;
-				cap = ncap;
-			}
-			ks->syms[ks->nr].addr = addr;
-			ks->syms[ks->nr].type = type;
-			ks->syms[ks->nr].name = strdup(name);
-			if (!ks->syms[ks->nr].name)
+			if (!q)
 				goto nomem;
-			ks->nr++;
+			ks->syms = q;
+			cap = ncap;
 		}
+		ks->syms[ks->nr].addr = addr;
+		ks->syms[ks->nr].type = type;
+		ks->syms[ks->nr].name = strndup(name, name_len);
+		if (!ks->syms[ks->nr].name)
+			goto nomem;
+		ks->nr++;
+next:
 		line = end ? end + 1 : NULL;
 	}
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);

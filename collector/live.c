@@ -13,6 +13,8 @@
 #include "attribute.h"
 #include "cgroup_fs.h"
 #include "collector.h"
+#include "holders.h"
+#include "holders_exact.h"
 #include "ksyms.h"
 #include "lockstat.h"
 #include "lruvec_table.h"
@@ -26,6 +28,7 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
 	opts->max_locks = 16384;
 	opts->max_waiters = 16384;
 	opts->max_stacks = 2048;
+	opts->max_memcgs = 8192;
 }
 
 struct live {
@@ -37,6 +40,8 @@ struct live {
 	char kernel[64];
 	char *unavailable;
 	uint64_t last_t_ns;	/* the previous read, or when counting started */
+	bool holders;				/* holders tracked (issue 6) */
+	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
 };
 
 static uint64_t now_ns(void)
@@ -81,6 +86,26 @@ static int stack_ips(void *ctx, int32_t id, uint64_t *ips)
 	return n < 0 ? 0 : n;
 }
 
+/* Features that degraded, and lruvecs the iterator could not list, for the header. */
+static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
+{
+	uint64_t faults = lrs_lruvec_iter__read_faults(lv->iter);
+	uint64_t full = lrs_lruvec_iter__map_full(lv->iter);
+	char buf[512];
+	int n = snprintf(buf, sizeof(buf), "%s", lv->unavailable ? lv->unavailable : "");
+
+	if (full)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec maps full (%llu): raise --max-memcgs",
+			      n ? "; " : "", (unsigned long long)full);
+	if (faults && n < (int)sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec iterator: %llu unreadable reads",
+			      n ? "; " : "", (unsigned long long)faults);
+	if (!n)
+		return 0;
+	snap->unavailable = strdup(buf);
+	return snap->unavailable ? 0 : -ENOMEM;
+}
+
 static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 {
 	struct live *lv = src->ctx;
@@ -107,17 +132,11 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 	lv->last_t_ns = snap->t_ns;
 	snprintf(snap->kernel, sizeof(snap->kernel), "%s", lv->kernel);
 	err = lrs_attribute(&table, &rd, lv->ksyms, &stacks, &lv->paths, snap);
-	if (!err) {
-		uint64_t faults = lrs_lruvec_iter__read_faults(lv->iter);
-
-		/* a memcg whose nodeinfo could not be read has no row: say so */
-		if (faults && asprintf(&snap->unavailable, "%s%slruvec iterator: %llu unreadable reads",
-				       lv->unavailable ? lv->unavailable : "", lv->unavailable ? "; " : "",
-				       (unsigned long long)faults) < 0)
-			err = -ENOMEM;
-		else if (!faults && lv->unavailable && !(snap->unavailable = strdup(lv->unavailable)))
-			err = -ENOMEM;
-	}
+	if (!err && lv->holders)
+		err = lrs_holders__collect(lv->lockstat, lv->exact, &rd, &lv->paths, lv->ksyms, &stacks,
+					   snap);
+	if (!err)
+		err = describe_unavailable(lv, snap);
 	lrs_lockstat_read__clear(&rd);
 	lrs_lruvec_table__clear(&table);
 	if (err)
@@ -143,6 +162,7 @@ static void live_destroy(struct lrs_source *src)
 	lv = src->ctx;
 	if (lv) {
 		lrs_lockstat__destroy(lv->lockstat);
+		lrs_holders_exact__destroy(lv->exact);
 		lrs_lruvec_iter__destroy(lv->iter);
 		lrs_ksyms__free(lv->ksyms);
 		lrs_path_memory__destroy(&lv->paths);
@@ -259,10 +279,17 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	}
 
 	lopts.nr_nodes = nr_nodes;
+	lv->holders = lopts.track_holders = opts->holders;
+	if (opts->holders && !lrs_holders_exact__prepare(&lv->exact, err, err_len)) {
+		lopts.exact_holders = true;
+		lopts.exact_last_fd = lrs_holders_exact__map_fd(lv->exact);
+	}
+	err[0] = 0;	/* no exact mode is not an error: the header says "estimated" */
 	ret = lrs_lockstat__prepare(&lopts, &lv->lockstat, err, err_len);
 	if (ret)
 		goto fail;
-	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, &lv->iter, err, err_len);
+	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, opts->max_memcgs ? opts->max_memcgs : 8192,
+				       &lv->iter, err, err_len);
 	if (ret)
 		goto fail;
 	lv->ksyms = lrs_ksyms__load();
@@ -273,6 +300,12 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	ret = lrs_lockstat__start(lv->lockstat, err, err_len);
 	if (ret)
 		goto fail;
+	if (lv->exact && lrs_holders_exact__start(lv->exact, err, err_len)) {
+		/* attach failed after load: the estimate alone stays valid */
+		lrs_lockstat__stop(lv->lockstat);
+		ret = -ENOTSUP;
+		goto fail;
+	}
 	lv->last_t_ns = now_ns();
 	*out = src;
 	return 0;

@@ -7,6 +7,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_map_read.h"
+#include "holders.h"
 #include "lockstat.h"
 #include "../bpf/lockstat.h"
 #include "lockstat.skel.h"
@@ -17,6 +19,7 @@ _Static_assert(LOCKSTAT_STACK_DEPTH == LRS_STACK_DEPTH, "stack depths differ");
 struct lrs_lockstat {
 	struct lockstat_bpf *skel;
 	bool attached;
+	bool holders;
 };
 
 static bool verbose_libbpf;
@@ -54,6 +57,26 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	bpf_map__set_max_entries(ls->skel->maps.stacks, opts->max_stacks);
 	if (!opts->stack_every)
 		bpf_map__set_max_entries(ls->skel->maps.stacks, 1);
+	ls->skel->rodata->track_holders = opts->track_holders;
+	ls->skel->rodata->exact_holders = opts->track_holders && opts->exact_holders;
+	ls->holders = opts->track_holders;
+	if (!opts->track_holders) {
+		bpf_map__set_max_entries(ls->skel->maps.lock_last, 1);
+		bpf_map__set_max_entries(ls->skel->maps.holder_stats, 1);
+		bpf_map__set_max_entries(ls->skel->maps.matrix_stats, 1);
+	}
+	if (ls->skel->rodata->exact_holders) {
+		ret = bpf_map__reuse_fd(ls->skel->maps.exact_last, opts->exact_last_fd);
+		if (ret) {
+			snprintf(err, err_len, "lock collector: sharing the exact holders' map failed: %s",
+				 strerror(-ret));
+			goto fail;
+		}
+	} else {
+		bpf_map__set_max_entries(ls->skel->maps.exact_last, 1);
+		bpf_map__set_max_entries(ls->skel->maps.exact_stats, 1);
+		bpf_map__set_max_entries(ls->skel->maps.exact_matrix, 1);
+	}
 	ret = lockstat_bpf__load(ls->skel);
 	if (ret) {
 		snprintf(err, err_len,
@@ -82,57 +105,6 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
 	return 0;
 }
 
-/* Read every entry of a hash map: keys first, then values (no deletes). */
-static int read_map(int fd, size_t key_size, size_t value_size, void **keys_out, void **vals_out,
-		    size_t *nr_out)
-{
-	size_t cap = 256, nr = 0;
-	char *keys = malloc(cap * key_size), *vals = malloc(cap * value_size);
-	char prev[64], cur[64];
-	void *prevp = NULL;
-	int ret = 0;
-
-	if (!keys || !vals) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (bpf_map_get_next_key(fd, prevp, cur) == 0) {
-		if (nr == cap) {
-			char *k = realloc(keys, cap * 2 * key_size), *v;
-
-			if (!k) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			keys = k;
-			v = realloc(vals, cap * 2 * value_size);
-			if (!v) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			vals = v;
-			cap *= 2;
-		}
-		memcpy(prev, cur, key_size);
-		prevp = prev;
-		/* an entry can be missing if it was never there: skip it */
-		if (bpf_map_lookup_elem(fd, cur, vals + nr * value_size) == 0) {
-			memcpy(keys + nr * key_size, cur, key_size);
-			nr++;
-		}
-	}
-out:
-	if (ret) {
-		free(keys);
-		free(vals);
-		return ret;
-	}
-	*keys_out = keys;
-	*vals_out = vals;
-	*nr_out = nr;
-	return 0;
-}
-
 int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 {
 	struct lock_key *lk = NULL;
@@ -145,7 +117,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	int ret;
 
 	memset(rd, 0, sizeof(*rd));
-	ret = read_map(bpf_map__fd(ls->skel->maps.lock_stats), sizeof(*lk), sizeof(*lv),
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.lock_stats), sizeof(*lk), sizeof(*lv),
 		       (void **)&lk, (void **)&lv, &n);
 	if (ret)
 		goto out;
@@ -169,7 +141,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	rd->nr_locks = n;
 
-	ret = read_map(bpf_map__fd(ls->skel->maps.waiter_stats), sizeof(*wk), sizeof(*wv),
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.waiter_stats), sizeof(*wk), sizeof(*wv),
 		       (void **)&wk, (void **)&wv, &n);
 	if (ret)
 		goto out;
@@ -192,7 +164,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	rd->nr_waiters = n;
 
-	ret = read_map(bpf_map__fd(ls->skel->maps.stack_stats), sizeof(*sk), sizeof(*sv),
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.stack_stats), sizeof(*sk), sizeof(*sv),
 		       (void **)&sk, (void **)&sv, &n);
 	if (ret)
 		goto out;
@@ -226,6 +198,105 @@ out:
 	if (ret)
 		lrs_lockstat_read__clear(rd);
 	return ret;
+}
+
+/* ---- holders (issue 6) ---- */
+
+static int read_holder_map(int fd, struct lrs_holder_tally **out, size_t *nr_out)
+{
+	struct holder_key *k = NULL;
+	struct holder_stat *v = NULL;
+	size_t n = 0;
+	int ret = lrs_bpf_map__read_all(fd, sizeof(*k), sizeof(*v), (void **)&k, (void **)&v, &n);
+
+	if (ret)
+		return ret;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct lrs_holder_tally *t = &(*out)[i];
+
+		t->lock_addr = k[i].lock_addr;
+		t->owner_cgid = k[i].owner_cgid;
+		t->pid = k[i].pid;
+		t->cgid = v[i].cgid;
+		t->holds = v[i].holds;
+		t->hold_ns = v[i].hold_ns;
+		t->imposed_ns = v[i].imposed_ns;
+		t->waiters = v[i].waiters;
+		t->probable_ns = v[i].probable_ns;
+		t->stack_id = v[i].stack_id;
+	}
+	*nr_out = n;
+out:
+	free(k);
+	free(v);
+	return ret;
+}
+
+static int read_matrix_map(int fd, struct lrs_matrix_tally **out, size_t *nr_out)
+{
+	struct matrix_key *k = NULL;
+	struct matrix_stat *v = NULL;
+	size_t n = 0;
+	int ret = lrs_bpf_map__read_all(fd, sizeof(*k), sizeof(*v), (void **)&k, (void **)&v, &n);
+
+	if (ret)
+		return ret;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i].waiter_cgid = k[i].waiter_cgid;
+		(*out)[i].owner_cgid = k[i].owner_cgid;
+		(*out)[i].holder_cgid = k[i].holder_cgid;
+		(*out)[i].holds = v[i].holds;
+		(*out)[i].hold_ns = v[i].hold_ns;
+		(*out)[i].imposed_ns = v[i].imposed_ns;
+	}
+	*nr_out = n;
+out:
+	free(k);
+	free(v);
+	return ret;
+}
+
+int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read *rd)
+{
+	struct lrs_holders_counters *c = &rd->counters;
+	int ret = 0;
+
+	memset(rd, 0, sizeof(*rd));
+	if (!ls->holders)
+		return 0;
+	ret = read_holder_map(bpf_map__fd(ls->skel->maps.holder_stats), &rd->holders, &rd->nr_holders);
+	if (!ret)
+		ret = read_matrix_map(bpf_map__fd(ls->skel->maps.matrix_stats), &rd->matrix,
+				      &rd->nr_matrix);
+	if (!ret && ls->skel->rodata->exact_holders)
+		ret = read_holder_map(bpf_map__fd(ls->skel->maps.exact_stats), &rd->exact,
+				      &rd->nr_exact);
+	if (!ret && ls->skel->rodata->exact_holders)
+		ret = read_matrix_map(bpf_map__fd(ls->skel->maps.exact_matrix), &rd->exact_matrix,
+				      &rd->nr_exact_matrix);
+	if (ret) {
+		lrs_holders_read__clear(rd);
+		return ret;
+	}
+	c->unknown = ls->skel->bss->holder_unknown;
+	c->probable = ls->skel->bss->holder_probable;
+	c->drop_full = ls->skel->bss->holder_drop_full;
+	c->cmp_est_ns = ls->skel->bss->cmp_est_ns;
+	c->cmp_memcg_ns = ls->skel->bss->cmp_memcg_ns;
+	c->cmp_pid_ns = ls->skel->bss->cmp_pid_ns;
+	c->cmp_exact_ns = ls->skel->bss->cmp_exact_ns;
+	c->cmp_no_exact = ls->skel->bss->cmp_no_exact;
+	return 0;
 }
 
 int lrs_lockstat__stack(struct lrs_lockstat *ls, int32_t id, uint64_t ips[LRS_STACK_DEPTH])

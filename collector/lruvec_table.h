@@ -46,8 +46,26 @@ struct lrs_lruvec_table {
 	size_t nr_nodes;
 };
 
-/* Parse the iterator's byte stream (struct lruvec_rec / struct node_rec). */
-int lrs_lruvec_table__parse(const void *buf, size_t len, struct lrs_lruvec_table *out);
+/* One walk's raw map entries, as the iterator left them (bpf/lruvec_iter.h). */
+struct memcg_rec;
+struct lruvec_key;
+struct lruvec_rec;
+struct node_rec;
+
+struct lrs_lruvec_raw {
+	const uint64_t *memcg_ids;		/* keys of the memcgs map */
+	const struct memcg_rec *memcgs;
+	size_t nr_memcgs;
+	const struct lruvec_key *lruvec_keys;
+	const struct lruvec_rec *lruvecs;
+	size_t nr_lruvecs;
+	const struct node_rec *nodes;		/* index = node id */
+	size_t nr_nodes;
+	uint64_t gen;				/* entries of older walks are gone memcgs */
+};
+
+/* Build the table from one walk's entries: tree order, paths, per-node lruvecs. */
+int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_table *out);
 void lrs_lruvec_table__clear(struct lrs_lruvec_table *table);
 /* The memcg with that cgroup id, or NULL. */
 const struct lrs_memcg_info *lrs_lruvec_table__memcg(const struct lrs_lruvec_table *table,
@@ -55,10 +73,12 @@ const struct lrs_memcg_info *lrs_lruvec_table__memcg(const struct lrs_lruvec_tab
 
 /* The iterator's life cycle. */
 struct lrs_lruvec_iter;
-int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes,
+int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsigned int max_memcgs,
 			     struct lrs_lruvec_iter **out, char *err, size_t err_len);
 int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *table);
+/* Reads that failed, and memcgs or lruvecs that did not fit in the maps. */
 uint64_t lrs_lruvec_iter__read_faults(const struct lrs_lruvec_iter *it);
+uint64_t lrs_lruvec_iter__map_full(const struct lrs_lruvec_iter *it);
 void lrs_lruvec_iter__destroy(struct lrs_lruvec_iter *it);
 
 #endif

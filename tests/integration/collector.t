@@ -16,6 +16,8 @@ if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 fi
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
+# a prefix of this run's own: another run of the suite may be going on
+col=lrs-test-col$$- rm=lrs-test-rm$$-
 cleanup() {
 	lrs_cleanup
 	rm -rf "$tmp"
@@ -42,7 +44,7 @@ start_load() {
 
 # --- 1. attribution to nested test memcgs --------------------------------
 if ! start_load nested --layout isolated --readers 4 --duration 10 --size 512m --limit 48m \
-	--prefix lrs-test-col --nest; then
+	--prefix "$col" --nest; then
 	tap_fail "collector: workload started"; exit 1
 fi
 sleep 1
@@ -106,7 +108,7 @@ check('collector: drop counters present', set(snap['drops']) == {'task', 'stack'
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
-if start_load removed --layout shared --readers 4 --duration 3 --size 512m --limit 48m --prefix lrs-test-rm; then
+if start_load removed --layout shared --readers 4 --duration 3 --size 512m --limit 48m --prefix "$rm"; then
 	"$LRS_BIN" report -d 7 -f json >"$tmp/removed.json" 2>"$tmp/removed.err"
 	rc=$?
 	wait "$LOAD_PID"
@@ -120,7 +122,7 @@ rows = [lv for lv in snap['lruvecs'] if lv['memcg'] == gone]
 ok = rows and all(lv.get('removed') for lv in rows) and sum(lv['contended'] for lv in rows) > 0
 print(('ok - ' if ok else 'not ok - ') + f'removed: {gone} is reported removed with its contention' +
       ('' if ok else ': ' + json.dumps(rows)[:400]))
-other = [lv for lv in snap['lruvecs'] if lv['memcg'] != gone and lv['contended'] > 0 and 'lrs-test-rm' not in lv['memcg']]
+other = [lv for lv in snap['lruvecs'] if lv['memcg'] != gone and lv['contended'] > 0]
 w = sum(lv['wait_ns'] for lv in other)
 tot = sum(lv['wait_ns'] for lv in snap['lruvecs'])
 print(('ok - ' if w <= 0.1 * tot else 'not ok - ') + 'removed: its contention is not attributed to another memcg' +
@@ -154,11 +156,15 @@ tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" [ "$
 rpid=$!
 lrs_track_pid "$rpid"
 sleep 1.5
+# our own programs, by id: other lruscope instances may be running
+ids=$(grep -h '^prog_id:' /proc/"$rpid"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
+tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"
 wait "$rpid"; rc=$?
 tap_check "sigint: report exits 0 and prints its snapshot" [ "$rc" -eq 0 ] && $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/int.json"
 sleep 0.5
-left=$(bpftool prog list 2>/dev/null | grep -cE 'name (contention_begin|contention_end|dump_lruvecs) ' || true)
-tap_check "cleanup: no lruscope BPF programs left ($left)" [ "$left" -eq 0 ]
-left=$(find /sys/fs/cgroup -maxdepth 3 -name 'lrs-test-col*' -o -maxdepth 3 -name 'lrs-test-rm*' 2>/dev/null | wc -l)
-tap_check "cleanup: no lrs-test-col/rm cgroups left ($left)" [ "$left" -eq 0 ]
+left=0
+for id in $ids; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
+tap_check "cleanup: none of the report's BPF programs is left ($left)" [ "$left" -eq 0 ]
+left=$(find /sys/fs/cgroup -maxdepth 3 \( -name "$col*" -o -name "$rm*" \) 2>/dev/null | wc -l)
+tap_check "cleanup: no $col/$rm cgroups left ($left)" [ "$left" -eq 0 ]

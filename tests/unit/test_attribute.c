@@ -13,54 +13,79 @@
 #include "../bpf/lruvec_iter.h"
 #include "../bpf/lockstat.h"
 
-/* An iterator stream: root, /a, /a/b, /c on two nodes, node records for the root. */
-struct stream {
-	char buf[16384];
-	size_t len;
+/* One walk's map entries: root, /a, /a/b, /c (dying) on two nodes. */
+struct walk {
+	uint64_t ids[8];
+	struct memcg_rec memcgs[8];
+	struct lruvec_key lkeys[16];
+	struct lruvec_rec lruvecs[16];
+	struct node_rec nodes[2];
+	size_t nr_memcgs, nr_lruvecs;
 };
 
-static void put(struct stream *s, const void *rec, size_t n)
+static void add_memcg(struct walk *w, uint64_t cgid, uint64_t parent, unsigned level, const char *name,
+		      uint64_t lock_base, bool dying, uint64_t gen)
 {
-	memcpy(s->buf + s->len, rec, n);
-	s->len += n;
+	struct memcg_rec *m = &w->memcgs[w->nr_memcgs];
+
+	w->ids[w->nr_memcgs] = cgid;
+	memset(m, 0, sizeof(*m));
+	m->gen = gen;
+	m->order = w->nr_memcgs;
+	m->parent_cgid = parent;
+	m->level = level;
+	m->flags = dying ? MEMCG_REC_DYING : 0;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	w->nr_memcgs++;
+	for (uint32_t node = 0; node < 2; node++) {
+		struct lruvec_rec *r = &w->lruvecs[w->nr_lruvecs];
+
+		w->lkeys[w->nr_lruvecs] = (struct lruvec_key){ .cgid = cgid, .node = node };
+		memset(r, 0, sizeof(*r));
+		r->gen = gen;
+		r->lock_addr = lock_base + (uint64_t)node * 0x1000;
+		r->lru_pages[LRS_INACTIVE_FILE] = cgid * 10 + node;
+		w->nr_lruvecs++;
+	}
 }
 
-static void put_memcg(struct stream *s, uint64_t cgid, uint64_t parent, unsigned level,
-		      const char *name, uint64_t lock_base, bool dying)
+static int build(struct walk *w, uint64_t gen, struct lrs_lruvec_table *t)
 {
+	struct lrs_lruvec_raw raw = {
+		.memcg_ids = w->ids, .memcgs = w->memcgs, .nr_memcgs = w->nr_memcgs,
+		.lruvec_keys = w->lkeys, .lruvecs = w->lruvecs, .nr_lruvecs = w->nr_lruvecs,
+		.nodes = w->nodes, .nr_nodes = 2, .gen = gen,
+	};
+
 	for (int node = 0; node < 2; node++) {
-		struct lruvec_rec r = { .cgid = cgid, .parent_cgid = parent, .level = level, .node = node };
+		struct node_rec *nr = &w->nodes[node];
 
-		r.lock_addr = lock_base + (uint64_t)node * 0x1000;
-		r.lru_pages[LRS_INACTIVE_FILE] = cgid * 10 + (uint64_t)node;
-		r.flags = dying ? LRUVEC_REC_DYING : 0;
-		snprintf(r.name, sizeof(r.name), "%s", name);
-		if (level == 0) {
-			struct node_rec nr = { .magic = NODE_REC_MAGIC, .node = node, .nr_zones = 2 };
-
-			nr.node_lruvec_lock = 0xffff900000000000ULL + (uint64_t)node;
-			nr.zone_lock[0] = 0xffff910000000000ULL + (uint64_t)node;
-			nr.zone_lock[1] = 0xffff920000000000ULL + (uint64_t)node;
-			strcpy(nr.zone_name[0], "DMA32");
-			strcpy(nr.zone_name[1], "Normal");
-			put(s, &nr, sizeof(nr));
-		}
-		put(s, &r, sizeof(r));
+		memset(nr, 0, sizeof(*nr));
+		nr->gen = gen;
+		nr->nr_zones = 2;
+		nr->node_lruvec_lock = 0xffff900000000000ULL + (uint64_t)node;
+		nr->zone_lock[0] = 0xffff910000000000ULL + (uint64_t)node;
+		nr->zone_lock[1] = 0xffff920000000000ULL + (uint64_t)node;
+		strcpy(nr->zone_name[0], "DMA32");
+		strcpy(nr->zone_name[1], "Normal");
 	}
+	return lrs_lruvec_table__build(&raw, t);
 }
 
 static void make_table(struct lrs_lruvec_table *t)
 {
-	struct stream s = { .len = 0 };
+	struct walk w = { .nr_memcgs = 0 };
 
-	put_memcg(&s, 1, 0, 0, "", 0xffff800000010000ULL, false);
-	put_memcg(&s, 10, 1, 1, "a", 0xffff800000020000ULL, false);
-	put_memcg(&s, 11, 10, 2, "b", 0xffff800000030000ULL, false);
-	put_memcg(&s, 12, 1, 1, "c", 0xffff800000040000ULL, true);
-	assert_int_equal(lrs_lruvec_table__parse(s.buf, s.len, t), 0);
+	/* the map hands entries back in hash order: the walk's order restores the tree */
+	add_memcg(&w, 12, 1, 1, "c", 0xffff800000040000ULL, true, 5);
+	add_memcg(&w, 1, 0, 0, "", 0xffff800000010000ULL, false, 5);
+	add_memcg(&w, 11, 10, 2, "b", 0xffff800000030000ULL, false, 5);
+	add_memcg(&w, 10, 1, 1, "a", 0xffff800000020000ULL, false, 5);
+	w.memcgs[0].order = 3, w.memcgs[1].order = 0, w.memcgs[2].order = 2, w.memcgs[3].order = 1;
+	assert_int_equal(build(&w, 5, t), 0);
 }
 
-static void test_parse_builds_paths_in_tree_order(void **state)
+static void test_build_puts_paths_in_tree_order(void **state)
 {
 	struct lrs_lruvec_table t;
 
@@ -75,18 +100,26 @@ static void test_parse_builds_paths_in_tree_order(void **state)
 	assert_true(t.memcgs[3].dying);
 	assert_int_equal(t.memcgs[2].level, 2);
 	assert_string_equal(t.nodes[1].zone_name[1], "Normal");
+	/* lruvecs follow the memcgs' order, node by node */
+	assert_int_equal(t.lruvecs[5].memcg, 2);
+	assert_int_equal(t.lruvecs[5].node, 1);
 	assert_int_equal(t.lruvecs[5].lru_pages[LRS_INACTIVE_FILE], 111);
 	lrs_lruvec_table__clear(&t);
 }
 
-static void test_parse_rejects_a_truncated_stream(void **state)
+static void test_build_drops_entries_of_older_walks(void **state)
 {
-	struct stream s = { .len = 0 };
+	struct walk w = { .nr_memcgs = 0 };
 	struct lrs_lruvec_table t;
 
-	put_memcg(&s, 1, 0, 0, "", 0x1000, false);
-	assert_int_equal(lrs_lruvec_table__parse(s.buf, s.len - 3, &t), -EBADMSG);
-	assert_int_equal(t.nr_memcgs, 0);
+	add_memcg(&w, 1, 0, 0, "", 0x1000, false, 7);
+	add_memcg(&w, 20, 1, 1, "gone", 0x2000, false, 6);	/* removed since walk 6 */
+	add_memcg(&w, 21, 20, 2, "orphan", 0x3000, false, 7);	/* its parent was not walked */
+	assert_int_equal(build(&w, 7, &t), 0);
+	assert_int_equal(t.nr_memcgs, 2);
+	assert_int_equal(t.nr_lruvecs, 4);
+	assert_string_equal(t.memcgs[1].path, "/?/orphan");
+	lrs_lruvec_table__clear(&t);
 }
 
 static struct lrs_lock_row lock_row(uint64_t addr, uint64_t owner, int node, uint32_t kind,
@@ -218,16 +251,16 @@ static void test_removed_memcg_keeps_its_old_path(void **state)
 	struct lrs_lock_row row = lock_row(0xffff800000020000ULL, 10, 0, LRS_LOCK_LRUVEC, 2, 20);
 	struct lrs_lockstat_read rd = { .locks = &row, .nr_locks = 1 };
 	struct lrs_snapshot *s1 = lrs_snapshot__new(), *s2 = lrs_snapshot__new();
-	struct stream s = { .len = 0 };
+	struct walk w = { .nr_memcgs = 0 };
 
 	lrs_path_memory__init(&pm);
 	make_table(&t);
 	assert_int_equal(lrs_attribute(&t, &empty, NULL, NULL, &pm, s1), 0);
 	lrs_lruvec_table__clear(&t);
 	/* /a (id 10) is gone; a new memcg /d reuses its lruvec's address */
-	put_memcg(&s, 1, 0, 0, "", 0xffff800000010000ULL, false);
-	put_memcg(&s, 13, 1, 1, "d", 0xffff800000020000ULL, false);
-	assert_int_equal(lrs_lruvec_table__parse(s.buf, s.len, &t), 0);
+	add_memcg(&w, 1, 0, 0, "", 0xffff800000010000ULL, false, 9);
+	add_memcg(&w, 13, 1, 1, "d", 0xffff800000020000ULL, false, 9);
+	assert_int_equal(build(&w, 9, &t), 0);
 	assert_int_equal(lrs_attribute(&t, &rd, NULL, NULL, &pm, s2), 0);
 	const struct lrs_lruvec *old = lrs_snapshot__find_lruvec(s2, 10, 0);
 	assert_non_null(old);
@@ -256,8 +289,8 @@ static void test_lock_type_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_builds_paths_in_tree_order),
-		cmocka_unit_test(test_parse_rejects_a_truncated_stream),
+		cmocka_unit_test(test_build_puts_paths_in_tree_order),
+		cmocka_unit_test(test_build_drops_entries_of_older_walks),
 		cmocka_unit_test(test_attribution),
 		cmocka_unit_test(test_removed_memcg_keeps_its_old_path),
 		cmocka_unit_test(test_lock_type_names),

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Read every entry of a BPF hash map, without deleting anything. */
+#ifndef LRS_BPF_MAP_READ_H
+#define LRS_BPF_MAP_READ_H
+
+#include <stddef.h>
+
+/*
+ * Copies all keys and values into new arrays (caller frees both). Uses batch
+ * lookups (a few syscalls for thousands of entries) and falls back to
+ * key-by-key reads where the kernel has no batch ops. Returns 0 or -errno.
+ */
+int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **keys, void **values,
+			  size_t *nr);
+
+#endif
