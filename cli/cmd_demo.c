@@ -331,6 +331,23 @@ static const char *banner_text(void *p)
 	return b->text;
 }
 
+/*
+ * A snapshot, retried: the cgroup iterator fails (EOPNOTSUPP) while its
+ * output outgrows one read, e.g. when another program makes many cgroups.
+ */
+static int take_retry(struct lrs_source *src, struct lrs_snapshot **out)
+{
+	int ret = -EIO;
+
+	for (int i = 0; i < 5 && !lrs_stop; i++) {
+		ret = src->take(src, out);
+		if (!ret)
+			return 0;
+		usleep(200000);
+	}
+	return ret;
+}
+
 /* Fill ids from the workload: its memcg ids and each reader's memcg. */
 static int run_ids(struct lrs_workload *wl, struct lrs_demo_run_ids *ids, uint64_t **memcgs,
 		   pid_t **pids, uint64_t **pid_memcgs)
@@ -361,7 +378,8 @@ static int run_ids(struct lrs_workload *wl, struct lrs_demo_run_ids *ids, uint64
 /*
  * One run of one layout: create the load, snapshot, run (heatmap or sleep),
  * snapshot, stop, remove. Returns 0 with run filled, 1 when the user or a
- * signal cut it short (run not usable), or -errno.
+ * signal cut it short, 2 when the collector failed for this run (both: run
+ * not usable), or -errno.
  */
 static int demo_run_one(const struct demo_opts *o, enum lrs_layout layout, unsigned int idx,
 			unsigned int nr, struct lrs_source *src, struct lrs_demo_run *run)
@@ -391,9 +409,11 @@ static int demo_run_one(const struct demo_opts *o, enum lrs_layout layout, unsig
 	ret = run_ids(wl, &ids, &memcgs, &pids, &pid_memcgs);
 	if (ret)
 		goto out;
-	ret = src->take(src, &s0);
+	ret = take_retry(src, &s0);
 	if (ret) {
-		fprintf(stderr, "lruscope demo: collector snapshot failed: %s\n", strerror(-ret));
+		fprintf(stderr, "lruscope demo: run %u skipped: collector snapshot failed: %s\n",
+			idx, strerror(-ret));
+		ret = 2;
 		goto out;
 	}
 	lrs_workload__start(wl);
@@ -424,20 +444,18 @@ static int demo_run_one(const struct demo_opts *o, enum lrs_layout layout, unsig
 	}
 	if (!ret && (lrs_stop || now_s() - t0 < o->duration_s - 0.25))
 		cut = 1;	/* Ctrl-C, SIGTERM, or q in the heatmap */
-	if (!ret && !cut) {
-		ret = src->take(src, &s1);
-		if (ret)
-			fprintf(stderr, "lruscope demo: collector snapshot failed: %s\n",
-				strerror(-ret));
-	}
+	if (!ret && !cut && take_retry(src, &s1))
+		cut = 2;
 	lrs_workload__stop(wl);
 	if (ret) {
 		if (err[0])
 			fprintf(stderr, "lruscope demo: %s\n", err);
 		goto out;
 	}
+	if (cut == 2 && !lrs_stop)
+		fprintf(stderr, "lruscope demo: run %u skipped: collector snapshot failed\n", idx);
 	if (cut) {
-		ret = 1;
+		ret = cut == 2 && !lrs_stop ? 2 : 1;
 		goto out;
 	}
 	memset(run, 0, sizeof(*run));
@@ -476,7 +494,7 @@ int lrs_cmd_demo(int argc, char **argv)
 	struct lrs_source *src = NULL;
 	struct lrs_demo_run *runs = NULL;
 	struct lrs_demo_summary sum;
-	size_t nr_runs = 0, total;
+	size_t nr_runs = 0, total, skipped = 0;
 	char err[512] = "";
 	int lock_fd = -1, ret, rc = LRS_EXIT_FAIL;
 	bool interrupted = false;
@@ -555,7 +573,11 @@ int lrs_cmd_demo(int argc, char **argv)
 				   &runs[nr_runs]);
 		if (ret < 0)
 			goto out;
-		if (ret > 0) {
+		if (ret == 2) {
+			skipped++;
+			continue;
+		}
+		if (ret == 1) {
 			interrupted = true;
 			break;
 		}
@@ -574,8 +596,9 @@ int lrs_cmd_demo(int argc, char **argv)
 	} else {
 		print_header(&o, stdout);
 		lrs_demo_summary__print_text(&sum, stdout);
-		if (interrupted)
-			printf("(cut short: %zu of %zu runs completed)\n", nr_runs, total);
+		if (interrupted || skipped)
+			printf("(%zu of %zu runs completed%s)\n", nr_runs, total,
+			       skipped ? "; the collector failed in the others" : "");
 	}
 	fflush(stdout);
 	rc = lrs_stop ? LRS_EXIT_FAIL : LRS_EXIT_OK;
