@@ -85,16 +85,22 @@ total = sum(lv['wait_ns'] for lv in snap['lruvecs'])
 ours = sum(lv['wait_ns'] for lv in snap['lruvecs'] if lv['memcg'] in memcgs)
 check('collector: lruvec wait is in the test memcgs (>= 90%)', total > 0 and ours >= 0.9 * total,
       f'ours {ours} of {total}: ' + ', '.join(f"{lv['memcg']}@N{lv['node']}={lv['wait_ns']}" for lv in snap['lruvecs'] if lv['wait_ns']))
-# waiters: our readers wait on their own memcg's lock and carry that memcg
-bad, seen = [], 0
+# waiters: each reader carries its own memcg. It may wait on another memcg's
+# lruvec lock: a CPU's LRU batch (folio_batch_move_lru) holds the folios of
+# whatever ran there, so the lock's memcg and the waiter's can differ.
+bad, seen, own_wait, all_wait = [], 0, 0, 0
 for lv in snap['lruvecs']:
     for w in lv['waiters']:
         if w['pid'] in pids:
             seen += 1
-            if w['memcg'] != pids[w['pid']] or lv['memcg'] != pids[w['pid']]:
-                bad.append((w['pid'], w['memcg'], lv['memcg'], pids[w['pid']]))
+            all_wait += w['wait_ns']
+            own_wait += w['wait_ns'] if lv['memcg'] == pids[w['pid']] else 0
+            if w['memcg'] != pids[w['pid']]:
+                bad.append((w['pid'], w['memcg'], pids[w['pid']]))
 check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters')
-check('collector: each reader waits on, and belongs to, its own memcg', not bad, str(bad))
+check("collector: every reader is shown in its own memcg", not bad, str(bad))
+check("collector: readers wait mostly on their own memcg's lruvec (>= 50%)",
+      all_wait and own_wait >= 0.5 * all_wait, f'{own_wait} of {all_wait} ns')
 lru_locks = {lv['lock'] for lv in snap['lruvecs']}
 check('collector: other locks are reported apart from lruvec locks',
       snap['other_locks'] and not any(o['lock'] in lru_locks for o in snap['other_locks']),
