@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collector.h"
 #include "commands.h"
 #include "gui.h"
+#include "gui_font.h"
 #include "model.h"
 
 static void help(FILE *f)
@@ -32,6 +34,8 @@ static void help(FILE *f)
 		"  -d, --duration SECS     exit after this long (default: until q)\n"
 		"      --screenshot FILE   no window: collect for -d SECS (default 3), draw\n"
 		"                          one frame into FILE (PNG), exit\n"
+		"      --screenshot-window with --screenshot: show the window for -d SECS,\n"
+		"                          then save its last frame (needs a display)\n"
 		"      --size WxH          window size in points (default 1280x800)\n"
 		"      --font FILE         a TTF font (default: $LRS_FONT, DejaVu Sans Mono)\n"
 		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
@@ -79,6 +83,7 @@ int lrs_cmd_gui(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "screenshot", required_argument, NULL, 'P' },
+		{ "screenshot-window", no_argument, NULL, 'W' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "font", required_argument, NULL, 'F' },
 		{ "cgroup-root", required_argument, NULL, 'R' },
@@ -92,6 +97,7 @@ int lrs_cmd_gui(int argc, char **argv)
 	struct lrs_source *src = NULL;
 	struct lrs_model *model = NULL;
 	char err[512] = "";
+	const char *font;
 	int c, ret = LRS_EXIT_FAIL;
 
 	lrs_collector_opts__defaults(&copts);
@@ -114,6 +120,9 @@ int lrs_cmd_gui(int argc, char **argv)
 			break;
 		case 'P':
 			gopts.screenshot = optarg;
+			break;
+		case 'W':
+			gopts.screenshot_window = true;
 			break;
 		case 'z':
 			if (parse_size(optarg, &gopts.width, &gopts.height)) {
@@ -152,6 +161,15 @@ int lrs_cmd_gui(int argc, char **argv)
 	}
 	if (gopts.screenshot && !gopts.duration_s)
 		gopts.duration_s = 3;
+
+	/* say so before loading anything into the kernel */
+	font = lrs_gui_font__find(gopts.font_path);
+	if (!font || access(font, R_OK)) {
+		fprintf(stderr, "lruscope gui: font %s: %s; install fonts-dejavu-core, or pass "
+				"--font FILE.ttf (or set LRS_FONT)\n", font ? font : "DejaVuSansMono.ttf",
+			font ? strerror(errno) : "not found");
+		return LRS_EXIT_FAIL;
+	}
 
 	lrs_signals__install();
 	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {

@@ -351,7 +351,7 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 		return -ENOMEM;
 	if (opts)
 		gui->opts = *opts;
-	gui->headless = gui->opts.screenshot != NULL;
+	gui->headless = gui->opts.screenshot && !gui->opts.screenshot_window;
 	gui->scale = 1;
 	gui->hist_used_lo = 1;	/* nothing used */
 	w = gui->opts.width > 0 ? gui->opts.width : GUI_DEFAULT_W;
@@ -794,8 +794,7 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	lrs_gui__set_source(lp.gui, src->name, src->interval_s);
 	start = gui__now_s();
 	lp.next_due_s = start;
-	if (opts->screenshot) {
-		/* a screenshot of a live source: no point waiting a whole interval per snapshot */
+	if (opts->screenshot && !opts->screenshot_window) {
 		err = run__screenshot(&lp, opts, stop);
 		goto out;
 	}
@@ -842,6 +841,10 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			if (lp.dirty && gui__now_s() - last_draw < FRAME_S)
 				SDL_Delay((Uint32)((FRAME_S - (gui__now_s() - last_draw)) * 1000) + 1);
 		}
+	}
+	if (opts->screenshot) {
+		lrs_gui__draw(lp.gui, model);
+		err = lrs_gui__save_png(lp.gui, opts->screenshot);
 	}
 out:
 	lrs_gui__close(lp.gui);

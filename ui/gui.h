@@ -26,6 +26,11 @@ struct lrs_gui_opts {
 	 * rates). The source's interval is kept unless speed says otherwise.
 	 */
 	unsigned int screenshot_snapshots;
+	/*
+	 * With screenshot: show the window as usual (a display is needed) for
+	 * duration_s and save its last frame: tests of the window path (Xvfb).
+	 */
+	bool screenshot_window;
 };
 
 /*

@@ -203,6 +203,20 @@ static void hist__used(struct lrs_gui *g, const struct lrs_model *model)
 	g->hist_used_hi = hi;
 }
 
+/*
+ * Time columns the heatmaps span: a round number just above the history
+ * there is, so a young session fills the plots, growing to the whole ring.
+ */
+static size_t shown_columns(size_t len, size_t cap)
+{
+	static const size_t steps[] = { 30, 60, 120, 300, 600, 1200, 3600 };
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i] >= len && steps[i] < cap)
+			return steps[i];
+	return cap;
+}
+
 void gui__layout(struct lrs_gui *g, const struct lrs_model *model)
 {
 	struct lrs_gui_layout_in in = {
@@ -212,7 +226,8 @@ void gui__layout(struct lrs_gui *g, const struct lrs_model *model)
 		.sel_node_idx = model->sel_node_idx, .first_node = g->first_node,
 		.name_chars = name_chars(model), .nr_lanes = LRS_GUI_MAX_LANES,
 		.nr_rows = model->nr_visible,
-		.columns = g->ring_cap ? g->ring_cap : model->history_cap,
+		.columns = shown_columns(model->history_len, g->ring_cap ? g->ring_cap
+									 : model->history_cap),
 		.hide_side = !model->show_detail,
 	};
 	size_t cap;
@@ -456,15 +471,21 @@ static void draw_heatmap(struct lrs_gui *g, const struct lrs_model *model)
 
 	if (r->h < 3 * lh)
 		return;
-	snprintf(note, sizeof(note), "   wait per second, colour on the scale below   sort: %s%s%s%s",
-		 lrs_sort_names[model->sort], model->filter[0] ? "   filter: " : "",
-		 model->filter, model->nr_visible > l->rows_fit ? "" : "");
-	draw_title(g, r, "memcg x node", note);
+	buf[0] = '\0';
 	if (model->nr_visible > l->rows_fit)
-		textf(g, r->x + r->w - 24 * cw, r->y, LRS_GUI_FAINT, 24 * cw, "rows %zu-%zu of %zu",
-		      g->top + 1, g->top + l->rows_fit < model->nr_visible ? g->top + l->rows_fit
-									  : model->nr_visible,
-		      model->nr_visible);
+		snprintf(buf, sizeof(buf), "rows %zu-%zu of %zu", g->top + 1,
+			 g->top + l->rows_fit < model->nr_visible ? g->top + l->rows_fit
+								  : model->nr_visible,
+			 model->nr_visible);
+	snprintf(note, sizeof(note), "   wait per second   sort: %s%s%s", lrs_sort_names[model->sort],
+		 model->filter[0] ? "   filter: " : "", model->filter);
+	{
+		struct lrs_gui_rect t = *r;
+
+		t.w -= lrs_gui_font__width(g->font, buf) + 2 * cw;
+		draw_title(g, &t, "memcg x node", note);
+		text_right(g, r->x + r->w, r->y, LRS_GUI_FAINT, buf);
+	}
 	/* column headings */
 	text(g, l->names.x, l->colhdr_y, LRS_GUI_FAINT, tree_view(model) ? "memcg (tree)" : "memcg",
 	     l->names.w);
@@ -548,7 +569,7 @@ static void draw_legend(struct lrs_gui *g, const struct lrs_model *model)
 	double ticks[8];
 	size_t n;
 	char buf[32];
-	int lh = l->line_h, cw = l->char_w, zx;
+	int lh = l->line_h, cw = l->char_w, zx, tx, tw;
 
 	if (bar->w <= 0 || l->legend.h <= 0)
 		return;
@@ -582,8 +603,10 @@ static void draw_legend(struct lrs_gui *g, const struct lrs_model *model)
 
 		fill(g, x, bar->y + bar->h, 1, 3, LRS_GUI_TEXT);
 		lrs_fmt__rate_ns(buf, sizeof(buf), ticks[i]);
-		if (x + lrs_gui_font__width(g->font, buf) / 2 < bar->x + bar->w - 10 * cw)
-			text_centre(g, x, bar->y + bar->h + 2, LRS_GUI_TEXT, buf);
+		tw = lrs_gui_font__width(g->font, buf);
+		tx = x - tw / 2 < bar->x ? bar->x : x - tw / 2;	/* clear of the zero swatch */
+		if (tx + tw < bar->x + bar->w - 10 * cw)
+			text(g, tx, bar->y + bar->h + 2, LRS_GUI_TEXT, buf, 0);
 	}
 	lrs_fmt__rate_ns(buf, sizeof(buf), g->scale_max);
 	textf(g, bar->x + bar->w + cw, bar->y, LRS_GUI_TEXT, 0, "%s", buf);
