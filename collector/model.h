@@ -147,6 +147,13 @@ enum lrs_action {
 	LRS_ACT_PAGE_DOWN,
 	LRS_ACT_HOME,
 	LRS_ACT_END,
+	/* a replay's transport: the source handles them (lrs_source.control) */
+	LRS_ACT_STEP_FORWARD,
+	LRS_ACT_STEP_BACK,
+	LRS_ACT_SEEK_START,
+	LRS_ACT_SEEK_END,
+	LRS_ACT_SPEED_UP,
+	LRS_ACT_SPEED_DOWN,
 };
 
 /*

@@ -18,6 +18,12 @@ struct lrs_source {
 	void (*set_interval)(struct lrs_source *src, double interval_s);
 	void (*destroy)(struct lrs_source *src);	/* accepts NULL via lrs_source__destroy */
 	void *ctx;
+	/*
+	 * Optional: an action (enum lrs_action) the source handles itself, as a
+	 * replay's seek and speed keys. Returns true when it did: the view then
+	 * redraws and re-reads name and interval_s.
+	 */
+	bool (*control)(struct lrs_source *src, int action);
 };
 
 static inline void lrs_source__destroy(struct lrs_source *src)

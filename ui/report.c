@@ -211,6 +211,8 @@ int lrs_report__write(const struct lrs_snapshot *snap, const struct lrs_report_o
 		return write_csv(snap, f);
 	case LRS_REPORT_TEXT:
 		return write_text(snap, opts, f);
+	case LRS_REPORT_FOLDED:
+		return lrs_report__write_folded(snap, f);	/* ui/report_folded.c */
 	default:
 		return -EOPNOTSUPP;
 	}

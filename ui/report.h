@@ -26,5 +26,7 @@ int lrs_report__parse_format(const char *name, enum lrs_report_format *out);
 
 /* Counters in snap are over the whole report (the collector started with it). */
 int lrs_report__write(const struct lrs_snapshot *snap, const struct lrs_report_opts *opts, FILE *f);
+/* Waiter stacks weighted by wait, folded for flame graphs (ui/report_folded.c). */
+int lrs_report__write_folded(const struct lrs_snapshot *snap, FILE *f);
 
 #endif

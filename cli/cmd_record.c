@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lruscope record: live snapshots into a recording, one line per interval. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include "commands.h"
+#include "../collector/collector.h"
+#include "../collector/recording.h"
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: lruscope record -o FILE [-d SECS] [-i SECS] [options]\n\n"
+		"Write a recording: a header line, then one snapshot per interval (the JSON of\n"
+		"'report -f json', lines that only say what changed after the first). Each\n"
+		"interval is flushed, so a recorder that is killed leaves a readable file.\n"
+		"Needs root to load BPF; 'lruscope replay FILE' and 'lruscope report -i FILE'\n"
+		"read it without.\n\n"
+		"  -o, --output FILE       where: FILE.gz is gzip, FILE.zst is zstd, '-' is stdout\n"
+		"                          (sudo lruscope record -o - | lruscope replay -)\n"
+		"  -d, --duration SECS     stop after SECS (default: until Ctrl-C or SIGTERM)\n"
+		"  -i, --interval SECS     time between snapshots (default 1)\n"
+		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
+		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
+		"  -q, --quiet             no summary on stderr at the end\n"
+		"  -v, --verbose           libbpf's messages on stderr\n"
+		"  -h, --help              this text\n\n"
+		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until deadline (CLOCK_MONOTONIC seconds) or a signal. */
+static void sleep_until(double deadline)
+{
+	while (!lrs_stop) {
+		double left = deadline - now_s();
+
+		if (left <= 0)
+			break;
+		usleep(left > 0.1 ? 100000 : (useconds_t)(left * 1e6) + 1);
+	}
+}
+
+static void fill_header(struct lrs_recording_header *hdr, double interval_s)
+{
+	struct utsname uts;
+	struct timespec ts;
+	FILE *f;
+	char line[64];
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->schema = LRS_SCHEMA_VERSION;
+	hdr->interval_ns = (uint64_t)(interval_s * 1e9);
+	if (!uname(&uts)) {
+		snprintf(hdr->kernel, sizeof(hdr->kernel), "%.63s", uts.release);
+		snprintf(hdr->host, sizeof(hdr->host), "%.255s", uts.nodename);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	hdr->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	/* the online nodes; each snapshot lists its own too */
+	f = fopen("/sys/devices/system/node/online", "r");
+	if (f && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p) {
+			char *end;
+			long a = strtol(p, &end, 10), b;
+
+			if (end == p)
+				break;
+			b = a;
+			if (*end == '-')
+				b = strtol(end + 1, &end, 10);
+			for (long n = a; n <= b && n - a < 4096; n++) {
+				int *nodes = realloc(hdr->nodes, (hdr->nr_nodes + 1) * sizeof(int));
+
+				if (!nodes)
+					break;
+				hdr->nodes = nodes;
+				hdr->nodes[hdr->nr_nodes++] = (int)n;
+			}
+			p = *end == ',' ? end + 1 : end;
+			if (*p == '\n')
+				break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+int lrs_cmd_record(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "cgroup-root", required_argument, NULL, 'R' },
+		{ "stack-every", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct lrs_collector_opts copts;
+	struct lrs_recording_header hdr;
+	struct lrs_recording_writer *w = NULL;
+	struct lrs_source *src = NULL;
+	const char *path = NULL;
+	double duration = 0, start, next;
+	bool quiet = false, to_stdout;
+	FILE *f = NULL;
+	char err[512] = "";
+	int c, ret, status = LRS_EXIT_FAIL;
+
+	lrs_collector_opts__defaults(&copts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:d:i:qvh", long_opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'o':
+			path = optarg;
+			break;
+		case 'd':
+			if (lrs_parse_seconds(optarg, &duration)) {
+				fprintf(stderr, "lruscope record: -d '%s': want a positive number of seconds\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'i':
+			if (lrs_parse_seconds(optarg, &copts.interval_s) || copts.interval_s < 0.01) {
+				fprintf(stderr, "lruscope record: -i '%s': want seconds, at least 0.01\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'R':
+			copts.cgroup_root = optarg;
+			break;
+		case 'S':
+			copts.stack_every = strtoul(optarg, &end, 10);
+			if (*end || !*optarg) {
+				fprintf(stderr, "lruscope record: --stack-every '%s': want a number\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'v':
+			copts.verbose = true;
+			break;
+		case 'h':
+			help(stdout);
+			return LRS_EXIT_OK;
+		default:
+			help(stderr);
+			return LRS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lruscope record: unexpected argument '%s'\n", argv[optind]);
+		return LRS_EXIT_USAGE;
+	}
+	if (!path) {
+		fprintf(stderr, "lruscope record: -o FILE is required ('-o -' writes to stdout)\n");
+		return LRS_EXIT_USAGE;
+	}
+	to_stdout = !strcmp(path, "-");
+	if (to_stdout && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "lruscope record: -o - on a terminal: pipe it (| lruscope replay -) "
+				"or give a file\n");
+		return LRS_EXIT_USAGE;
+	}
+
+	lrs_signals__install();
+	ret = lrs_collector__open(&copts, &src, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return LRS_EXIT_FAIL;
+	}
+	f = to_stdout ? stdout : fopen(path, "wb");
+	if (!f) {
+		fprintf(stderr, "lruscope record: %s: cannot create: %s\n", path, strerror(errno));
+		goto out;
+	}
+	fill_header(&hdr, src->interval_s);
+	ret = lrs_recording_writer__open(&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(path), &hdr);
+	lrs_recording_header__clear(&hdr);
+	if (ret) {
+		fprintf(stderr, "lruscope record: %s: writing the header failed: %s\n", path, strerror(-ret));
+		goto out;
+	}
+	if (!quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "recording to %s every %.3g s (Ctrl-C ends)...\n", to_stdout ? "stdout" : path,
+			src->interval_s);
+
+	start = now_s();
+	next = start + src->interval_s;
+	while (!lrs_stop) {
+		struct lrs_snapshot *snap = NULL;
+
+		if (duration > 0 && next > start + duration + 1e-3)
+			next = start + duration;
+		sleep_until(next);
+		/* a signal during the wait still records what was seen until then */
+		ret = src->take(src, &snap);
+		if (ret) {
+			fprintf(stderr, "lruscope record: reading the collector's maps failed: %s\n",
+				strerror(-ret));
+			goto out;
+		}
+		ret = lrs_recording_writer__write(w, snap);
+		lrs_snapshot__free(snap);
+		if (ret) {
+			fprintf(stderr, "lruscope record: %s: write failed: %s%s\n", path, strerror(-ret),
+				to_stdout ? " (the reader went away?)" : "");
+			goto out;
+		}
+		if (duration > 0 && now_s() - start >= duration - 1e-3)
+			break;
+		next += src->interval_s;
+		if (next < now_s())
+			next = now_s() + src->interval_s;	/* fell behind: no burst to catch up */
+	}
+	status = LRS_EXIT_OK;
+out:
+	if (w) {
+		uint64_t snaps = lrs_recording_writer__snapshots(w), bytes;
+
+		ret = lrs_recording_writer__close(w);
+		bytes = 0;
+		if (ret && status == LRS_EXIT_OK) {
+			fprintf(stderr, "lruscope record: %s: finishing the file failed: %s\n", path,
+				strerror(-ret));
+			status = LRS_EXIT_FAIL;
+		}
+		if (!to_stdout && !ret) {
+			long end;
+
+			fflush(f);
+			/* after close: the compressed stream's trailer counts */
+			if (!fseek(f, 0, SEEK_END) && (end = ftell(f)) >= 0)
+				bytes = (uint64_t)end;
+		}
+		if (!quiet)
+			fprintf(stderr, "lruscope record: wrote %llu snapshots, %llu bytes to %s\n",
+				(unsigned long long)snaps, (unsigned long long)bytes,
+				to_stdout ? "stdout" : path);
+	}
+	if (f && !to_stdout && fclose(f) && status == LRS_EXIT_OK) {
+		fprintf(stderr, "lruscope record: %s: %s\n", path, strerror(errno));
+		status = LRS_EXIT_FAIL;
+	}
+	lrs_source__destroy(src);
+	return status;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lruscope replay: a recording through the TUI (or the GUI); no root needed. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "../collector/replay.h"
+#include "../ui/gui.h"
+#include "../ui/tui.h"
+
+/* The GUI is its own module: a build without SDL2 says so. */
+#pragma weak lrs_gui__run
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: lruscope replay FILE [--gui] [--speed X] [options]\n\n"
+		"Play a recording ('lruscope record') in the live view. FILE may be gzip or zstd\n"
+		"compressed; '-' reads stdin: sudo lruscope record -o - | lruscope replay -\n"
+		"No root needed.\n\n"
+		"  -g, --gui               the SDL2 window instead of the terminal\n"
+		"  -s, --speed X           X times real time (default 1; 0.25 to 128)\n"
+		"      --once              quit after the last snapshot (default: pause on it)\n"
+		"  -d, --duration SECS     quit after SECS of wall time\n"
+		"      --no-color          no colour (also when NO_COLOR is set)\n"
+		"  -h, --help              this text\n\n"
+		"keys (besides top's): space pause, . step forward, , step back,\n"
+		"  < start, > end, ] faster, [ slower, q quit\n\n"
+		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+}
+
+int lrs_cmd_replay(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "gui", no_argument, NULL, 'g' },
+		{ "speed", required_argument, NULL, 's' },
+		{ "once", no_argument, NULL, 'O' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct lrs_replay_opts ropts = { .speed = 1.0 };
+	struct lrs_tui_opts topts = { .stop = &lrs_stop };
+	struct lrs_source *src = NULL;
+	struct lrs_model *model = NULL;
+	bool gui = false;
+	double duration = 0;
+	char err[700];
+	int c, ret, status = LRS_EXIT_FAIL;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "gs:d:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			gui = true;
+			break;
+		case 's':
+			if (lrs_parse_seconds(optarg, &ropts.speed) || ropts.speed < 0.01 || ropts.speed > 1000) {
+				fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.01 to 1000\n",
+					optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'O':
+			ropts.once = true;
+			break;
+		case 'd':
+			if (lrs_parse_seconds(optarg, &duration)) {
+				fprintf(stderr, "lruscope replay: -d '%s': want a positive number of seconds\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			topts.no_color = true;
+			break;
+		case 'h':
+			help(stdout);
+			return LRS_EXIT_OK;
+		default:
+			help(stderr);
+			return LRS_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "lruscope replay: want one FILE (or '-' for stdin)%s\n",
+			optind + 1 < argc ? ", got more" : "");
+		return LRS_EXIT_USAGE;
+	}
+	if (gui && !lrs_gui__run) {
+		fprintf(stderr, "lruscope replay: --gui: the GUI is not in this build\n");
+		return LRS_EXIT_FAIL;
+	}
+	if (!strcmp(argv[optind], "-") && !gui && isatty(STDIN_FILENO)) {
+		fprintf(stderr, "lruscope replay: '-' reads a recording from stdin, which is a terminal: "
+				"pipe one in (sudo lruscope record -o - | lruscope replay -)\n");
+		return LRS_EXIT_USAGE;
+	}
+	lrs_signals__install();
+	ret = lrs_replay__open(argv[optind], &ropts, &src, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "lruscope: %s\n", err);
+		return LRS_EXIT_FAIL;
+	}
+	if (lrs_replay__warning(src))
+		fprintf(stderr, "lruscope: warning: %s\n", lrs_replay__warning(src));
+	model = lrs_model__new(LRS_HISTORY_DEFAULT);
+	if (!model) {
+		fprintf(stderr, "lruscope replay: out of memory\n");
+		goto out;
+	}
+	lrs_replay__attach_model(src, model);
+	topts.duration_s = duration;
+	if (getenv("NO_COLOR"))
+		topts.no_color = true;
+	if (gui) {
+		struct lrs_gui_opts gopts = { .stop = &lrs_stop, .duration_s = duration, .title = "lruscope replay" };
+
+		/* the source paces itself from --speed: the GUI keeps its interval */
+		ret = lrs_gui__run(src, model, &gopts);
+	} else {
+		if (!isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "lruscope replay: the view needs a terminal; for text use "
+					"'lruscope report -i %s'\n", argv[optind]);
+			goto out;
+		}
+		if (!strcmp(argv[optind], "-") && !freopen("/dev/tty", "r", stdin)) {
+			fprintf(stderr, "lruscope replay: keys come from the terminal, but /dev/tty: %s\n",
+				strerror(errno));
+			goto out;
+		}
+		ret = lrs_tui__run(src, model, &topts);
+	}
+	if (lrs_replay__error(src)) {
+		fprintf(stderr, "lruscope: %s\n", lrs_replay__error(src));
+		goto out;
+	}
+	if (ret && ret != -ENODATA)
+		goto out;
+	status = LRS_EXIT_OK;
+out:
+	lrs_model__free(model);
+	lrs_source__destroy(src);
+	return status;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Byte streams for recordings: plain, gzip (zlib) or zstd. The reader finds
+ * the compression from the first bytes; the writer flushes on request so a
+ * killed writer leaves everything up to the last flush readable.
+ */
+#ifndef LRS_ZSTREAM_H
+#define LRS_ZSTREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum lrs_zkind { LRS_Z_PLAIN, LRS_Z_GZIP, LRS_Z_ZSTD };
+
+extern const char *const lrs_zkind_names[];	/* "plain", "gzip", "zstd" */
+
+/* The compression a file name asks for: ".gz" gzip, ".zst" zstd, else plain. */
+enum lrs_zkind lrs_zkind__from_name(const char *path);
+
+struct lrs_zreader;
+
+/* Read from f (not closed by the reader). */
+int lrs_zreader__open(struct lrs_zreader **out, FILE *f);
+/*
+ * Up to len bytes into buf. Returns the count, 0 at the end, or -EIO (a read
+ * error) / -EBADMSG (corrupt compressed data).
+ */
+long lrs_zreader__read(struct lrs_zreader *zr, void *buf, size_t len);
+enum lrs_zkind lrs_zreader__kind(const struct lrs_zreader *zr);
+/* The compressed stream ended without its end mark (a killed writer). */
+bool lrs_zreader__cut_short(const struct lrs_zreader *zr);
+void lrs_zreader__close(struct lrs_zreader *zr);	/* accepts NULL */
+
+struct lrs_zwriter;
+
+/* Write to f (not closed by the writer); level 0 takes the kind's default. */
+int lrs_zwriter__open(struct lrs_zwriter **out, FILE *f, enum lrs_zkind kind, int level);
+int lrs_zwriter__write(struct lrs_zwriter *zw, const void *buf, size_t len);
+/* Everything written so far reaches the file and can be decompressed. */
+int lrs_zwriter__flush(struct lrs_zwriter *zw);
+/* End the stream (trailer) and free; returns the first error seen. Accepts NULL. */
+int lrs_zwriter__close(struct lrs_zwriter *zw);
+/* Bytes handed to f so far (after compression). */
+uint64_t lrs_zwriter__bytes_out(const struct lrs_zwriter *zw);
+
+#endif
