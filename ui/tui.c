@@ -1100,6 +1100,19 @@ enum lrs_action lrs_tui__key_action(int key)
 		return LRS_ACT_HOME;
 	case KEY_END: case 'G':
 		return LRS_ACT_END;
+	/* a replay's transport (the source handles them) */
+	case '.':
+		return LRS_ACT_STEP_FORWARD;
+	case ',':
+		return LRS_ACT_STEP_BACK;
+	case '<':
+		return LRS_ACT_SEEK_START;
+	case '>':
+		return LRS_ACT_SEEK_END;
+	case ']':
+		return LRS_ACT_SPEED_UP;
+	case '[':
+		return LRS_ACT_SPEED_DOWN;
 	default:
 		return LRS_ACT_NONE;
 	}
@@ -1308,6 +1321,12 @@ static void loop__key(struct tui_loop *lp, int ch)
 		lrs_tui__message(tui, false, "interval %.3gs", iv);
 		break;
 	default:
+		if (lp->src->control && lp->src->control(lp->src, (int)act)) {
+			/* a replay moved or changed speed: the header follows, the next take waits */
+			lrs_tui__set_source(tui, lp->src->name, lp->src->interval_s);
+			lp->next_due_s = now_s() + lp->src->interval_s;
+			break;
+		}
 		if (act == LRS_ACT_UP || act == LRS_ACT_DOWN || act == LRS_ACT_LEFT ||
 		    act == LRS_ACT_RIGHT || act == LRS_ACT_PAGE_UP || act == LRS_ACT_PAGE_DOWN ||
 		    act == LRS_ACT_HOME || act == LRS_ACT_END)
