@@ -177,6 +177,224 @@ static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *loc
 	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
 }
 
+/*
+ * ---- Holders (issue 6) ------------------------------------------------------
+ * Who held an lruvec lock while others waited, inferred from the FIFO hand-over
+ * of queued spinlocks: the rule is written once, in collector/holders.h, and
+ * collector/holders.c is its C model (unit-tested on synthetic streams). Only
+ * LOCK_KIND_LRUVEC spinning waits; off unless user space sets track_holders.
+ */
+const volatile bool track_holders = false;
+/* holders_exact.bpf.c is loaded and shares exact_last: compare with the truth */
+const volatile bool exact_holders = false;
+
+__u64 holder_drop_full = 0;	/* lock_last, holder_stats, matrix_stats or exact_* full */
+__u64 holder_unknown = 0;	/* waits with no known holder (no earlier contended acquirer) */
+__u64 holder_probable = 0;	/* waits charged by the weaker rule (see holders.h) */
+/* estimate vs exact, in estimated hold ns: all compared, right memcg, right task */
+__u64 cmp_est_ns = 0;
+__u64 cmp_memcg_ns = 0;
+__u64 cmp_pid_ns = 0;
+__u64 cmp_exact_ns = 0;		/* the exact hold time of the same waits */
+__u64 cmp_no_exact = 0;		/* waits with no acquirer seen by the exact hooks */
+
+/* a pending wait counted in lock_last.waiting: its end must uncount it */
+#define PENDING_F_WAITING (1U << 31)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct lock_key);
+	__type(value, struct holder_last);
+} lock_last SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct holder_key);
+	__type(value, struct holder_stat);
+} holder_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct matrix_key);
+	__type(value, struct matrix_stat);
+} matrix_stats SEC(".maps");
+
+/* exact mode only (sized 1 otherwise): filled by holders_exact.bpf.c and by ends here */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct exact_last);
+} exact_last SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct holder_key);
+	__type(value, struct holder_stat);
+} exact_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct matrix_key);
+	__type(value, struct matrix_stat);
+} exact_matrix SEC(".maps");
+
+/* Look up key, inserting init first if missing; NULL (and counted) if the map is full. */
+static __always_inline void *holders_get(void *map, const void *key, const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		__sync_fetch_and_add(&holder_drop_full, 1);
+	return v;
+}
+
+/* At the start of an lruvec wait, before its clock starts: count it as waiting. */
+static __always_inline void holders_begin(struct pending *p)
+{
+	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
+	struct holder_last init = { .stack_id = -1 };
+	struct holder_last *last = holders_get(&lock_last, &key, &init);
+
+	if (!last)
+		return;
+	__sync_fetch_and_add(&last->waiting, 1);
+	p->flags |= PENDING_F_WAITING;
+}
+
+static __always_inline void holders_charge(void *stats, void *matrix, struct holder_key *hk,
+					   struct matrix_key *mk, __u64 hold, __u64 queued,
+					   __s32 stack_id, bool probable)
+{
+	struct holder_stat hinit = { .cgid = mk->holder_cgid, .stack_id = -1 };
+	struct matrix_stat minit = {};
+	struct holder_stat *hs = holders_get(stats, hk, &hinit);
+	struct matrix_stat *ms = holders_get(matrix, mk, &minit);
+
+	if (hs) {
+		__sync_fetch_and_add(&hs->holds, 1);
+		__sync_fetch_and_add(&hs->hold_ns, hold);
+		__sync_fetch_and_add(&hs->imposed_ns, hold * queued);
+		__sync_fetch_and_add(&hs->waiters, queued);
+		if (probable)
+			__sync_fetch_and_add(&hs->probable_ns, hold);
+		if (stack_id >= 0)
+			hs->stack_id = stack_id;
+	}
+	if (ms) {
+		__sync_fetch_and_add(&ms->holds, 1);
+		__sync_fetch_and_add(&ms->hold_ns, hold);
+		__sync_fetch_and_add(&ms->imposed_ns, hold * queued);
+	}
+}
+
+/* The exact mode's view of the same wait: the last acquirer the fentry hooks saw. */
+struct holders_est {		/* what the estimate said about one wait */
+	__u64 hold_ns;
+	__u64 queued;
+	__u64 cgid;
+	__u32 pid;
+	__u32 self;		/* the waiter, now the acquirer */
+};
+
+static __noinline void holders_exact_end(struct pending *p, __u64 now, struct holders_est *est)
+{
+	__u32 pid = est->self;
+	__u64 est_hold = est->hold_ns, est_cgid = est->cgid, queued = est->queued;
+	__u32 est_pid = est->pid;
+	struct exact_last *ex = bpf_map_lookup_elem(&exact_last, &p->lock_addr);
+	struct exact_last mine = { .t_ns = now, .cgid = p->waiter_cgid, .pid = pid };
+
+	if (ex && ex->pid && ex->pid != pid && ex->t_ns <= now) {
+		__u64 from = ex->t_ns > p->start_ns ? ex->t_ns : p->start_ns;
+		struct holder_key hk = {
+			.lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid, .pid = ex->pid,
+		};
+		struct matrix_key mk = {
+			.waiter_cgid = p->waiter_cgid, .owner_cgid = p->owner_cgid,
+			.holder_cgid = ex->cgid,
+		};
+
+		__sync_fetch_and_add(&cmp_est_ns, est_hold);
+		__sync_fetch_and_add(&cmp_exact_ns, now - from);
+		if (est_cgid == ex->cgid && est_pid)
+			__sync_fetch_and_add(&cmp_memcg_ns, est_hold);
+		if (est_pid == ex->pid)
+			__sync_fetch_and_add(&cmp_pid_ns, est_hold);
+		holders_charge(&exact_stats, &exact_matrix, &hk, &mk, now - from, queued, -1, false);
+	} else {
+		__sync_fetch_and_add(&cmp_no_exact, 1);
+	}
+	/* this waiter now holds the lock: the next one queues behind it */
+	if (bpf_map_update_elem(&exact_last, &p->lock_addr, &mine, BPF_ANY))
+		__sync_fetch_and_add(&holder_drop_full, 1);
+}
+
+/* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
+static __noinline void holders_end(struct pending *p, __u64 now)
+{
+	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
+	struct holder_last init = { .stack_id = -1 };
+	struct holder_last *last = holders_get(&lock_last, &key, &init);
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	struct holder_key hk = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
+	struct matrix_key mk = { .waiter_cgid = p->waiter_cgid, .owner_cgid = p->owner_cgid };
+	__u64 hold, queued = 1;
+	__s64 waiting = 0;
+	__s32 stack_id = -1;
+	bool probable = false;
+
+	if (now < p->start_ns || !last)
+		return;
+	if (p->flags & PENDING_F_WAITING)
+		waiting = __sync_fetch_and_add(&last->waiting, -1) - 1;
+	if (waiting < 0)
+		waiting = 0;
+	if (last->pid && last->pid != pid) {
+		hk.pid = last->pid;
+		mk.holder_cgid = last->cgid;
+		stack_id = last->stack_id;
+		if (last->end_ns >= p->start_ns && last->end_ns <= now) {
+			/* rule 1: it took the lock while we queued: it held it until now */
+			hold = now - last->end_ns;
+			queued = last->queued ? last->queued : 1;
+		} else {
+			/* rule 2: it took the lock before we came; probably still held it */
+			hold = now - p->start_ns;
+			probable = true;
+			__sync_fetch_and_add(&holder_probable, 1);
+		}
+	} else {
+		hold = now - p->start_ns;
+		__sync_fetch_and_add(&holder_unknown, 1);
+	}
+	/* racy across CPUs by design: a torn record misattributes one wait at worst */
+	last->end_ns = now;
+	last->cgid = p->waiter_cgid;
+	last->pid = pid;
+	last->stack_id = p->stack_id;
+	last->queued = (__u64)waiting;
+	holders_charge(&holder_stats, &matrix_stats, &hk, &mk, hold, queued, stack_id, probable);
+	if (exact_holders) {
+		struct holders_est est = {
+			.hold_ns = hold, .queued = queued, .cgid = mk.holder_cgid, .pid = hk.pid,
+			.self = pid,
+		};
+
+		holders_exact_end(p, now, &est);
+	}
+}
+/* ---- end of holders ---------------------------------------------------------- */
+
 static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32 flags,
 				 __u32 *sample_ctr)
 {
@@ -195,6 +413,8 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 		if (p->stack_id < 0)
 			__sync_fetch_and_add(&drop_stack, 1);
 	}
+	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))
+		holders_begin(p);
 	/* the clock starts last: the work above is not counted as waiting */
 	p->start_ns = bpf_ktime_get_ns();
 }
@@ -268,7 +488,8 @@ static __always_inline void account(struct pending *p, __u64 now)
 	st = bpf_map_lookup_elem(&lock_stats, &key);
 	if (!st) {
 		struct lock_stat init = {
-			.flags = p->flags, .kind = p->kind, .owner_node = p->owner_node,
+			.flags = p->flags & ~PENDING_F_WAITING, .kind = p->kind,
+			.owner_node = p->owner_node,
 		};
 
 		if (bpf_map_update_elem(&lock_stats, &key, &init, BPF_NOEXIST) &&
@@ -348,6 +569,8 @@ int BPF_PROG(contention_end, void *lock, int ret)
 		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 		cs->depth = d - 1;
 		account(&p, now);
+		if (track_holders && p.kind == LOCK_KIND_LRUVEC)
+			holders_end(&p, now);
 		return 0;
 	}
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0, 0);

@@ -77,4 +77,56 @@ struct stack_stat {
 	__u64 wait_ns;
 };
 
+/*
+ * Holders (issue 6): who held an lruvec lock while others waited. The rule,
+ * shared by the BPF side and collector/holders.c, is documented once, in
+ * collector/holders.h. Keys and values of the holder maps:
+ */
+struct holder_last {		/* lock_last: the last contended acquirer of a lock */
+	__u64 end_ns;		/* its contention_end: when it took the lock */
+	__u64 cgid;		/* its memcg */
+	__u32 pid;
+	__s32 stack_id;		/* its own wait's stack, or -1 if not sampled */
+	__s64 waiting;		/* tasks waiting on the lock now (begin +1, end -1) */
+	__u64 queued;		/* tasks still waiting when it took the lock */
+};
+
+struct holder_key {		/* holder_stats */
+	__u64 lock_addr;
+	__u64 owner_cgid;
+	__u32 pid;		/* 0: unknown (no contended acquirer seen yet) */
+	__u32 pad;
+};
+
+struct holder_stat {
+	__u64 holds;		/* waits that ended right after one of its holds */
+	__u64 hold_ns;		/* estimated hold time (waiters' view) */
+	__u64 imposed_ns;	/* hold time x tasks queued behind it */
+	__u64 waiters;		/* tasks queued behind it, summed over holds */
+	__u64 probable_ns;	/* part of hold_ns from the weaker rule (see holders.h) */
+	__u64 cgid;		/* the holder's memcg */
+	__s32 stack_id;		/* a sampled stack of its own wait on this lock, or -1 */
+	__u32 pad;
+};
+
+struct matrix_key {		/* matrix_stats */
+	__u64 waiter_cgid;
+	__u64 owner_cgid;
+	__u64 holder_cgid;	/* 0: unknown */
+};
+
+struct matrix_stat {
+	__u64 holds;
+	__u64 hold_ns;
+	__u64 imposed_ns;
+};
+
+/* exact_last (holders_exact.bpf.c, shared with lockstat.bpf.c): the last acquirer seen. */
+struct exact_last {
+	__u64 t_ns;
+	__u64 cgid;
+	__u32 pid;
+	__u32 pad;
+};
+
 #endif

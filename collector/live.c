@@ -301,10 +301,10 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	if (ret)
 		goto fail;
 	if (lv->exact && lrs_holders_exact__start(lv->exact, err, err_len)) {
-		/* attach failed after load: the estimate alone stays valid */
-		lrs_lockstat__stop(lv->lockstat);
-		ret = -ENOTSUP;
-		goto fail;
+		/* attached nowhere: the estimate alone stays valid */
+		lrs_holders_exact__destroy(lv->exact);
+		lv->exact = NULL;
+		err[0] = 0;
 	}
 	lv->last_t_ns = now_ns();
 	*out = src;

@@ -17,6 +17,10 @@ struct lrs_lockstat_opts {
 	unsigned int nr_nodes;
 	unsigned int max_locks, max_waiters, max_stacks;
 	bool verbose;
+	/* holders (collector/holders.h): the estimate; exact: reuse exact_last_fd */
+	bool track_holders;
+	bool exact_holders;
+	int exact_last_fd;
 };
 
 /* Kinds, as bpf/lockstat.h's enum lock_kind. */
@@ -72,6 +76,9 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len);
 int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *out);
 /* The instruction pointers of a sampled stack; returns how many, or -errno. */
 int lrs_lockstat__stack(struct lrs_lockstat *ls, int32_t id, uint64_t ips[LRS_STACK_DEPTH]);
+struct lrs_holders_read;
+/* The holder maps (zeroed if holders are off); 0 or -errno. */
+int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read *out);
 void lrs_lockstat__stop(struct lrs_lockstat *ls);
 void lrs_lockstat__destroy(struct lrs_lockstat *ls);
 void lrs_lockstat_read__clear(struct lrs_lockstat_read *rd);
