@@ -223,12 +223,13 @@ static void layout__time(struct lrs_view_layout *l, const struct lrs_view_layout
 		name_w = clamp_int(width - 1 - LRS_TIME_VALUE_W, 1, name_w);
 	l->name_w = name_w;
 	/* a blank after the names, as before the heatmap's cells */
-	l->strip_x = name_w + 1;
-	room = width - l->strip_x - LRS_TIME_VALUE_W;
+	room = width - (name_w + 1) - LRS_TIME_VALUE_W;
 	l->nr_time_cols = room > 0 ? (size_t)room : 0;
 	if (l->nr_time_cols > in->history_cap)
 		l->nr_time_cols = in->history_cap;
-	l->value_x = l->strip_x + (int)l->nr_time_cols;
+	/* the value column at the right edge; a short ring's strip leans on it, as time does */
+	l->value_x = width - LRS_TIME_VALUE_W > name_w + 1 ? width - LRS_TIME_VALUE_W : name_w + 1;
+	l->strip_x = l->value_x - (int)l->nr_time_cols;
 }
 
 void lrs_view_layout__compute(struct lrs_view_layout *out, const struct lrs_view_layout_in *in)

@@ -269,11 +269,12 @@ static void test_time_layout(void **state)
 	assert_int_equal(l.others_y, l.axis_y + 1);
 	assert_int_equal(l.detail_y + l.detail_h, l.status_y);
 
-	/* a short ring: no more cells than snapshots it can hold */
+	/* a short ring: no more cells than snapshots it can hold, the newest still at the right */
 	in.history_cap = 16;
 	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.nr_time_cols, 16);
-	assert_int_equal(l.value_x, l.strip_x + 16);
+	assert_int_equal(l.value_x, 160 - LRS_TIME_VALUE_W);
+	assert_int_equal(l.strip_x, l.value_x - 16);
 
 	/* long names are capped as in the heatmap, and take at most a third of the width */
 	in.history_cap = 600;
@@ -306,6 +307,8 @@ static void test_time_layout(void **state)
 			lrs_view_layout__compute(&l, &in);
 			if (w > LRS_TIME_VALUE_W + 1)
 				assert_true(l.value_x + LRS_TIME_VALUE_W <= w);
+			assert_true(l.strip_x >= l.name_w + 1);
+			assert_int_equal(l.value_x - l.strip_x, (int)l.nr_time_cols);
 			assert_true(l.axis_y < l.status_y);
 			assert_true(l.rows_h >= 0);
 		}
