@@ -154,6 +154,7 @@ enum lrs_action {
 	LRS_ACT_SEEK_END,
 	LRS_ACT_SPEED_UP,
 	LRS_ACT_SPEED_DOWN,
+	LRS_ACT_TIME_VIEW,	/* the TUI's: heatmap <-> wait history strips */
 };
 
 /*

@@ -57,6 +57,13 @@ struct lrs_tui {
 	size_t top;			/* first heatmap row shown */
 	size_t first_node;		/* first node column shown */
 
+	/* the time view (key t): each row's wait history as a strip of cells */
+	bool time_view;
+	bool time_all_nodes;		/* strips sum all nodes: "all nodes" is selected */
+	double *strips;			/* rows_h x nr_time_cols of this frame; NAN: no history */
+	size_t strips_cap;
+	double strips_max;		/* the top of the colour scale in the time view */
+
 	const char *source_name;
 	double interval_s;
 
@@ -319,10 +326,18 @@ static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 }
 
+/* What the legend's scale covers: the cells of the interval, or the strips shown. */
+static const char *legend_note(const struct lrs_tui *tui)
+{
+	if (tui->time_view)
+		return "  (log; strips: wait/s, a cell per snapshot, scale of the rows shown)";
+	return tui->layout.cell_counts ? "  (log; cells: wait/s contentions/s)" : "  (log; cells: wait/s)";
+}
+
 static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
-	double max = model->max_cell_wait_ns_per_s;
+	double max = tui->time_view ? tui->strips_max : model->max_cell_wait_ns_per_s;
 	int y = l->legend_y, w = l->width, x;
 	char v[32];
 
@@ -330,7 +345,9 @@ static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 		return;
 	x = put(y, 0, w, 0, "lock wait/s ");
 	if (!(max > 0)) {
-		put(y, x, w - x, tui->faint_attr, "(log scale; no lruvec lock contention in this interval)");
+		put(y, x, w - x, tui->faint_attr, tui->time_view ?
+		    "(log scale; no lruvec lock contention in the history shown)" :
+		    "(log scale; no lruvec lock contention in this interval)");
 		return;
 	}
 	for (int lv = 1; lv <= LRS_COLOUR_LEVELS && x < w; lv++) {
@@ -346,8 +363,7 @@ static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 			x = putf(y, x, w - x, tui->level_attr[lv], " %-6s", label);
 	}
 	x = putf(y, x, w - x, 0, " max %s", lrs_fmt__rate_ns(v, sizeof(v), max));
-	put(y, x, w - x, tui->faint_attr,
-	    l->cell_counts ? "  (log; cells: wait/s contentions/s)" : "  (log; cells: wait/s)");
+	put(y, x, w - x, tui->faint_attr, legend_note(tui));
 }
 
 /* Tree order, unfiltered: leaf names indented under their parents; else whole paths. */
@@ -451,45 +467,62 @@ static void draw_cell(struct lrs_tui *tui, const struct lrs_model *model, int y,
 		     LRS_CELL_WAIT_W, wbuf);
 }
 
-static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
+/* Instead of rows: no snapshot yet, or none to show. Returns true if it said so. */
+static bool draw_rows_placeholder(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
-	long sel = lrs_model__selected_index(model);
-	char name[512], label[512];
 
-	if (l->rows_h <= 0)
-		return;
 	if (!model->cur) {
 		put(l->rows_y, 1, l->width - 1, tui->faint_attr, "waiting for the first snapshot...");
-		return;
+		return true;
 	}
 	if (!model->nr_visible) {
 		put(l->rows_y, 1, l->width - 1, tui->faint_attr,
 		    model->filter[0] ? "no memcg matches the filter (/ to change it)" :
 				       "no memcgs in the snapshot");
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* A row's name column: the selection mark, the indented (tree) or whole path. */
+static void draw_row_name(struct lrs_tui *tui, const struct lrs_model *model,
+			  const struct lrs_row *row, int y, bool is_sel)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	int indent = row_indent(model, row);
+	char name[512], label[512];
+	attr_t na;
+
+	if (indent > l->name_w / 4)
+		indent = l->name_w / 4;
+	sanitize(name, sizeof(name), row_label(model, row));
+	if (row->removed)
+		strncat(name, " (removed)", sizeof(name) - strlen(name) - 1);
+	lrs_fmt__path(label, sizeof(label), name, l->name_w - 2 - indent);
+	na = (row->removed ? A_DIM : 0) | (is_sel ? A_REVERSE | A_BOLD : 0);
+	if (is_sel)
+		put(y, 0, 1, A_BOLD, ">");
+	putf(y, 1 + indent, l->name_w - 2 - indent, na, "%s", label);
+}
+
+static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	long sel = lrs_model__selected_index(model);
+
+	if (l->rows_h <= 0 || draw_rows_placeholder(tui, model))
+		return;
 	for (int r = 0; r < l->rows_h; r++) {
 		size_t vi = tui->top + (size_t)r;
 		const struct lrs_row *row;
-		int y = l->rows_y + r, indent;
+		int y = l->rows_y + r;
 		bool is_sel = (long)vi == sel;
-		attr_t na;
 
 		if (vi >= model->nr_visible)
 			break;
 		row = &model->rows[model->visible[vi]];
-		indent = row_indent(model, row);
-		if (indent > l->name_w / 4)
-			indent = l->name_w / 4;
-		sanitize(name, sizeof(name), row_label(model, row));
-		if (row->removed)
-			strncat(name, " (removed)", sizeof(name) - strlen(name) - 1);
-		lrs_fmt__path(label, sizeof(label), name, l->name_w - 2 - indent);
-		na = (row->removed ? A_DIM : 0) | (is_sel ? A_REVERSE | A_BOLD : 0);
-		if (is_sel)
-			put(y, 0, 1, A_BOLD, ">");
-		putf(y, 1 + indent, l->name_w - 2 - indent, na, "%s", label);
+		draw_row_name(tui, model, row, y, is_sel);
 
 		for (size_t n = l->first_node; n < l->first_node + l->nr_node_cols; n++)
 			draw_cell(tui, model, y, lrs_view_layout__node_x(l, n), &row->cells[n],
@@ -506,6 +539,192 @@ static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 			else
 				putf(y, x, l->total_w - 1, A_BOLD, " %*s", LRS_CELL_WAIT_W, wbuf);
 		}
+	}
+}
+
+/* ---- the time view: a history strip per row ------------------------------ */
+
+/*
+ * One row's strip into out (nr_time_cols values): the wait/s of each snapshot
+ * on the selected node, or summed over all nodes; NAN before the history.
+ */
+static void strip__values(const struct lrs_tui *tui, const struct lrs_model *model,
+			  const struct lrs_row *row, double *out)
+{
+	size_t cols = tui->layout.nr_time_cols, n0 = model->sel_node_idx, n1 = n0 + 1;
+	long first = lrs_view_layout__history_index(0, cols, model->history_len);
+
+	if (tui->time_all_nodes) {
+		n0 = 0;
+		n1 = model->nr_nodes;
+	}
+	for (size_t c = 0; c < cols; c++)
+		out[c] = lrs_view_layout__history_index(c, cols, model->history_len) < 0 ? NAN : 0;
+	for (size_t n = n0; n < n1 && n < model->nr_nodes; n++) {
+		const struct lrs_history *h = lrs_model__history(model, row->memcg_id, model->nodes[n]);
+
+		if (!h)
+			continue;
+		/* columns map to consecutive history entries from the first one shown on */
+		for (size_t c = 0; c < cols; c++) {
+			long j = first >= 0 ? first + (long)c :
+				 lrs_view_layout__history_index(c, cols, model->history_len);
+
+			if (j >= 0)
+				out[c] += lrs_history__at(model, h, (size_t)j);
+		}
+	}
+}
+
+/* The strips of the rows on screen, and the top of their colour scale. */
+static void strips__compute(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	size_t cols = l->nr_time_cols, need = (size_t)(l->rows_h > 0 ? l->rows_h : 0) * cols;
+
+	tui->strips_max = 0;
+	if (need > tui->strips_cap) {
+		double *p = realloc(tui->strips, need * sizeof(*p));
+
+		if (!p)
+			return;
+		tui->strips = p;
+		tui->strips_cap = need;
+	}
+	for (int r = 0; r < l->rows_h && model->cur; r++) {
+		size_t vi = tui->top + (size_t)r;
+		double *v = &tui->strips[(size_t)r * cols];
+
+		if (vi >= model->nr_visible)
+			break;
+		strip__values(tui, model, &model->rows[model->visible[vi]], v);
+		for (size_t c = 0; c < cols; c++)
+			if (v[c] > tui->strips_max)
+				tui->strips_max = v[c];
+	}
+}
+
+/* A strip cell's level: -1 before the history, 0 for no wait, else the colour level. */
+static int strip__level(double v, double max)
+{
+	return isnan(v) ? -1 : lrs_colour__level(v, max);
+}
+
+/* One strip, in runs of one level: coloured blanks, or glyphs without colour. */
+static void draw_strip(struct lrs_tui *tui, const double *v, int y)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	size_t cols = l->nr_time_cols, c = 0;
+
+	while (c < cols) {
+		int level = strip__level(v[c], tui->strips_max), x = l->strip_x + (int)c;
+		size_t end = c + 1;
+		chtype ch;
+
+		while (end < cols && strip__level(v[end], tui->strips_max) == level)
+			end++;
+		if (level >= 0) {
+			/* no wait: a dot, as in the heatmap; colour carries the rest */
+			ch = level == 0 ? '.' : tui->mode == LRS_COLOUR_NONE ?
+					  (chtype)lrs_colour__glyph(level) : ' ';
+			attron(tui->level_attr[level]);
+			mvhline(y, x, ch, (int)(end - c));
+			attroff(tui->level_attr[level]);
+		}
+		c = end;
+	}
+}
+
+/* The row's wait/s in the last interval, right of its strip. */
+static void draw_time_value(struct lrs_tui *tui, const struct lrs_model *model,
+			    const struct lrs_row *row, int y, bool is_sel)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	const struct lrs_cell *cell = model->nr_nodes ? &row->cells[model->sel_node_idx] : NULL;
+	double v = tui->time_all_nodes ? row_per_s(model, row->wait_ns) :
+		   cell ? cell->wait_ns_per_s : 0;
+	bool none = !tui->time_all_nodes && (!cell || !cell->lruvec);
+	attr_t a = is_sel ? A_REVERSE | A_BOLD : v > 0 ? A_BOLD : tui->faint_attr;
+	char buf[32];
+
+	putf(y, l->value_x + 1, LRS_TIME_VALUE_W - 1, a, " %*s", LRS_CELL_WAIT_W,
+	     none ? "-" : v > 0 ? lrs_fmt__rate_ns(buf, sizeof(buf), v) : ".");
+}
+
+/* Headings: which node the strips show (the selected one reversed), and "now". */
+static void draw_time_colhdr(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	int y = l->colhdr_y, end = l->value_x, x;
+	attr_t a = A_BOLD | A_UNDERLINE;
+
+	if (y >= l->status_y)
+		return;
+	fill(y, 0, l->width, a);
+	putf(y, 0, l->name_w - 1, a, " memcg%s", model->sort == LRS_SORT_NAME ? " (tree)" : "");
+	/* over the strips, and the blank left of a short ring's strip */
+	x = put(y, l->name_w + 1, end - l->name_w - 1, a, "wait/s history of");
+	for (size_t n = 0; n < model->nr_nodes && x < end; n++) {
+		bool sel = !tui->time_all_nodes && n == model->sel_node_idx;
+
+		x = put(y, x, end - x, a, " ");
+		x = putf(y, x, end - x, a | (sel ? A_REVERSE : 0), "N%d", model->nodes[n]);
+	}
+	if (model->nr_nodes > 1) {
+		x = put(y, x, end - x, a, " ");
+		x = put(y, x, end - x, a | (tui->time_all_nodes ? A_REVERSE : 0), "all nodes");
+		put(y, x, end - x, a, "  (<- -> pick)");
+	}
+	putf(y, l->value_x, LRS_TIME_VALUE_W, a, "%*s", LRS_TIME_VALUE_W, "now");
+}
+
+static void draw_time_rows(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	long sel = lrs_model__selected_index(model);
+
+	if (l->rows_h <= 0 || draw_rows_placeholder(tui, model))
+		return;
+	for (int r = 0; r < l->rows_h; r++) {
+		size_t vi = tui->top + (size_t)r;
+		const struct lrs_row *row;
+		int y = l->rows_y + r;
+
+		if (vi >= model->nr_visible)
+			break;
+		row = &model->rows[model->visible[vi]];
+		draw_row_name(tui, model, row, y, (long)vi == sel);
+		if (tui->strips && (size_t)l->rows_h * l->nr_time_cols <= tui->strips_cap)
+			draw_strip(tui, &tui->strips[(size_t)r * l->nr_time_cols], y);
+		draw_time_value(tui, model, row, y, (long)vi == sel);
+	}
+}
+
+/* Under the strips: "-60s" and the like ending at their snapshot's column, "now" last. */
+static void draw_time_axis(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	double iv = model->interval_s > 0 ? model->interval_s : tui->interval_s;
+	struct lrs_time_tick ticks[64];
+	size_t n;
+	char cell[32];
+
+	if (l->axis_y < 0 || !l->nr_time_cols)
+		return;
+	n = lrs_view_layout__time_ticks(ticks, 64, l->nr_time_cols, iv);
+	snprintf(cell, sizeof(cell), "a cell: %.3gs", iv);
+	putf(l->axis_y, 0, l->strip_x - 1, tui->faint_attr, "%*s", l->strip_x - 1, cell);
+	attron(tui->faint_attr);
+	mvhline(l->axis_y, l->strip_x, ACS_HLINE, (int)l->nr_time_cols);
+	attroff(tui->faint_attr);
+	for (size_t i = 0; i < n; i++) {
+		int len = (int)strlen(ticks[i].label);
+		int x = l->strip_x + (int)ticks[i].col - len + 1;
+
+		/* a blank before the label keeps it off the rule */
+		if (x > l->strip_x)
+			put(l->axis_y, x - 1, 1, 0, " ");
+		put(l->axis_y, x, len, i == 0 ? A_BOLD : 0, ticks[i].label);
 	}
 }
 
@@ -862,8 +1081,9 @@ static const struct tui_msg *status_msg(const struct lrs_tui *tui)
 
 static void draw_status(struct lrs_tui *tui)
 {
-	static const char *const keys[][2] = {
-		{ "q", "quit" }, { "arrows", "select" }, { "Enter", "detail" }, { "s", "sort" },
+	const char *const keys[][2] = {
+		{ "q", "quit" }, { "arrows", "select" }, { "Enter", "detail" },
+		{ "t", tui->time_view ? "heatmap" : "history" }, { "s", "sort" },
 		{ "p", "pause" }, { "+/-", "interval" }, { "/", "filter" }, { "h", "help" },
 	};
 	const struct lrs_view_layout *l = &tui->layout;
@@ -906,6 +1126,8 @@ static void draw_help(struct lrs_tui *tui)
 		"",
 		"arrows, PgUp/PgDn, Home/End   select a cell",
 		"Enter                         detail pane on/off",
+		"t                             time view: each memcg's wait history",
+		"  <- ->  in the time view     a node, or (past the last) all nodes",
 		"s                             sort: wait, count, max, name",
 		"/                             filter by cgroup path",
 		"p  or  space                  pause / resume",
@@ -960,6 +1182,8 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	/* the other locks' title stays, with a line saying none contended */
 	in.nr_others = model->cur ? (others_active(model) ? others_active(model) : 1) : 0;
 	in.detail = model->show_detail;
+	in.time_view = tui->time_view;
+	in.history_cap = model->history_cap;
 	lrs_view_layout__compute(&tui->layout, &in);
 	tui->first_node = tui->layout.first_node;
 	{
@@ -968,6 +1192,8 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 		tui->top = lrs_view_layout__scroll(tui->top, sel < 0 ? 0 : (size_t)sel, model->nr_visible,
 					      tui->layout.rows_h > 0 ? (size_t)tui->layout.rows_h : 0);
 	}
+	if (tui->time_view)
+		strips__compute(tui, model);	/* before the legend: it shows their scale */
 
 	erase();
 	if (banner && tui->layout.banner_y >= 0) {
@@ -980,8 +1206,14 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 	draw_header(tui, model);
 	draw_legend(tui, model);
-	draw_colhdr(tui, model);
-	draw_rows(tui, model);
+	if (tui->time_view) {
+		draw_time_colhdr(tui, model);
+		draw_time_rows(tui, model);
+		draw_time_axis(tui, model);
+	} else {
+		draw_colhdr(tui, model);
+		draw_rows(tui, model);
+	}
 	draw_others(tui, model);
 	draw_detail(tui, model);
 	draw_status(tui);
@@ -1050,6 +1282,7 @@ void lrs_tui__close(struct lrs_tui *tui)
 	for (size_t i = 0; i < tui->nr_msgs; i++)
 		if (tui->msgs[i].keep)
 			fprintf(stderr, "lruscope: %s\n", tui->msgs[i].text);
+	free(tui->strips);
 	free(tui);
 }
 
@@ -1065,6 +1298,12 @@ void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_
 	tui->interval_s = interval_s;
 }
 
+void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes)
+{
+	tui->time_view = on;
+	tui->time_all_nodes = all_nodes;
+}
+
 enum lrs_action lrs_tui__key_action(int key)
 {
 	switch (key) {
@@ -1074,6 +1313,8 @@ enum lrs_action lrs_tui__key_action(int key)
 		return LRS_ACT_SORT_NEXT;
 	case 'p': case 'P': case ' ':
 		return LRS_ACT_PAUSE;
+	case 't': case 'T':
+		return LRS_ACT_TIME_VIEW;
 	case '+': case '=':
 		return LRS_ACT_INTERVAL_UP;
 	case '-': case '_':
@@ -1275,6 +1516,30 @@ static void select_hottest(struct lrs_model *model)
 	}
 }
 
+/*
+ * The time view's own keys: t toggles it; there, -> past the last node selects
+ * "all nodes" and <- comes back. Returns true if the key was one of them.
+ */
+static bool time_view__key(struct lrs_tui *tui, const struct lrs_model *model,
+			   enum lrs_action act)
+{
+	if (act == LRS_ACT_TIME_VIEW) {
+		tui->time_view = !tui->time_view;
+		return true;
+	}
+	if (!tui->time_view || model->nr_nodes < 2)
+		return false;
+	if (act == LRS_ACT_RIGHT && model->sel_node_idx + 1 >= model->nr_nodes) {
+		tui->time_all_nodes = true;
+		return true;
+	}
+	if (act == LRS_ACT_LEFT && tui->time_all_nodes) {
+		tui->time_all_nodes = false;
+		return true;
+	}
+	return false;
+}
+
 /* One key: an action on the model, or on the loop (quit, filter, interval). */
 static void loop__key(struct tui_loop *lp, int ch)
 {
@@ -1297,6 +1562,10 @@ static void loop__key(struct tui_loop *lp, int ch)
 		return;
 	}
 	act = lrs_tui__key_action(ch);
+	if (time_view__key(tui, model, act)) {
+		lp->user_moved |= act != LRS_ACT_TIME_VIEW;
+		return;
+	}
 	switch (act) {
 	case LRS_ACT_NONE:
 		lp->dirty = false;

@@ -43,6 +43,11 @@ void lrs_tui__close(struct lrs_tui *tui);
 void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model);
 /* Resize the curses screen (tests and benches; a terminal sends KEY_RESIZE). */
 void lrs_tui__resize(struct lrs_tui *tui, int lines, int cols);
+/*
+ * The time view (key t): each row's wait/s history as a strip of cells instead
+ * of node columns; all_nodes: the strips sum every node.
+ */
+void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes);
 /* What the header says about the source: its name and interval. */
 void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
 /* A status-line message; keep: also print it to stderr after curses ends. */

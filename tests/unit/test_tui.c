@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <curses.h>
 
+#include "colour.h"
 #include "detail.h"
 #include "support/synth.h"
 #include "tui.h"
@@ -405,6 +406,150 @@ static void test_help(void **state)
 	assert_true(find("sort: wait, count, max, name", NULL) > 0);
 }
 
+/*
+ * Snapshots one second apart whose counters grow 4 times faster each
+ * interval: synth counters are rate x time, so each is built at a later
+ * counter time than its t_ns says. Memcg 1's wait/s goes 4x, 16x ... 1024x.
+ */
+static struct lrs_model *model_rising(size_t memcgs, size_t nodes, int intervals)
+{
+	struct lrs_model *m = lrs_model__new(16);
+	double counter_s = 100, step_s = 1;
+
+	assert_non_null(m);
+	for (int k = 0; k <= intervals; k++) {
+		struct lrs_snapshot *snap = lrs_synth__snapshot(memcgs, nodes, (uint64_t)(counter_s * S), 1);
+
+		assert_non_null(snap);
+		snap->t_ns = (100 + (uint64_t)k) * S;
+		assert_int_equal(lrs_model__push(m, snap), 0);
+		counter_s += step_s;
+		step_s *= 4;
+	}
+	return m;
+}
+
+/* Colour pair's background at (y, x), or -2 without a pair. */
+static short bg_at(int y, int x)
+{
+	chtype ch = mvinch(y, x);
+	short fg, bg;
+
+	if (!PAIR_NUMBER(ch & A_COLOR))
+		return -2;
+	pair_content((short)PAIR_NUMBER(ch & A_COLOR), &fg, &bg);
+	return bg;
+}
+
+static void test_time_view(void **state)
+{
+	/* the 256-colour ramp's backgrounds, cold to hot (ui/colour.c) */
+	static const short ramp[] = { 24, 30, 35, 112, 184, 214, 202, 196 };
+	struct fixture *f = *state;
+	int y, x, axis, strip_x, prev = -1, first = -1, last = -1;
+
+	lrs_model__free(f->model);
+	f->model = model_rising(40, 2, 6);
+	f->model->sort = LRS_SORT_NAME;
+	lrs_model__refresh_view(f->model);
+	select_cell(f->model, 2, 0);	/* /lrs-s1 on N0 */
+	open_tui(f, "xterm-256color", 50, 160, false);
+	lrs_tui__set_time_view(f->tui, true, false);
+	lrs_tui__draw(f->tui, f->model);
+	if (getenv("LRS_DUMP"))
+		dump_screen();
+
+	/* headings, legend, the axis under the rows ending with now */
+	y = find("wait/s history of N0 N1 all nodes", &strip_x);
+	assert_true(y > 0);
+	assert_true(find("strips: wait/s, a cell per snapshot", NULL) > 0);
+	axis = find("a cell: 1s", NULL);
+	assert_true(axis > y);
+	assert_non_null(strstr(line(axis), "-10s"));
+	assert_true(strlen(line(axis)) > 0 && strstr(line(axis), "now"));
+	/* no heatmap columns */
+	assert_int_equal(find(" N1 ", NULL) > y, false);
+
+	/* memcg 1's strip: 6 snapshots right-aligned, cold to hot to the right */
+	y = find(" lrs-s1 ", NULL);
+	assert_true(y > 0 && y < axis);
+	for (x = strip_x; x < 160; x++) {
+		short bg = bg_at(y, x);
+		int level = -1;
+
+		for (int lv = 0; lv < 8; lv++)
+			if (ramp[lv] == bg)
+				level = lv + 1;
+		if (level < 0)
+			continue;
+		if (first < 0)
+			first = x;
+		last = x;
+		assert_true(level >= prev);
+		prev = level;
+	}
+	assert_int_equal(last - first + 1, 6);
+	assert_int_equal(bg_at(y, first), ramp[0]);	/* 1/1024 of the top: the coldest */
+	assert_int_equal(bg_at(y, last), ramp[7]);	/* the newest is the scale's top */
+	/* the strip ends where the axis says now; before it, no history: blank */
+	assert_int_equal(line(axis)[last], 'w');
+	assert_int_equal(bg_at(y, first - 1), -2);
+	/* the current value at the right, the selection reversed */
+	assert_non_null(strstr(line(y), "s/s"));
+	assert_true(mvinch(y, 155) & A_REVERSE);
+
+	/* all nodes: the sums, and the heading says so */
+	lrs_tui__set_time_view(f->tui, true, true);
+	lrs_tui__draw(f->tui, f->model);
+	y = find("all nodes", &x);
+	assert_true(mvinch(y, x) & A_REVERSE);
+	y = find(" lrs-s1 ", NULL);
+	assert_int_equal(bg_at(y, last), ramp[7]);
+
+	/* NO_COLOR: the glyph ramp instead, '@' at the hot end */
+	lrs_tui__close(f->tui);
+	setenv("NO_COLOR", "1", 1);
+	open_tui(f, "xterm-256color", 50, 160, false);
+	unsetenv("NO_COLOR");
+	lrs_tui__set_time_view(f->tui, true, false);
+	lrs_tui__draw(f->tui, f->model);
+	y = find(" lrs-s1 ", NULL);
+	assert_int_equal(line(y)[last], '@');
+	assert_int_equal(line(y)[first], lrs_colour__glyph(1));
+
+	/* back to the heatmap */
+	lrs_tui__set_time_view(f->tui, false, false);
+	lrs_tui__draw(f->tui, f->model);
+	assert_int_equal(find("wait/s history", NULL), -1);
+	assert_true(find("all nodes", NULL) > 0);
+}
+
+static void test_time_view_small(void **state)
+{
+	struct fixture *f = *state;
+
+	/* one snapshot only, an empty model, odd sizes: no crash, no strip */
+	open_tui(f, "xterm-256color", 24, 80, false);
+	lrs_tui__set_time_view(f->tui, true, true);
+	lrs_tui__draw(f->tui, f->model);
+	assert_true(find("a cell: 1s", NULL) > 0);
+	for (int h = 1; h < 30; h += 3)
+		for (int w = 5; w < 200; w += 23) {
+			lrs_tui__resize(f->tui, h, w);
+			lrs_tui__draw(f->tui, f->model);
+		}
+	{
+		struct lrs_model *empty = lrs_model__new(4);
+
+		lrs_tui__resize(f->tui, 24, 80);
+		lrs_tui__draw(f->tui, empty);
+		assert_true(find("waiting for the first snapshot", NULL) > 0);
+		lrs_model__push(empty, lrs_synth__snapshot(4, 1, S, 1));
+		lrs_tui__draw(f->tui, empty);
+		lrs_model__free(empty);
+	}
+}
+
 static void test_keys(void **state)
 {
 	assert_int_equal(lrs_tui__key_action('q'), LRS_ACT_QUIT);
@@ -422,6 +567,7 @@ static void test_keys(void **state)
 	assert_int_equal(lrs_tui__key_action(KEY_LEFT), LRS_ACT_LEFT);
 	assert_int_equal(lrs_tui__key_action(KEY_RIGHT), LRS_ACT_RIGHT);
 	assert_int_equal(lrs_tui__key_action(KEY_NPAGE), LRS_ACT_PAGE_DOWN);
+	assert_int_equal(lrs_tui__key_action('t'), LRS_ACT_TIME_VIEW);
 	assert_int_equal(lrs_tui__key_action('x'), LRS_ACT_NONE);
 }
 
@@ -473,6 +619,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filter_and_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help, setup, teardown),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test_setup_teardown(test_time_view, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_time_view_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_deltas, setup, teardown),
 	};
 
