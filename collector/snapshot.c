@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holders.h"
 #include "snapshot.h"
 
 const char *const lrs_lru_list_names[LRS_NR_LRU_LISTS] = {
@@ -48,6 +49,7 @@ void lrs_snapshot__free(struct lrs_snapshot *snap)
 	free(snap->stacks);
 	free(snap->nodes);
 	free(snap->unavailable);
+	lrs_holders__free(snap->holders);
 	free(snap);
 }
 

@@ -92,6 +92,8 @@ struct lrs_drops {
 	uint64_t negative_time;	/* end before begin */
 };
 
+struct lrs_holders;
+
 struct lrs_snapshot {
 	int schema;
 	uint64_t t_ns;		/* CLOCK_MONOTONIC */
@@ -107,6 +109,7 @@ struct lrs_snapshot {
 	size_t nr_stacks;
 	struct lrs_drops drops;
 	char *unavailable;	/* "stacks: ..." features that degraded, or NULL */
+	struct lrs_holders *holders;	/* lock holders (collector/holders.h), or NULL */
 };
 
 struct lrs_snapshot *lrs_snapshot__new(void);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "holders.h"
 #include "json_writer.h"
 #include "snapshot_json.h"
 
@@ -176,6 +177,7 @@ int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 		lrs_json__key(&j, "unavailable");
 		lrs_json__str(&j, snap->unavailable);
 	}
+	lrs_holders__write_json(&j, snap);	/* issue 6: only when holders were tracked */
 	lrs_json__obj_end(&j);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
