@@ -32,6 +32,8 @@ static void help(FILE *f)
 		"  -n, --other-locks N     text: how many other locks to list (default 10)\n"
 		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
 		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
+		"      --holders           who held the lruvec locks others waited on, and the\n"
+		"                          memcg x memcg matrix (docs/holders.md; json: \"holders\")\n"
 		"      --no-color          no colour (also when NO_COLOR is set or not a terminal)\n"
 		"  -v, --verbose           libbpf's messages on stderr\n"
 		"  -h, --help              this text\n\n"
@@ -82,6 +84,7 @@ int lrs_cmd_report(int argc, char **argv)
 		{ "cgroup-root", required_argument, NULL, 'R' },
 		{ "stack-every", required_argument, NULL, 'S' },
 		{ "no-color", no_argument, NULL, 'C' },
+		{ "holders", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -139,6 +142,9 @@ int lrs_cmd_report(int argc, char **argv)
 			break;
 		case 'C':
 			no_color = true;
+			break;
+		case 'H':
+			copts.holders = ropts.holders = true;
 			break;
 		case 'v':
 			copts.verbose = true;

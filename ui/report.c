@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holders_view.h"
 #include "layout.h"
 #include "report.h"
 #include "../collector/attribute.h"
@@ -150,6 +151,8 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 		fprintf(f, "%10s   (no other lock was contended)\n", "");
 	free(lidx);
 	free(oidx);
+	if (opts->holders)	/* issue 6: ui/holders_view.c */
+		return lrs_holders_view__write_text(snap, 10, opts->color, f);
 	return ferror(f) ? -EIO : 0;
 }
 
