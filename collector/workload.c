@@ -1059,10 +1059,44 @@ long lrs_workload__memcg_of_pid(const struct lrs_workload *wl, pid_t pid)
 	return -1;
 }
 
-/* rmdir dir/NAME for every NAME starting with prefix that is a directory. */
-static int remove_prefixed_dirs(const char *dir, const char *prefix, bool cgroup)
+/* NAME is PREFIX + one of the names create uses: shared, parent, cpu, c<N>. */
+static bool is_our_cgroup_name(const char *name, const char *prefix)
 {
 	size_t pl = strlen(prefix);
+	const char *rest = name + pl;
+
+	if (strncmp(name, prefix, pl))
+		return false;
+	if (!strcmp(rest, "shared") || !strcmp(rest, "parent") || !strcmp(rest, "cpu"))
+		return true;
+	if (rest[0] != 'c' || !rest[1])
+		return false;
+	for (rest++; *rest; rest++)
+		if (*rest < '0' || *rest > '9')
+			return false;
+	return true;
+}
+
+/* NAME is PREFIX + the 6 characters mkdtemp makes. */
+static bool is_our_tmpdir_name(const char *name, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	if (strncmp(name, prefix, pl) || strlen(name + pl) != 6)
+		return false;
+	for (const char *p = name + pl; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * rmdir dir/NAME for our exact names only (another program may use a longer
+ * prefix, e.g. lrs-demo-rd-): cgroups (children first), or temp dirs with
+ * their c<N> files.
+ */
+static int remove_prefixed_dirs(const char *dir, const char *prefix, bool cgroup)
+{
 	struct dirent *de;
 	char path[PATH_MAX];
 	int removed = 0;
@@ -1071,7 +1105,10 @@ static int remove_prefixed_dirs(const char *dir, const char *prefix, bool cgroup
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, prefix, pl) || de->d_type != DT_DIR)
+		if (de->d_type != DT_DIR)
+			continue;
+		if (cgroup ? !is_our_cgroup_name(de->d_name, prefix) :
+			     !is_our_tmpdir_name(de->d_name, prefix))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (cgroup) {
@@ -1080,7 +1117,6 @@ static int remove_prefixed_dirs(const char *dir, const char *prefix, bool cgroup
 			if (!rmdir(path))
 				removed++;
 		} else {
-			/* a temp dir of ours: files c0, c1, ... only */
 			DIR *t = opendir(path);
 			struct dirent *fe;
 			char fp[PATH_MAX + 300];
