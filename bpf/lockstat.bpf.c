@@ -25,9 +25,14 @@ __u64 drop_stack = 0;		/* bpf_get_stackid failed */
 __u64 drop_stats_full = 0;	/* a map was full */
 __u64 drop_negative_time = 0;	/* end before begin */
 
-/* Map sizes are set from user space (bpf_map__set_max_entries). */
+/*
+ * Map sizes are set from user space (bpf_map__set_max_entries). The two big
+ * ones allocate on use: preallocated, 16,384 locks would take 6 MB while a
+ * busy machine contends on a few hundred.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct lock_key);
 	__type(value, struct lock_stat);
@@ -35,6 +40,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct waiter_key);
 	__type(value, struct waiter_stat);

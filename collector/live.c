@@ -27,7 +27,8 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
 	opts->stack_every = 16;
 	opts->max_locks = 16384;
 	opts->max_waiters = 16384;
-	opts->max_stacks = 2048;
+	/* the stack map drops a stack whose hash bucket is taken: room cuts drops */
+	opts->max_stacks = 8192;
 	opts->max_memcgs = 8192;
 }
 
