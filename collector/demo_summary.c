@@ -282,7 +282,7 @@ void lrs_demo_summary__verdict_text(const struct lrs_demo_summary *s, char *buf,
 	char med[16], lo[16], hi[16];
 
 	if (!s->have_ratio) {
-		snprintf(buf, len, "one layout only: nothing to compare (use --layout both)");
+		snprintf(buf, len, "only one layout has complete runs: nothing to compare");
 		return;
 	}
 	pct(s->mb_ratio, med, sizeof(med));
