@@ -52,6 +52,7 @@ def walk(prog, args):
         snap["violations_total"] = len(chk["violations"]) + chk["violations_not_listed"]
     held = [e for e in snap["lruvecs"] if e["locked"]]
     if held:
+        args.all = False  # holders.py's option: only the held locks
         h = holders.holders(prog, args, [])
         snap["holders"] = h["locks"]
         warnings.extend(h["warnings"])
