@@ -89,7 +89,7 @@ unit: deps-check $(UNIT_BINS)
 
 # The README's test command: unit tests, live-kernel tests, TUI/GUI tests, the lab VM.
 check: all unit
-	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(CURDIR)/$(BUILD) LRS_BIN=$(CURDIR)/$(BUILD)/lruscope \
+	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(abspath $(BUILD)) LRS_BIN=$(abspath $(BUILD))/lruscope \
 		tests/run-all.sh
 
 # The README's main command.
@@ -99,7 +99,7 @@ demo: all
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/bench/*.c))
 
 bench: all $(BENCH_BINS)
-	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(CURDIR)/$(BUILD) LRS_BIN=$(CURDIR)/$(BUILD)/lruscope \
+	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(abspath $(BUILD)) LRS_BIN=$(abspath $(BUILD))/lruscope \
 		tests/bench/run.sh
 
 $(BUILD)/tests/bench/%: tests/bench/%.c $(TEST_SUPPORT_SRCS) $(BUILD)/liblruscope.a

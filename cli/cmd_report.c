@@ -32,6 +32,8 @@ static void help(FILE *f)
 		"  -n, --other-locks N     text: how many other locks to list (default 10)\n"
 		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
 		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
+		"      --max-locks N       locks the BPF map holds (default 16384); waits on locks\n"
+		"                          beyond it are counted in drops.stats_full\n"
 		"      --holders           who held the lruvec locks others waited on, and the\n"
 		"                          memcg x memcg matrix (docs/holders.md; json: \"holders\")\n"
 		"      --no-color          no colour (also when NO_COLOR is set or not a terminal)\n"
@@ -83,6 +85,7 @@ int lrs_cmd_report(int argc, char **argv)
 		{ "other-locks", required_argument, NULL, 'n' },
 		{ "cgroup-root", required_argument, NULL, 'R' },
 		{ "stack-every", required_argument, NULL, 'S' },
+		{ "max-locks", required_argument, NULL, 'L' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "holders", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -137,6 +140,13 @@ int lrs_cmd_report(int argc, char **argv)
 			copts.stack_every = strtoul(optarg, &end, 10);
 			if (*end || !*optarg) {
 				fprintf(stderr, "lruscope report: --stack-every '%s': want a number\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			break;
+		case 'L':
+			copts.max_locks = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || !copts.max_locks) {
+				fprintf(stderr, "lruscope report: --max-locks '%s': want a positive number\n", optarg);
 				return LRS_EXIT_USAGE;
 			}
 			break;

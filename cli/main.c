@@ -51,20 +51,27 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	static char *no_args[2];
 	const char *name;
 
-	if (argc < 2) {
-		name = isatty(STDOUT_FILENO) ? "top" : "report";
-	} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
 		usage(stdout);
 		return LRS_EXIT_OK;
-	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("lruscope %s\n", LRS_VERSION);
 		return LRS_EXIT_OK;
-	} else {
+	}
+	if (argc >= 2) {
+		/* the command sees itself as argv[0] */
 		name = argv[1];
 		argc--;
 		argv++;
+	} else {
+		name = isatty(STDOUT_FILENO) ? "top" : "report";
+		no_args[0] = (char *)name;
+		argc = 1;
+		argv = no_args;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name))
@@ -72,13 +79,6 @@ int main(int argc, char **argv)
 		if (!commands[i].run) {
 			fprintf(stderr, "lruscope: '%s' is not in this build\n", name);
 			return LRS_EXIT_FAIL;
-		}
-		if (argc < 2 || argv[0] == NULL || strcmp(argv[0], name)) {
-			/* no command word given: run it with argv[0] as its name */
-			static char *no_args[] = { NULL, NULL };
-
-			no_args[0] = (char *)name;
-			return commands[i].run(1, no_args);
 		}
 		return commands[i].run(argc, argv);
 	}

@@ -157,7 +157,24 @@ fi
 "$LRS_BIN" report -d 1 --cgroup-root /proc >/dev/null 2>"$tmp/e5"; rc=$?
 tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" [ "$rc" -eq 1 ] && grep -q '/proc' "$tmp/e5"
 
-# --- 4. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
+# --- 4. a full lock map is counted, never silently dropped -------------------
+if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 48m --prefix "${col}f"; then
+	"$LRS_BIN" report -d 3 --max-locks 2 -f json >"$tmp/full.json" 2>"$tmp/full.err"
+	rc=$?
+	wait "$LOAD_PID"
+	$PY - "$tmp/full.json" "$rc" <<'EOF'
+import json, sys
+snap = json.load(open(sys.argv[1]))
+locks = sum(1 for lv in snap['lruvecs'] if lv['contended']) + len(snap['other_locks'])
+full = snap['drops']['stats_full']
+ok = sys.argv[2] == '0' and locks <= 2 and full > 0
+print(('ok - ' if ok else 'not ok - ') + f'map full: {locks} locks kept, {full} waits counted in drops.stats_full')
+EOF
+else
+	tap_fail "map full: workload started"
+fi
+
+# --- 5. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
 "$LRS_BIN" report -d 30 -f json >"$tmp/int.json" 2>/dev/null &
 rpid=$!
 lrs_track_pid "$rpid"
