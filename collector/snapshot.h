@@ -51,6 +51,17 @@ struct lrs_stack_use {
 	uint64_t wait_ns;
 };
 
+/*
+ * What a drgn walk read of one lruvec (collector/walk_import.c): the lock
+ * word and the walk's check of the counters. Zero in live snapshots.
+ */
+struct lrs_lruvec_walk {
+	bool known;		/* set by a walk: the fields below mean something */
+	bool locked, pending;	/* the lru_lock word's bits */
+	uint8_t mismatch;	/* bit per enum lrs_lru_list: walked pages != counter */
+	int32_t tail_cpu;	/* CPU of the last queued waiter, -1: no queue */
+};
+
 /* One memcg x node lruvec. */
 struct lrs_lruvec {
 	char *memcg;		/* cgroup path: "/", "/lrs-a/b" */
@@ -66,6 +77,7 @@ struct lrs_lruvec {
 	struct lrs_stack_use *stacks;
 	size_t nr_stacks;
 	uint64_t lru_pages[LRS_NR_LRU_LISTS];
+	struct lrs_lruvec_walk walk;	/* inline: clones and diffs copy it as is */
 };
 
 /* Locks that are not lruvec locks, named as best we can. */
