@@ -10,6 +10,7 @@
 #include "u64map.h"
 
 const char *const lrs_sort_names[LRS_NR_SORTS] = { "wait", "count", "max", "name" };
+const char *const lrs_metric_names[LRS_NR_METRICS] = { "wait/s", "LRU pages" };
 
 struct lrs_model *lrs_model__new(size_t history_cap)
 {
@@ -146,6 +147,8 @@ static int build_rows(struct lrs_model *model)
 		model->lruvec_wait_ns += cell->wait_ns;
 		if (cell->wait_ns_per_s > model->max_cell_wait_ns_per_s)
 			model->max_cell_wait_ns_per_s = cell->wait_ns_per_s;
+		if (lrs_lruvec__lru_total(lv) > model->max_cell_lru_pages)
+			model->max_cell_lru_pages = lrs_lruvec__lru_total(lv);
 	}
 	err = 0;
 out:
@@ -342,6 +345,7 @@ int lrs_model__push(struct lrs_model *model, struct lrs_snapshot *snap)
 	model->lruvec_contended = model->lruvec_wait_ns = 0;
 	model->other_contended = model->other_wait_ns = 0;
 	model->max_cell_wait_ns_per_s = 0;
+	model->max_cell_lru_pages = 0;
 	model->pushes++;
 
 	err = build_rows(model);
@@ -353,6 +357,31 @@ int lrs_model__push(struct lrs_model *model, struct lrs_snapshot *snap)
 		return err;
 	lrs_model__refresh_view(model);
 	return 0;
+}
+
+uint64_t lrs_lruvec__lru_total(const struct lrs_lruvec *lv)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; lv && i < LRS_NR_LRU_LISTS; i++)
+		sum += lv->lru_pages[i];
+	return sum;
+}
+
+double lrs_cell__value(const struct lrs_cell *cell, enum lrs_metric metric)
+{
+	if (!cell)
+		return 0;
+	if (metric == LRS_METRIC_LRU_PAGES)
+		return (double)lrs_lruvec__lru_total(cell->lruvec);
+	return cell->wait_ns_per_s;
+}
+
+double lrs_model__metric_max(const struct lrs_model *model)
+{
+	if (model->metric == LRS_METRIC_LRU_PAGES)
+		return (double)model->max_cell_lru_pages;
+	return model->max_cell_wait_ns_per_s;
 }
 
 static const struct lrs_model *sort_model;	/* qsort has no context argument */
@@ -484,6 +513,9 @@ bool lrs_model__apply(struct lrs_model *model, enum lrs_action action, size_t pa
 		return true;
 	case LRS_ACT_DETAIL:
 		model->show_detail = !model->show_detail;
+		return true;
+	case LRS_ACT_METRIC_NEXT:
+		model->metric = (model->metric + 1) % LRS_NR_METRICS;
 		return true;
 	default:
 		return false;

@@ -20,6 +20,15 @@ enum lrs_sort {
 
 extern const char *const lrs_sort_names[LRS_NR_SORTS];
 
+/* What a heatmap cell's colour says (key m): a walk has only LRU sizes. */
+enum lrs_metric {
+	LRS_METRIC_WAIT,	/* lock wait ns per second of the interval */
+	LRS_METRIC_LRU_PAGES,	/* pages on the lruvec's LRU lists, now */
+	LRS_NR_METRICS,
+};
+
+extern const char *const lrs_metric_names[LRS_NR_METRICS];
+
 /* One lruvec over the last interval. */
 struct lrs_cell {
 	const struct lrs_lruvec *lruvec;	/* in model->cur; NULL: no lruvec on that node */
@@ -83,9 +92,11 @@ struct lrs_model {
 	uint64_t lruvec_contended, lruvec_wait_ns;
 	uint64_t other_contended, other_wait_ns;
 	double max_cell_wait_ns_per_s;	/* for the colour scale */
+	uint64_t max_cell_lru_pages;	/* the same for LRS_METRIC_LRU_PAGES */
 
 	/* shared view state */
 	enum lrs_sort sort;
+	enum lrs_metric metric;		/* what the cells show; LRS_METRIC_WAIT by default */
 	char filter[256];		/* substring of the cgroup path; "" shows all */
 	uint64_t sel_memcg_id;		/* selection survives refreshes and re-sorts */
 	size_t sel_node_idx;
@@ -122,6 +133,13 @@ const struct lrs_cell *lrs_model__selected_cell(const struct lrs_model *model);
 /* Index in model->visible of the selected row, or -1. */
 long lrs_model__selected_index(const struct lrs_model *model);
 
+/* Pages on all LRU lists of lv (0 for NULL). */
+uint64_t lrs_lruvec__lru_total(const struct lrs_lruvec *lv);
+/* A cell's value under metric: what its colour and number show (pure). */
+double lrs_cell__value(const struct lrs_cell *cell, enum lrs_metric metric);
+/* The top of the colour scale under the model's metric. */
+double lrs_model__metric_max(const struct lrs_model *model);
+
 /* History of one lruvec, or NULL. */
 const struct lrs_history *lrs_model__history(const struct lrs_model *model,
 					     uint64_t memcg_id, int node);
@@ -155,6 +173,7 @@ enum lrs_action {
 	LRS_ACT_SPEED_UP,
 	LRS_ACT_SPEED_DOWN,
 	LRS_ACT_TIME_VIEW,	/* the TUI's: heatmap <-> wait history strips */
+	LRS_ACT_METRIC_NEXT,	/* cells: wait/s <-> LRU pages */
 };
 
 /*
