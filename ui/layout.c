@@ -153,7 +153,9 @@ static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_la
 				l->others_h += more;
 		}
 	}
-	l->axis_y = axis ? l->rows_y + l->rows_h : -1;
+	/* the axis hugs the last row: fewer rows than lines leave the blank below it */
+	l->axis_y = !axis ? -1 : l->rows_y + ((size_t)l->rows_h > in->nr_rows ?
+					      (in->nr_rows ? (int)in->nr_rows : 1) : l->rows_h);
 	l->others_y = l->rows_y + l->rows_h + axis;
 	l->detail_y = l->others_y + l->others_h;
 }

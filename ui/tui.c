@@ -604,10 +604,10 @@ static void strips__compute(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 }
 
-/* A strip cell's level: -1 before the history, 0 for no wait, else the colour level. */
+/* A strip cell's colour level: 0 (blank) for no wait and before the history. */
 static int strip__level(double v, double max)
 {
-	return isnan(v) ? -1 : lrs_colour__level(v, max);
+	return isnan(v) ? 0 : lrs_colour__level(v, max);
 }
 
 /* One strip, in runs of one level: coloured blanks, or glyphs without colour. */
@@ -623,10 +623,9 @@ static void draw_strip(struct lrs_tui *tui, const double *v, int y)
 
 		while (end < cols && strip__level(v[end], tui->strips_max) == level)
 			end++;
-		if (level >= 0) {
-			/* no wait: a dot, as in the heatmap; colour carries the rest */
-			ch = level == 0 ? '.' : tui->mode == LRS_COLOUR_NONE ?
-					  (chtype)lrs_colour__glyph(level) : ' ';
+		/* no wait stays blank: the rows that waited stand out */
+		if (level > 0) {
+			ch = tui->mode == LRS_COLOUR_NONE ? (chtype)lrs_colour__glyph(level) : ' ';
 			attron(tui->level_attr[level]);
 			mvhline(y, x, ch, (int)(end - c));
 			attroff(tui->level_attr[level]);
@@ -711,6 +710,9 @@ static void draw_time_axis(struct lrs_tui *tui, const struct lrs_model *model)
 
 	if (l->axis_y < 0 || !l->nr_time_cols)
 		return;
+	/* timers drift (0.999s): say the interval asked for when the measured one is near */
+	if (tui->interval_s > 0 && fabs(iv - tui->interval_s) <= 0.1 * tui->interval_s)
+		iv = tui->interval_s;
 	n = lrs_view_layout__time_ticks(ticks, 64, l->nr_time_cols, iv);
 	snprintf(cell, sizeof(cell), "a cell: %.3gs", iv);
 	putf(l->axis_y, 0, l->strip_x - 1, tui->faint_attr, "%*s", l->strip_x - 1, cell);
@@ -721,10 +723,12 @@ static void draw_time_axis(struct lrs_tui *tui, const struct lrs_model *model)
 		int len = (int)strlen(ticks[i].label);
 		int x = l->strip_x + (int)ticks[i].col - len + 1;
 
-		/* a blank before the label keeps it off the rule */
+		/* blanks around a label keep it off the rule */
 		if (x > l->strip_x)
 			put(l->axis_y, x - 1, 1, 0, " ");
-		put(l->axis_y, x, len, i == 0 ? A_BOLD : 0, ticks[i].label);
+		x = put(l->axis_y, x, len, i == 0 ? A_BOLD : 0, ticks[i].label);
+		if (i > 0)
+			put(l->axis_y, x, 1, 0, " ");
 	}
 }
 

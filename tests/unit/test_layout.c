@@ -297,6 +297,15 @@ static void test_time_layout(void **state)
 	lrs_view_layout__compute(&l, &in);
 	assert_int_equal(l.rows_h, 4);
 	assert_int_equal(l.axis_y, l.rows_y + 4);
+	/* one row in LRS_ROWS_MIN lines: right under it, not under the blank */
+	in.nr_rows = 1;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.rows_h, LRS_ROWS_MIN);
+	assert_int_equal(l.axis_y, l.rows_y + 1);
+	assert_true(l.others_y > l.axis_y);
+	in.nr_rows = 0;
+	lrs_view_layout__compute(&l, &in);
+	assert_int_equal(l.axis_y, l.rows_y + 1);
 
 	/* tiny screens: never a negative strip, never an axis on the status line */
 	for (int h = 0; h < 14; h++)
