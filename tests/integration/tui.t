@@ -187,6 +187,59 @@ if ! screen_text "$S1" | grep -q "top waiters"; then
 else
 	tap_fail "$T: Enter did not hide the detail pane"
 fi
+# t: the time view, each row's wait history as coloured cells over a time axis
+# strip_cells FILE LEAF: the columns of LEAF's row, right of the heading "wait/s
+# history of" and left of the value column, whose background is a 256 colour.
+strip_cells() {
+	/usr/bin/python3 - "$1" "$2" "$COLS" <<'PY'
+import re, sys
+esc, leaf, cols = open(sys.argv[1], errors="replace").read().split("\n"), sys.argv[2], int(sys.argv[3])
+def cells(line):
+    out, bg = [], None
+    for tok in re.findall(r"\x1b\[[0-9;]*m|\x1b\[[0-9;?]*[A-Za-z]|[\x0e\x0f]|.", line):
+        if tok.startswith("\x1b["):
+            if tok.endswith("m"):
+                ps = tok[2:-1].split(";") if tok[2:-1] else ["0"]
+                for i, p in enumerate(ps):
+                    if p in ("0", "49"): bg = None
+                    elif p == "48" and i + 2 < len(ps) and ps[i + 1] == "5": bg = ps[i + 2]
+            continue
+        if tok in "\x0e\x0f":
+            continue
+        out.append((tok, bg))
+    return out
+hdr = next(("".join(c for c, _ in cells(l)) for l in esc if "wait/s history of" in l), "")
+x0 = hdr.find("wait/s history of")
+row = next((cells(l) for l in esc if leaf + " " in "".join(c for c, _ in cells(l))), [])
+print(" ".join(str(x) for x, (_, bg) in enumerate(row) if bg and x0 > 0 and x0 <= x < cols - 10))
+PY
+}
+tm send-keys -t "$S1" t
+if wait_for "$S1" "a cell: 1s .*-10s .*now *$" 5 && sleep 2.2; then
+	save_screen "$S1" time
+	hot=$(strip_cells "$WORK/time.esc" "$leaf")
+	n=$(echo $hot | wc -w)
+	if grep -q "wait/s history of N0" "$WORK/time.txt" && [ "$n" -ge 3 ]; then
+		tap_ok "$T: t shows the time view: $leaf's history in $n coloured cells over a time axis"
+	else
+		tap_fail "$T: time view: heading or coloured history cells missing ($n cells: $hot)"
+		show time; grep "$leaf" "$WORK/time.esc" | cat -v | sed 's/^/#   /'
+	fi
+	# the newest cell is the last column of the strip, where the axis says now
+	axis_now=$(grep "a cell: 1s" "$WORK/time.txt" | sed 's/ *$//' | awk '{print length($0) - 1}')
+	last=${hot##* }
+	[ -n "$last" ] && [ "$last" -le "$axis_now" ] && [ "$axis_now" -eq $((COLS - 11)) ] &&
+		tap_ok "$T: the time view's newest cells end under 'now'" ||
+		{ tap_fail "$T: strip cells up to column ${last:-none}, 'now' ends at $axis_now"; show time; }
+	tm send-keys -t "$S1" t
+	wait_for "$S1" "all nodes|memcg \(tree\) +N0" 5 && ! screen_text "$S1" | grep -q "wait/s history of" &&
+		tap_ok "$T: t again: back to the heatmap" ||
+		{ tap_fail "$T: t did not bring the heatmap back"; screen_text "$S1" | sed 's/^/#   /'; }
+else
+	save_screen "$S1" time
+	tap_fail "$T: t did not show the time view's axis"; show time
+fi
+
 # help, sort, pause: each shows on screen
 tm send-keys -t "$S1" h; wait_for "$S1" "help \(h closes\)" 5 && h1=1 || h1=0
 tm send-keys -t "$S1" h; tm send-keys -t "$S1" s; wait_for "$S1" "sort wait" 5 && h2=1 || h2=0
