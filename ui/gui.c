@@ -130,15 +130,37 @@ const struct lrs_row *gui__row_by_id(const struct lrs_model *model, uint64_t mem
 	return NULL;
 }
 
+#define LANE_WINDOW 60	/* snapshots a lruvec stays a lane after it was hot */
+
+/*
+ * How hot a lruvec was lately: its peak over the last LANE_WINDOW snapshots
+ * as a history code (codes order as the values do: no decoding), then the
+ * rate now. Read straight from the model's ring: newest at history_head - 1.
+ */
+static double lane__heat(const struct lrs_model *model, uint64_t memcg_id, int node, double now)
+{
+	const struct lrs_history *h = lrs_model__history(model, memcg_id, node);
+	size_t n = model->history_len < LANE_WINDOW ? model->history_len : LANE_WINDOW;
+	uint16_t peak = 0;
+
+	for (size_t i = 0; h && i < n; i++) {
+		size_t slot = (model->history_head + model->history_cap - 1 - i) % model->history_cap;
+
+		if (h->wait_code[slot] > peak)
+			peak = h->wait_code[slot];
+	}
+	return (double)peak * 1e12 + now;
+}
+
 static bool lane__hotter(double a, double b)
 {
 	return a > b;
 }
 
 /*
- * The lanes of the time heatmap: the hottest lruvecs of the visible rows now
- * (shown in tree order so they do not jump), the selected one always among
- * them; or the selected memcg's nodes.
+ * The lanes of the time heatmap: the lruvecs of the visible rows that were
+ * hottest lately (shown in tree order so they do not jump), the selected one
+ * always among them; or the selected memcg's nodes.
  */
 void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model)
 {
@@ -163,9 +185,12 @@ void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model)
 		const struct lrs_row *row = &model->rows[model->visible[v]];
 
 		for (size_t i = 0; i < model->nr_nodes; i++) {
-			double r = row->cells[i].wait_ns_per_s;
+			double r;
 			size_t at;
 
+			if (!row->cells[i].lruvec)
+				continue;
+			r = lane__heat(model, row->memcg_id, model->nodes[i], row->cells[i].wait_ns_per_s);
 			if (!(r > 0) || (n == want && !lane__hotter(r, rate[n - 1])))
 				continue;
 			for (at = n; at > 0 && lane__hotter(r, rate[at - 1]); at--)

@@ -767,17 +767,17 @@ static void draw_side(struct lrs_gui *g, const struct lrs_model *model)
 		  (unsigned long long)lv->memcg_id, lv->node, (unsigned long long)lv->lock_addr,
 		  lv->removed ? "   (removed)" : "");
 	pen__gap(&p);
-	pen__line(&p, LRS_GUI_TEXT, 0, "wait        %-10s %s in the last %.3gs",
+	pen__line(&p, LRS_GUI_TEXT, 0, "wait       %-9s (%s in %.3gs)",
 		  lrs_fmt__rate_ns(a, sizeof(a), cell->wait_ns_per_s),
 		  lrs_fmt__ns(b, sizeof(b), (double)cell->wait_ns), iv);
-	pen__line(&p, LRS_GUI_TEXT, 0, "contended   %-10s %llu in the interval",
+	pen__line(&p, LRS_GUI_TEXT, 0, "contended  %-9s (%llu)",
 		  (lrs_fmt__count(a, sizeof(a), cell->contended_per_s), strcat(a, "/s")),
 		  (unsigned long long)cell->contended);
-	pen__line(&p, LRS_GUI_TEXT, 0, "avg wait    %-10s max %s (since start)",
+	pen__line(&p, LRS_GUI_TEXT, 0, "avg wait   %-9s max %s",
 		  cell->contended ? lrs_fmt__ns(a, sizeof(a), (double)cell->wait_ns / cell->contended)
 				  : "-",
 		  lrs_fmt__ns(b, sizeof(b), (double)lv->counters.wait_max_ns));
-	pen__line(&p, LRS_GUI_TEXT, 0, "p50 / p99   %s / %s",
+	pen__line(&p, LRS_GUI_TEXT, 0, "p50 / p99  %s / %s",
 		  cell->contended ? lrs_fmt__ns(c, sizeof(c), (double)lrs_hist__quantile_ns(cell->hist, 0.5)) : "-",
 		  cell->contended ? lrs_fmt__ns(d, sizeof(d), (double)lrs_hist__quantile_ns(cell->hist, 0.99)) : "-");
 	pen__gap(&p);
@@ -786,15 +786,19 @@ static void draw_side(struct lrs_gui *g, const struct lrs_model *model)
 	pen__line(&p, LRS_GUI_ACCENT, 0, "waiters%s", nw ? "" : ": none in this interval");
 	if (nw)
 		pen__line(&p, LRS_GUI_FAINT, 1, "%7s %-12s %8s %5s  %s", "pid", "comm", "wait", "count",
-			  "waiter's memcg");
+			  "memcg");
 	for (size_t i = 0; i < nw; i++) {
 		const struct lrs_waiter *w = g->waiters[i].waiter;
 		bool foreign = w->memcg_id && w->memcg_id != lv->memcg_id;
 
+		char memcg[256], fitted[256];
+
+		/* the waiter's memcg: its tail, what tells memcgs apart */
+		sanitize(memcg, sizeof(memcg), w->memcg ? w->memcg : "?");
+		lrs_fmt__path(fitted, sizeof(fitted), memcg, chars_fit(g, p.w) - 38);
 		if (!pen__line(&p, foreign ? LRS_GUI_WARN : LRS_GUI_TEXT, 1, "%7d %-12.12s %8s %5s  %s",
 			       w->pid, w->comm, lrs_fmt__ns(a, sizeof(a), (double)g->waiters[i].wait_ns),
-			       lrs_fmt__count(b, sizeof(b), (double)g->waiters[i].contended),
-			       w->memcg ? w->memcg : "?"))
+			       lrs_fmt__count(b, sizeof(b), (double)g->waiters[i].contended), fitted))
 			return;
 	}
 	pen__gap(&p);

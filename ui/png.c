@@ -38,27 +38,56 @@ static void put32(unsigned char *p, uint32_t v)
 	p[3] = v;
 }
 
-/* Filter "Up" where it helps (UI images: rows repeat), else none: scanline-wise. */
+static int paeth(int a, int b, int c)
+{
+	int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+
+	return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/* Filter type f of one byte: x is the pixel's byte, a left, b up, c up-left. */
+static unsigned char filter__byte(int f, int x, int a, int b, int c)
+{
+	switch (f) {
+	case 1: return (unsigned char)(x - a);
+	case 2: return (unsigned char)(x - b);
+	case 3: return (unsigned char)(x - (a + b) / 2);
+	case 4: return (unsigned char)(x - paeth(a, b, c));
+	default: return (unsigned char)x;
+	}
+}
+
+/*
+ * The scanline's filter: of the five, the one with the least sum of absolute
+ * (signed) bytes, the usual heuristic (libpng's); dst gets the type then the row.
+ */
 static void row__filter(unsigned char *dst, const unsigned char *cur, const unsigned char *prev,
 			size_t n)
 {
-	unsigned long sum_none = 0, sum_up = 0;
+	unsigned long best_sum = ~0ul;
+	int best = 0;
 
-	if (prev) {
-		for (size_t i = 0; i < n; i++) {
-			unsigned char up = (unsigned char)(cur[i] - prev[i]);
+	for (int f = 0; f < 5; f++) {
+		unsigned long sum = 0;
 
-			sum_none += cur[i] < 128 ? cur[i] : 256 - cur[i];
-			sum_up += up < 128 ? up : 256 - up;
+		for (size_t i = 0; i < n && sum < best_sum; i++) {
+			int a = i >= 3 ? cur[i - 3] : 0, b = prev ? prev[i] : 0;
+			int c = prev && i >= 3 ? prev[i - 3] : 0;
+			unsigned char v = filter__byte(f, cur[i], a, b, c);
+
+			sum += v < 128 ? v : 256 - v;
+		}
+		if (sum < best_sum) {
+			best_sum = sum;
+			best = f;
 		}
 	}
-	if (prev && sum_up < sum_none) {
-		dst[0] = 2;
-		for (size_t i = 0; i < n; i++)
-			dst[1 + i] = (unsigned char)(cur[i] - prev[i]);
-	} else {
-		dst[0] = 0;
-		memcpy(dst + 1, cur, n);
+	dst[0] = (unsigned char)best;
+	for (size_t i = 0; i < n; i++) {
+		int a = i >= 3 ? cur[i - 3] : 0, b = prev ? prev[i] : 0;
+		int c = prev && i >= 3 ? prev[i - 3] : 0;
+
+		dst[1 + i] = filter__byte(best, cur[i], a, b, c);
 	}
 }
 
@@ -123,13 +152,6 @@ out:
 static uint32_t get32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static int paeth(int a, int b, int c)
-{
-	int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-
-	return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
 int lrs_png__read(const char *path, uint32_t **out, int *wp, int *hp)

@@ -331,6 +331,10 @@ static void test_png_round_trip(void **state)
 		px[i] = 0xff000000u | (uint32_t)(i * 2654435761u & 0xffffff);
 	for (int i = 0; i < 37; i++)	/* a repeated row: the Up filter */
 		px[5 * 37 + i] = px[4 * 37 + i];
+	for (int y = 8; y < 16; y++)	/* gradients: Sub, Average, Paeth */
+		for (int i = 0; i < 37; i++)
+			px[y * 37 + i] = 0xff000000u | (uint32_t)(i * 7 + y) << 16 |
+					 (uint32_t)(i * 3 * y & 0xff) << 8 | (uint32_t)(y * 9 + i);
 	assert_int_equal(lrs_png__write(path, px, 37, 23, 37 * 4), 0);
 	assert_int_equal(lrs_png__read(path, &back, &w, &h), 0);
 	assert_int_equal(w, 37);
