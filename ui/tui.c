@@ -21,6 +21,7 @@
 #include "detail.h"
 #include "layout.h"
 #include "tui.h"
+#include "../collector/walk_import.h"
 
 #define TUI_MSGS 16
 #define TUI_MSG_LEN 256
@@ -252,6 +253,34 @@ static double row_per_s(const struct lrs_model *model, uint64_t v)
 	return model->interval_s > 0 ? (double)v / model->interval_s : 0;
 }
 
+/* A source of one instant (a drgn walk): no interval, no rates, no other locks. */
+static bool one_instant(const struct lrs_tui *tui)
+{
+	return !(tui->interval_s > 0);
+}
+
+/* The header's counters for one instant: LRU pages and lock words of the snapshot. */
+static void draw_header_instant(struct lrs_tui *tui, const struct lrs_model *model, int y, int x)
+{
+	const struct lrs_snapshot *cur = model->cur;
+	uint64_t pages = 0;
+	size_t busy = 0;
+	int w = tui->layout.width;
+	char a[32];
+
+	x = putf(y, x, w - x, 0, "  %s, one instant  |  ", tui->source_name ? tui->source_name : "");
+	for (size_t i = 0; cur && i < cur->nr_lruvecs; i++) {
+		const struct lrs_lruvec_walk *wk = &cur->lruvecs[i].walk;
+
+		pages += lrs_lruvec__lru_total(&cur->lruvecs[i]);
+		busy += wk->locked || wk->pending || wk->tail_cpu >= 0;
+	}
+	x = putf(y, x, w - x, A_BOLD, "%s", lrs_fmt__count(a, sizeof(a), (double)pages));
+	x = putf(y, x, w - x, 0, " LRU pages in %zu lruvecs, ", cur ? cur->nr_lruvecs : 0);
+	putf(y, x, w - x, busy ? tui->warn_attr : 0, "%zu lock%s held or waited on", busy,
+	     busy == 1 ? "" : "s");
+}
+
 static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
@@ -263,6 +292,10 @@ static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 		return;
 	x = put(y, 0, w, A_BOLD, "lruscope");
 	x = putf(y, x, w - x, 0, "  %s", cur && cur->kernel[0] ? cur->kernel : "kernel ?");
+	if (one_instant(tui)) {
+		draw_header_instant(tui, model, y, x);
+		goto line2;
+	}
 	x = putf(y, x, w - x, 0, "  %s every %.3gs", tui->source_name ? tui->source_name : "",
 		 tui->interval_s);
 	if (model->prev && fabs(model->interval_s - tui->interval_s) > 0.1 * tui->interval_s)
@@ -284,11 +317,12 @@ static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 	if (model->paused)
 		put(y, x + 2 < w ? x + 2 : x, w - x - 2, tui->warn_attr | A_REVERSE, " PAUSED ");
 
+line2:
 	if (l->header_h < 2)
 		return;
 	y++;
-	x = put(y, 0, w, 0, "drops:");
-	if (cur) {
+	x = put(y, 0, w, 0, one_instant(tui) ? "" : "drops:");
+	if (cur && !one_instant(tui)) {	/* a walk drops no events */
 		static const char *const names[] = { "task", "stack", "map full", "negative" };
 		const uint64_t v[] = { cur->drops.task, cur->drops.stack, cur->drops.stats_full,
 				       cur->drops.negative_time };
@@ -297,7 +331,8 @@ static void draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 			x = putf(y, x, w - x, v[i] ? tui->warn_attr : 0, " %s %llu%s", names[i],
 				 (unsigned long long)v[i], i < 3 ? "," : "");
 	}
-	x = putf(y, x, w - x, 0, "  |  memcgs %zu, nodes %zu", model->nr_rows, model->nr_nodes);
+	x = putf(y, x, w - x, 0, "%smemcgs %zu, nodes %zu", x ? "  |  " : "", model->nr_rows,
+		 model->nr_nodes);
 	if (model->nr_visible > (size_t)l->rows_h && l->rows_h > 0) {
 		size_t last = tui->top + (size_t)l->rows_h;
 
@@ -334,6 +369,38 @@ static const char *legend_note(const struct lrs_tui *tui)
 	return tui->layout.cell_counts ? "  (log; cells: wait/s contentions/s)" : "  (log; cells: wait/s)";
 }
 
+/* The legend of the LRU pages metric: levels as page counts. */
+static void draw_legend_pages(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	double max = lrs_model__metric_max(model);
+	int y = l->legend_y, w = l->width, x;
+	char v[32];
+
+	x = put(y, 0, w, 0, "LRU pages ");
+	if (!(max > 0)) {
+		put(y, x, w - x, tui->faint_attr, "(log scale; no pages on any LRU list)");
+		return;
+	}
+	for (int lv = 1; lv <= LRS_COLOUR_LEVELS && x < w; lv++) {
+		char label[16];
+
+		double low = lv == 1 ? 1 : lrs_colour__level_low(lv, max);
+
+		/* whole pages: "6.3" pages says nothing */
+		if (low < 1000)
+			snprintf(label, sizeof(label), "%.0f", low);
+		else
+			lrs_fmt__count(label, sizeof(label), low);
+		if (tui->mode == LRS_COLOUR_NONE)
+			x = putf(y, x, w - x, tui->level_attr[lv], "%c %-6s", lrs_colour__glyph(lv), label);
+		else
+			x = putf(y, x, w - x, tui->level_attr[lv], " %-6s", label);
+	}
+	x = putf(y, x, w - x, 0, " max %s", lrs_fmt__count(v, sizeof(v), max));
+	put(y, x, w - x, tui->faint_attr, "  (log; pages on LRU lists; held: lock taken)");
+}
+
 static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
@@ -343,6 +410,10 @@ static void draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 
 	if (y >= l->status_y)
 		return;
+	if (!tui->time_view && model->metric == LRS_METRIC_LRU_PAGES) {
+		draw_legend_pages(tui, model);
+		return;
+	}
 	x = put(y, 0, w, 0, "lock wait/s ");
 	if (!(max > 0)) {
 		put(y, x, w - x, tui->faint_attr, tui->time_view ?
@@ -433,6 +504,38 @@ static void draw_colhdr(struct lrs_tui *tui, const struct lrs_model *model)
 		     l->total_w - 1, "all nodes");
 }
 
+/* What a walk says of a lock word in the count column: held, waited on, or nothing. */
+static const char *lock_mark(const struct lrs_lruvec_walk *w)
+{
+	if (!w->known)
+		return "";
+	return w->locked ? "held" : w->pending || w->tail_cpu >= 0 ? "wait" : "";
+}
+
+/* A cell of the LRU pages metric: exact pages while they fit, and the lock mark. */
+static void draw_cell_pages(struct lrs_tui *tui, const struct lrs_model *model, int y, int x,
+			    const struct lrs_cell *cell, bool selected)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	uint64_t pages = lrs_lruvec__lru_total(cell->lruvec);
+	int level = lrs_colour__level((double)pages, lrs_model__metric_max(model));
+	const char *mark = lock_mark(&cell->lruvec->walk);
+	attr_t a = tui->level_attr[level] | (selected ? A_REVERSE | A_BOLD : 0);
+	char vbuf[32];
+
+	if (pages < 10000000)
+		snprintf(vbuf, sizeof(vbuf), "%llu", (unsigned long long)pages);
+	else
+		lrs_fmt__count(vbuf, sizeof(vbuf), (double)pages);
+	fill(y, x + 1, l->cell_w - 1, a);
+	putf(y, x + 1, l->cell_w - 1, a, "%c%*s",
+	     tui->mode == LRS_COLOUR_NONE ? lrs_colour__glyph(level) : ' ', LRS_CELL_WAIT_W,
+	     pages ? vbuf : ".");
+	if (l->cell_counts && mark[0])
+		putf(y, x + 2 + LRS_CELL_WAIT_W, l->cell_w - 2 - LRS_CELL_WAIT_W,
+		     a | tui->warn_attr | A_BOLD, " %*s", LRS_CELL_COUNT_W, mark);
+}
+
 /* One heatmap cell: the wait rate and count in the level's colour. */
 static void draw_cell(struct lrs_tui *tui, const struct lrs_model *model, int y, int x,
 		      const struct lrs_cell *cell, bool selected)
@@ -445,6 +548,10 @@ static void draw_cell(struct lrs_tui *tui, const struct lrs_model *model, int y,
 	if (!cell->lruvec) {
 		if (selected)
 			fill(y, x + 1, l->cell_w - 1, A_REVERSE);
+		return;
+	}
+	if (model->metric == LRS_METRIC_LRU_PAGES) {
+		draw_cell_pages(tui, model, y, x, cell, selected);
 		return;
 	}
 	level = lrs_colour__level(cell->wait_ns_per_s, model->max_cell_wait_ns_per_s);
@@ -527,7 +634,14 @@ static void draw_rows(struct lrs_tui *tui, const struct lrs_model *model)
 		for (size_t n = l->first_node; n < l->first_node + l->nr_node_cols; n++)
 			draw_cell(tui, model, y, lrs_view_layout__node_x(l, n), &row->cells[n],
 				  is_sel && n == model->sel_node_idx);
-		if (l->total_w && row->wait_ns) {
+		if (l->total_w && model->metric == LRS_METRIC_LRU_PAGES) {
+			uint64_t pages = 0;
+
+			for (size_t n = 0; n < model->nr_nodes; n++)
+				pages += lrs_lruvec__lru_total(row->cells[n].lruvec);
+			putf(y, l->name_w + (int)l->nr_node_cols * l->cell_w + 1, l->total_w - 1,
+			     A_BOLD, " %*llu", LRS_CELL_WAIT_W, (unsigned long long)pages);
+		} else if (l->total_w && row->wait_ns) {
 			char wbuf[32], cbuf[32];
 			int x = l->name_w + (int)l->nr_node_cols * l->cell_w + 1;
 
@@ -993,6 +1107,47 @@ static void draw_spark(struct lrs_tui *tui, const struct lrs_model *model,
 	mvaddch(y, x, ' ');
 }
 
+/*
+ * A walked lruvec: its lock word, whether the walk agreed with the counters,
+ * and each LRU list as a bar (a walk has no waits, waiters or stacks).
+ */
+static void draw_detail_walk(struct lrs_tui *tui, const struct lrs_lruvec *lv, int y, int w, int h)
+{
+	uint64_t max = 0;
+	char state[64], a[32];
+	int x, bar_w = w - 24;
+
+	x = put(y + 1, 1, w - 1, 0, "lock word: ");
+	lrs_lock_state__format(state, sizeof(state), &lv->walk);
+	x = put(y + 1, x, w - x, lv->walk.locked || lv->walk.pending || lv->walk.tail_cpu >= 0 ?
+	       tui->warn_attr : A_BOLD, state);
+	x = put(y + 1, x, w - x, 0, "   walk vs counters: ");
+	if (!lv->walk.mismatch) {
+		put(y + 1, x, w - x, 0, "agree");
+	} else {
+		for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
+			if (lv->walk.mismatch & (1u << l))
+				x = putf(y + 1, x, w - x, tui->warn_attr, "%s differs ",
+					 lrs_lru_list_names[l]);
+	}
+	for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
+		max = lv->lru_pages[l] > max ? lv->lru_pages[l] : max;
+	for (int l = 0; l < LRS_NR_LRU_LISTS && 2 + l < h; l++) {
+		int yy = y + 2 + l, n = lrs_view_layout__bar(lv->lru_pages[l], max, bar_w);
+
+		putf(yy, 1, 22, 0, "%-13s %8s", lrs_lru_list_names[l],
+		     lrs_fmt__count(a, sizeof(a), (double)lv->lru_pages[l]));
+		attron(A_BOLD);
+		for (int i = 0; i < n; i++) {
+			if (tui->utf8)
+				mvaddstr(yy, 24 + i, "\u2588");
+			else
+				mvaddch(yy, 24 + i, '#');
+		}
+		attroff(A_BOLD);
+	}
+}
+
 static void draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
@@ -1021,6 +1176,10 @@ static void draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 	put(y, w - 20 > x ? w - 20 : x, 18, tui->faint_attr, " Enter hides ");
 	if (!cell->lruvec) {
 		put(y + 1, 1, w - 1, tui->faint_attr, "this memcg has no lruvec on this node");
+		return;
+	}
+	if (cell->lruvec->walk.known) {
+		draw_detail_walk(tui, cell->lruvec, y, w, h);
 		return;
 	}
 
@@ -1083,11 +1242,12 @@ static const struct tui_msg *status_msg(const struct lrs_tui *tui)
 	return now_s() - m->at_s < TUI_MSG_SHOW_S ? m : NULL;
 }
 
-static void draw_status(struct lrs_tui *tui)
+static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const char *const keys[][2] = {
 		{ "q", "quit" }, { "arrows", "select" }, { "Enter", "detail" },
-		{ "t", tui->time_view ? "heatmap" : "history" }, { "s", "sort" },
+		{ "t", tui->time_view ? "heatmap" : "history" },
+		{ "m", lrs_metric_names[(model->metric + 1) % LRS_NR_METRICS] }, { "s", "sort" },
 		{ "p", "pause" }, { "+/-", "interval" }, { "/", "filter" }, { "h", "help" },
 	};
 	const struct lrs_view_layout *l = &tui->layout;
@@ -1131,6 +1291,7 @@ static void draw_help(struct lrs_tui *tui)
 		"arrows, PgUp/PgDn, Home/End   select a cell",
 		"Enter                         detail pane on/off",
 		"t                             time view: each memcg's wait history",
+		"m                             cells: wait/s or LRU pages (a walk's)",
 		"  <- ->  in the time view     a node, or (past the last) all nodes",
 		"s                             sort: wait, count, max, name",
 		"/                             filter by cgroup path",
@@ -1185,6 +1346,8 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	in.unavailable = model->cur && model->cur->unavailable;
 	/* the other locks' title stays, with a line saying none contended */
 	in.nr_others = model->cur ? (others_active(model) ? others_active(model) : 1) : 0;
+	if (one_instant(tui))
+		in.nr_others = 0;	/* a walk reads no contention */
 	in.detail = model->show_detail;
 	in.time_view = tui->time_view;
 	in.history_cap = model->history_cap;
@@ -1220,7 +1383,7 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 	draw_others(tui, model);
 	draw_detail(tui, model);
-	draw_status(tui);
+	draw_status(tui, model);
 	if (model->show_help)
 		draw_help(tui);
 	/* park the cursor on the status line: some terminals show it anyway */
@@ -1319,6 +1482,8 @@ enum lrs_action lrs_tui__key_action(int key)
 		return LRS_ACT_PAUSE;
 	case 't': case 'T':
 		return LRS_ACT_TIME_VIEW;
+	case 'm': case 'M':
+		return LRS_ACT_METRIC_NEXT;
 	case '+': case '=':
 		return LRS_ACT_INTERVAL_UP;
 	case '-': case '_':
@@ -1500,6 +1665,7 @@ struct tui_loop {
 	bool paused_before;
 	bool msg_shown;		/* a status message is on screen: redraw when it expires */
 	bool user_moved;	/* until the user selects, the selection follows the hottest cell */
+	bool instant_taken;	/* a source of one instant (interval 0) gave its snapshot */
 };
 
 /* Select the cell with the most wait: what the detail pane should show first. */
@@ -1511,9 +1677,11 @@ static void select_hottest(struct lrs_model *model)
 		const struct lrs_row *row = &model->rows[model->visible[i]];
 
 		for (size_t n = 0; n < model->nr_nodes; n++) {
-			if (row->cells[n].wait_ns_per_s <= best)
+			double v = lrs_cell__value(&row->cells[n], model->metric);
+
+			if (v <= best)
 				continue;
-			best = row->cells[n].wait_ns_per_s;
+			best = v;
 			model->sel_memcg_id = row->memcg_id;
 			model->sel_node_idx = n;
 		}
@@ -1585,6 +1753,11 @@ static void loop__key(struct tui_loop *lp, int ch)
 		break;
 	case LRS_ACT_INTERVAL_UP:
 	case LRS_ACT_INTERVAL_DOWN:
+		if (one_instant(tui)) {
+			lrs_tui__message(tui, false, "%s is one instant: no interval to change",
+					 lp->src->name);
+			break;
+		}
 		iv = interval_next(lp->src->interval_s, act == LRS_ACT_INTERVAL_UP);
 		lp->src->interval_s = iv;
 		if (lp->src->set_interval)
@@ -1631,6 +1804,7 @@ static int loop__take(struct tui_loop *lp, double now)
 		lrs_tui__message(lp->tui, true, "model: %s", strerror(-err));
 	else if (!lp->user_moved)
 		select_hottest(lp->model);
+	lp->instant_taken = !err && !(lp->src->interval_s > 0);
 	lp->dirty = true;
 	return 0;
 }
@@ -1686,7 +1860,7 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			if (!model->paused)
 				lp.next_due_s = now;
 		}
-		if (!model->paused && now >= lp.next_due_s) {
+		if (!model->paused && !lp.instant_taken && now >= lp.next_due_s) {
 			err = loop__take(&lp, now);
 			if (err == -ENODATA) {
 				lrs_tui__message(lp.tui, true, "%s: no more snapshots", src->name);
@@ -1701,7 +1875,7 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			lp.dirty = false;
 		}
 
-		wait_s = model->paused ? 1.0 : lp.next_due_s - now_s();
+		wait_s = model->paused || lp.instant_taken ? 1.0 : lp.next_due_s - now_s();
 		if (opts && opts->duration_s > 0 && start + opts->duration_s - now_s() < wait_s)
 			wait_s = start + opts->duration_s - now_s();
 		timeout_ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
