@@ -104,6 +104,8 @@ enum lrs_action lrs_gui__key_action(int key)
 		return LRS_ACT_HOME;
 	case SDLK_END:
 		return LRS_ACT_END;
+	case SDLK_m:
+		return LRS_ACT_METRIC_NEXT;
 	default:
 		return LRS_ACT_NONE;
 	}
@@ -162,10 +164,44 @@ static bool lane__hotter(double a, double b)
  * hottest lately (shown in tree order so they do not jump), the selected one
  * always among them; or the selected memcg's nodes.
  */
+/* The hottest lruvecs of the visible rows, by lane__heat: a scan of every cell. */
+static void hot__scan(struct lrs_gui *gui, const struct lrs_model *model)
+{
+	double heat[LRS_GUI_MAX_LANES];
+	size_t n = 0, want = LRS_GUI_MAX_LANES;
+
+	for (size_t v = 0; v < model->nr_visible; v++) {
+		const struct lrs_row *row = &model->rows[model->visible[v]];
+
+		for (size_t i = 0; i < model->nr_nodes; i++) {
+			double r;
+			size_t at;
+
+			if (!row->cells[i].lruvec)
+				continue;
+			r = lane__heat(model, row->memcg_id, model->nodes[i], row->cells[i].wait_ns_per_s);
+			if (!(r > 0) || (n == want && !lane__hotter(r, heat[n - 1])))
+				continue;
+			for (at = n; at > 0 && lane__hotter(r, heat[at - 1]); at--)
+				;
+			if (n < want)
+				n++;
+			memmove(&gui->hot[at + 1], &gui->hot[at], (n - 1 - at) * sizeof(gui->hot[0]));
+			memmove(&heat[at + 1], &heat[at], (n - 1 - at) * sizeof(heat[0]));
+			gui->hot[at] = (struct gui_lane){ row->memcg_id, model->nodes[i], i };
+			heat[at] = r;
+		}
+	}
+	gui->nr_hot = n;
+	gui->hot_pushes = model->pushes;
+	gui->hot_view = model->visible;
+	gui->hot_nr_visible = model->nr_visible;
+}
+
 void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model)
 {
 	const struct lrs_row *sel = lrs_model__selected_row(model);
-	double rate[LRS_GUI_MAX_LANES];
+	long vis[LRS_GUI_MAX_LANES];
 	size_t want = gui->lane_cap ? gui->lane_cap : 12, n = 0;
 	bool have_sel = false;
 
@@ -180,29 +216,12 @@ void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model)
 		gui->nr_lanes = n;
 		return;
 	}
-	/* top want by current wait: insertion into a short sorted list */
-	for (size_t v = 0; v < model->nr_visible; v++) {
-		const struct lrs_row *row = &model->rows[model->visible[v]];
-
-		for (size_t i = 0; i < model->nr_nodes; i++) {
-			double r;
-			size_t at;
-
-			if (!row->cells[i].lruvec)
-				continue;
-			r = lane__heat(model, row->memcg_id, model->nodes[i], row->cells[i].wait_ns_per_s);
-			if (!(r > 0) || (n == want && !lane__hotter(r, rate[n - 1])))
-				continue;
-			for (at = n; at > 0 && lane__hotter(r, rate[at - 1]); at--)
-				;
-			if (n < want)
-				n++;
-			memmove(&gui->lanes[at + 1], &gui->lanes[at], (n - 1 - at) * sizeof(gui->lanes[0]));
-			memmove(&rate[at + 1], &rate[at], (n - 1 - at) * sizeof(rate[0]));
-			gui->lanes[at] = (struct gui_lane){ row->memcg_id, model->nodes[i], i };
-			rate[at] = r;
-		}
-	}
+	/* the scan only when the data or the visible rows changed, not per key */
+	if (gui->hot_pushes != model->pushes || gui->hot_view != model->visible ||
+	    gui->hot_nr_visible != model->nr_visible)
+		hot__scan(gui, model);
+	n = gui->nr_hot < want ? gui->nr_hot : want;
+	memcpy(gui->lanes, gui->hot, n * sizeof(gui->lanes[0]));
 	for (size_t i = 0; sel && i < n; i++)
 		if (gui->lanes[i].memcg_id == sel->memcg_id && gui->lanes[i].node_idx == model->sel_node_idx)
 			have_sel = true;
@@ -213,20 +232,21 @@ void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model)
 						     model->sel_node_idx };
 	}
 	/* tree order: the order of the visible rows, then node */
+	for (size_t i = 0; i < n; i++)
+		gui__row_by_id(model, gui->lanes[i].memcg_id, &vis[i]);
 	for (size_t i = 1; i < n; i++) {
 		struct gui_lane l = gui->lanes[i];
-		long li, lj;
+		long li = vis[i];
 		size_t j = i;
 
-		gui__row_by_id(model, l.memcg_id, &li);
-		while (j > 0) {
-			gui__row_by_id(model, gui->lanes[j - 1].memcg_id, &lj);
-			if (lj < li || (lj == li && gui->lanes[j - 1].node_idx <= l.node_idx))
-				break;
+		while (j > 0 && (vis[j - 1] > li ||
+				 (vis[j - 1] == li && gui->lanes[j - 1].node_idx > l.node_idx))) {
 			gui->lanes[j] = gui->lanes[j - 1];
+			vis[j] = vis[j - 1];
 			j--;
 		}
 		gui->lanes[j] = l;
+		vis[j] = li;
 	}
 	gui->nr_lanes = n;
 }
@@ -599,6 +619,8 @@ static void loop__filter_key(struct gui_loop *lp, SDL_Keycode key)
 	if (gui->editing)
 		snprintf(model->filter, sizeof(model->filter), "%s", gui->edit);
 	lrs_model__refresh_view(model);
+	gui->hot_pushes = 0;	/* other rows: scan for the hottest again */
+	gui__lanes_compute(gui, model);
 }
 
 static void loop__filter_text(struct gui_loop *lp, const char *text)
@@ -613,6 +635,8 @@ static void loop__filter_text(struct gui_loop *lp, const char *text)
 		}
 	snprintf(lp->model->filter, sizeof(lp->model->filter), "%s", gui->edit);
 	lrs_model__refresh_view(lp->model);
+	gui->hot_pushes = 0;
+	gui__lanes_compute(gui, lp->model);
 }
 
 static void loop__action(struct gui_loop *lp, enum lrs_action act)

@@ -180,6 +180,27 @@ static const struct gui_hist_ring *selected_ring(const struct lrs_gui *g,
 	return gui__ring(g, sel->memcg_id, model->nodes[model->sel_node_idx]);
 }
 
+/* The heatmap's metric: its value, the top of its scale, its number. */
+static bool metric_pages(const struct lrs_model *model)
+{
+	return model->metric == LRS_METRIC_LRU_PAGES;
+}
+
+static double heat_max(const struct lrs_gui *g, const struct lrs_model *model)
+{
+	return metric_pages(model) ? lrs_model__metric_max(model) : g->scale_max;
+}
+
+static char *heat_fmt(char *buf, size_t len, const struct lrs_model *model, double v)
+{
+	if (!metric_pages(model))
+		return lrs_fmt__rate_ns(buf, len, v);
+	lrs_fmt__count(buf, len, v);
+	if (strlen(buf) + 2 < len)
+		strcat(buf, "p");
+	return buf;
+}
+
 /* ---- layout ---------------------------------------------------------------- */
 
 static void hist__used(struct lrs_gui *g, const struct lrs_model *model)
@@ -467,6 +488,7 @@ static void draw_heatmap(struct lrs_gui *g, const struct lrs_model *model)
 	const struct lrs_row *sel = lrs_model__selected_row(model);
 	int cw = l->char_w, lh = l->line_h;
 	bool cell_text = l->cell_w >= 8 * cw + 4;
+	double hmax = heat_max(g, model);
 	char note[384], buf[64];
 
 	if (r->h < 3 * lh)
@@ -477,8 +499,9 @@ static void draw_heatmap(struct lrs_gui *g, const struct lrs_model *model)
 			 g->top + l->rows_fit < model->nr_visible ? g->top + l->rows_fit
 								  : model->nr_visible,
 			 model->nr_visible);
-	snprintf(note, sizeof(note), "   wait per second   sort: %s%s%s", lrs_sort_names[model->sort],
-		 model->filter[0] ? "   filter: " : "", model->filter);
+	snprintf(note, sizeof(note), "   %s   sort: %s%s%s",
+		 metric_pages(model) ? "pages on the LRU lists (m: wait)" : "wait per second",
+		 lrs_sort_names[model->sort], model->filter[0] ? "   filter: " : "", model->filter);
 	{
 		struct lrs_gui_rect t = *r;
 
@@ -526,14 +549,13 @@ static void draw_heatmap(struct lrs_gui *g, const struct lrs_model *model)
 					       n < model->nr_nodes; n++) {
 			const struct lrs_cell *cell = &row->cells[n];
 			int x = lrs_gui_layout__node_x(l, n);
-			struct lrs_rgb c = cell->lruvec ? lrs_gui_colour__value(cell->wait_ns_per_s,
-										 g->scale_max,
-										 LRS_GUI_DECADES)
+			double v = lrs_cell__value(cell, model->metric);
+			struct lrs_rgb c = cell->lruvec ? lrs_gui_colour__value(v, hmax, LRS_GUI_DECADES)
 							: LRS_GUI_BG;
 
 			fill(g, x + 1, y + 1, l->cell_w - 2, l->row_h - 2, c);
-			if (cell_text && cell->wait_ns_per_s > 0) {
-				lrs_fmt__rate_ns(buf, sizeof(buf), cell->wait_ns_per_s);
+			if (cell_text && v > 0) {
+				heat_fmt(buf, sizeof(buf), model, v);
 				text_right(g, x + l->cell_w - cw / 2, y + 1, lrs_gui_colour__text_on(c), buf);
 			}
 		}
@@ -570,10 +592,12 @@ static void draw_legend(struct lrs_gui *g, const struct lrs_model *model)
 	size_t n;
 	char buf[32];
 	int lh = l->line_h, cw = l->char_w, zx, tx, tw;
+	double hmax = heat_max(g, model);
 
 	if (bar->w <= 0 || l->legend.h <= 0)
 		return;
-	text(g, l->legend.x, bar->y, LRS_GUI_TEXT, "wait per second", bar->x - l->legend.x - 6 * cw);
+	text(g, l->legend.x, bar->y, LRS_GUI_TEXT, metric_pages(model) ? "LRU pages" : "wait per second",
+	     bar->x - l->legend.x - 6 * cw);
 	text(g, l->legend.x, bar->y + lh, LRS_GUI_FAINT, "log scale", bar->x - l->legend.x - 6 * cw);
 	if (!g->legend_tex) {
 		uint32_t px[256];
@@ -592,26 +616,25 @@ static void draw_legend(struct lrs_gui *g, const struct lrs_model *model)
 	if (g->legend_tex)
 		SDL_RenderCopy(g->ren, g->legend_tex, NULL,
 			       &(SDL_Rect){ bar->x, bar->y, bar->w, bar->h });
-	if (!(g->scale_max > 0)) {
-		text(g, bar->x + bar->w + cw, bar->y, LRS_GUI_FAINT, "no contention yet", 0);
+	if (!(hmax > 0)) {
+		text(g, bar->x + bar->w + cw, bar->y, LRS_GUI_FAINT, metric_pages(model) ? "no pages" : "no contention yet", 0);
 		return;
 	}
-	n = lrs_gui_colour__ticks(g->scale_max, LRS_GUI_DECADES, ticks, 8);
+	n = lrs_gui_colour__ticks(hmax, LRS_GUI_DECADES, ticks, 8);
 	for (size_t i = 0; i < n; i++) {
-		double t = lrs_gui_colour__t(ticks[i], g->scale_max, LRS_GUI_DECADES);
+		double t = lrs_gui_colour__t(ticks[i], hmax, LRS_GUI_DECADES);
 		int x = bar->x + (int)lround(t * (bar->w - 1));
 
 		fill(g, x, bar->y + bar->h, 1, 3, LRS_GUI_TEXT);
-		lrs_fmt__rate_ns(buf, sizeof(buf), ticks[i]);
+		heat_fmt(buf, sizeof(buf), model, ticks[i]);
 		tw = lrs_gui_font__width(g->font, buf);
 		tx = x - tw / 2 < bar->x ? bar->x : x - tw / 2;	/* clear of the zero swatch */
 		if (tx + tw < bar->x + bar->w - 10 * cw)
 			text(g, tx, bar->y + bar->h + 2, LRS_GUI_TEXT, buf, 0);
 	}
-	lrs_fmt__rate_ns(buf, sizeof(buf), g->scale_max);
+	heat_fmt(buf, sizeof(buf), model, hmax);
 	textf(g, bar->x + bar->w + cw, bar->y, LRS_GUI_TEXT, 0, "%s", buf);
 	text_right(g, bar->x + bar->w, bar->y + bar->h + 2, LRS_GUI_FAINT, "hottest");
-	(void)model;
 }
 
 static void draw_time_axis(struct lrs_gui *g, const struct lrs_model *model,
@@ -643,7 +666,8 @@ static void draw_timemap(struct lrs_gui *g, const struct lrs_model *model)
 		return;
 	draw_title(g, &l->timemap, g->lane_mode == GUI_LANES_HOT ? "hottest lruvecs over time"
 								 : "the selected memcg's nodes over time",
-		   "   wait per second, same scale   n switches, click selects");
+		   metric_pages(model) ? "   wait per second (the heatmap shows pages: m)"
+				       : "   wait per second, same scale   n switches, click selects");
 	if (!l->nr_lanes) {
 		text(g, l->time_labels.x, l->timemap.y + l->line_h, LRS_GUI_FAINT,
 		     model->prev ? "no lruvec waited in this interval" : "collecting...", l->timemap.w);
@@ -877,7 +901,7 @@ static void draw_status(struct lrs_gui *g, const struct lrs_model *model)
 	else
 		text(g, r->x, r->y, LRS_GUI_FAINT,
 		     "click or arrows select   Enter detail   s sort   / filter   p pause   "
-		     "+/- interval   n lanes   h help   q quit", r->w - right_w - 16);
+		     "+/- interval   m metric   n lanes   h help   q quit", r->w - right_w - 16);
 	(void)model;
 }
 
@@ -967,10 +991,10 @@ static size_t tooltip__lines(struct lrs_gui *g, const struct lrs_model *model,
 		break;
 	}
 	case LRS_GUI_LEGEND:
-		if (g->scale_max > 0)
+		if (heat_max(g, model) > 0)
 			snprintf(lines[n++], TOOLTIP_W, "this colour: %s",
-				 lrs_fmt__rate_ns(a, sizeof(a), lrs_gui_colour__value_at(hit->t, g->scale_max,
-											 LRS_GUI_DECADES)));
+				 heat_fmt(a, sizeof(a), model,
+					  lrs_gui_colour__value_at(hit->t, heat_max(g, model), LRS_GUI_DECADES)));
 		break;
 	default:
 		break;
@@ -1017,6 +1041,7 @@ static void draw_help(struct lrs_gui *g)
 		"wheel            move the selection 3 rows",
 		"Enter, d         show or hide the detail panel",
 		"s                sort: wait, count, max, name (tree)",
+		"m                cells: wait per second or pages on the LRU lists",
 		"/                filter by cgroup path (Enter keeps, Esc restores)",
 		"p, Space         pause or resume",
 		"+ -              longer or shorter interval",

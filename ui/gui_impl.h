@@ -87,6 +87,11 @@ struct lrs_gui {
 	struct gui_lane lanes[LRS_GUI_MAX_LANES];
 	size_t nr_lanes;
 	size_t lane_cap;		/* lanes the time heatmap has room for */
+	struct gui_lane hot[LRS_GUI_MAX_LANES];	/* the hottest lately, hottest first */
+	size_t nr_hot;
+	uint64_t hot_pushes;		/* what hot[] was scanned from */
+	const size_t *hot_view;
+	size_t hot_nr_visible;
 	struct gui_hist_ring rings[GUI_RINGS];
 	size_t ring_cap;
 	uint64_t observed;		/* lrs_gui__observe calls */

@@ -254,6 +254,24 @@ static void test_render_big_small_window(void **state)
 	frame_load(&f, path);
 	assert_int_equal(f.w, 640);
 	free(f.px);
+	/* the LRU-pages metric: cells coloured on the pages scale */
+	lrs_model__apply(model, LRS_ACT_METRIC_NEXT, 1);
+	lrs_gui__draw(gui, model);
+	{
+		const struct lrs_cell *cell = lrs_model__selected_cell(model);
+		long si = lrs_model__selected_index(model);
+		int x = lrs_gui_layout__node_x(&gui->layout, model->sel_node_idx) + 4;
+		int y = gui->layout.names.y + (int)(si - (long)gui->top) * gui->layout.row_h +
+			gui->layout.row_h / 2;
+
+		assert_int_equal(lrs_gui__save_png(gui, path), 0);
+		frame_load(&f, path);
+		assert_true(rgb_near(px_at(&f, x, y),
+				     lrs_gui_colour__value(lrs_cell__value(cell, LRS_METRIC_LRU_PAGES),
+							   lrs_model__metric_max(model), LRS_GUI_DECADES),
+				     0));
+		free(f.px);
+	}
 	/* help over it, and a filter that matches nothing: still draws */
 	model->show_help = true;
 	snprintf(model->filter, sizeof(model->filter), "no-such-memcg");
@@ -313,6 +331,7 @@ static void test_keys(void **state)
 	assert_int_equal(lrs_gui__key_action(SDLK_PAGEDOWN), LRS_ACT_PAGE_DOWN);
 	assert_int_equal(lrs_gui__key_action(SDLK_g), LRS_ACT_HOME);
 	assert_int_equal(lrs_gui__key_action(SDLK_END), LRS_ACT_END);
+	assert_int_equal(lrs_gui__key_action(SDLK_m), LRS_ACT_METRIC_NEXT);
 	assert_int_equal(lrs_gui__key_action(SDLK_z), LRS_ACT_NONE);
 }
 
