@@ -250,6 +250,32 @@ struct {
 	__type(value, struct matrix_stat);
 } exact_matrix SEC(".maps");
 
+/*
+ * Keys and initial values live in a per-CPU scratch, not on the stack: with
+ * the caller's frame (account() inlined) the 6.1 verifier's 512-byte limit
+ * for a call chain is otherwise exceeded. Tracing programs do not nest on a
+ * CPU (the kernel's recursion guard), so one scratch per CPU is enough.
+ */
+struct holders_scratch {
+	struct lock_key key;
+	struct holder_last last_init;
+	struct holder_key hk;
+	struct matrix_key mk;
+	struct holder_stat hinit;
+	struct matrix_stat minit;
+	struct exact_last mine;
+	__u64 hold_ns, queued;
+	__s32 stack_id;
+	__u32 probable;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct holders_scratch);
+} holders_scratch SEC(".maps");
+
 /* Look up key, inserting init first if missing; NULL (and counted) if the map is full. */
 static __always_inline void *holders_get(void *map, const void *key, const void *init)
 {
@@ -264,38 +290,55 @@ static __always_inline void *holders_get(void *map, const void *key, const void 
 	return v;
 }
 
+static __always_inline struct holders_scratch *scratch(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&holders_scratch, &zero);
+}
+
 /* At the start of an lruvec wait, before its clock starts: count it as waiting. */
 static __always_inline void holders_begin(struct pending *p)
 {
-	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
-	struct holder_last init = { .stack_id = -1 };
-	struct holder_last *last = holders_get(&lock_last, &key, &init);
+	struct holders_scratch *sc = scratch();
+	struct holder_last *last;
 
+	if (!sc)
+		return;
+	sc->key.lock_addr = p->lock_addr;
+	sc->key.owner_cgid = p->owner_cgid;
+	__builtin_memset(&sc->last_init, 0, sizeof(sc->last_init));
+	sc->last_init.stack_id = -1;
+	last = holders_get(&lock_last, &sc->key, &sc->last_init);
 	if (!last)
 		return;
 	__sync_fetch_and_add(&last->waiting, 1);
 	p->flags |= PENDING_F_WAITING;
 }
 
-static __always_inline void holders_charge(void *stats, void *matrix, struct holder_key *hk,
-					   struct matrix_key *mk, __u64 hold, __u64 queued,
-					   __s32 stack_id, bool probable)
+/* Charge sc->hold_ns (x sc->queued) to sc->hk in stats and sc->mk in matrix. */
+static __always_inline void holders_charge(struct holders_scratch *sc, void *stats, void *matrix)
 {
-	struct holder_stat hinit = { .cgid = mk->holder_cgid, .stack_id = -1 };
-	struct matrix_stat minit = {};
-	struct holder_stat *hs = holders_get(stats, hk, &hinit);
-	struct matrix_stat *ms = holders_get(matrix, mk, &minit);
+	struct holder_stat *hs;
+	struct matrix_stat *ms;
+	__u64 hold = sc->hold_ns, queued = sc->queued;
 
+	__builtin_memset(&sc->hinit, 0, sizeof(sc->hinit));
+	sc->hinit.cgid = sc->mk.holder_cgid;
+	sc->hinit.stack_id = -1;
+	__builtin_memset(&sc->minit, 0, sizeof(sc->minit));
+	hs = holders_get(stats, &sc->hk, &sc->hinit);
 	if (hs) {
 		__sync_fetch_and_add(&hs->holds, 1);
 		__sync_fetch_and_add(&hs->hold_ns, hold);
 		__sync_fetch_and_add(&hs->imposed_ns, hold * queued);
 		__sync_fetch_and_add(&hs->waiters, queued);
-		if (probable)
+		if (sc->probable)
 			__sync_fetch_and_add(&hs->probable_ns, hold);
-		if (stack_id >= 0)
-			hs->stack_id = stack_id;
+		if (sc->stack_id >= 0)
+			hs->stack_id = sc->stack_id;
 	}
+	ms = holders_get(matrix, &sc->mk, &sc->minit);
 	if (ms) {
 		__sync_fetch_and_add(&ms->holds, 1);
 		__sync_fetch_and_add(&ms->hold_ns, hold);
@@ -303,84 +346,100 @@ static __always_inline void holders_charge(void *stats, void *matrix, struct hol
 	}
 }
 
-/* The exact mode's view of the same wait: the last acquirer the fentry hooks saw. */
-struct holders_est {		/* what the estimate said about one wait */
-	__u64 hold_ns;
-	__u64 queued;
-	__u64 cgid;
-	__u32 pid;
-	__u32 self;		/* the waiter, now the acquirer */
-};
-
-static __noinline void holders_exact_end(struct pending *p, __u64 now, struct holders_est *est)
+/*
+ * The exact mode's view of the same wait: the last acquirer the fentry hooks
+ * saw. sc holds the estimate (hk, mk, hold_ns); it is rewritten for the truth.
+ */
+static __noinline void holders_exact_end(struct pending *p, __u64 now)
 {
-	__u32 pid = est->self;
-	__u64 est_hold = est->hold_ns, est_cgid = est->cgid, queued = est->queued;
-	__u32 est_pid = est->pid;
-	struct exact_last *ex = bpf_map_lookup_elem(&exact_last, &p->lock_addr);
-	struct exact_last mine = { .t_ns = now, .cgid = p->waiter_cgid, .pid = pid };
+	struct holders_scratch *sc = scratch();
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	struct exact_last *ex;
+	__u64 est_hold, from;
 
+	if (!sc)
+		return;
+	est_hold = sc->hold_ns;
+	ex = bpf_map_lookup_elem(&exact_last, &p->lock_addr);
 	if (ex && ex->pid && ex->pid != pid && ex->t_ns <= now) {
-		__u64 from = ex->t_ns > p->start_ns ? ex->t_ns : p->start_ns;
-		struct holder_key hk = {
-			.lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid, .pid = ex->pid,
-		};
-		struct matrix_key mk = {
-			.waiter_cgid = p->waiter_cgid, .owner_cgid = p->owner_cgid,
-			.holder_cgid = ex->cgid,
-		};
-
+		from = ex->t_ns > p->start_ns ? ex->t_ns : p->start_ns;
 		__sync_fetch_and_add(&cmp_est_ns, est_hold);
 		__sync_fetch_and_add(&cmp_exact_ns, now - from);
-		if (est_cgid == ex->cgid && est_pid)
+		if (sc->hk.pid && sc->mk.holder_cgid == ex->cgid)
 			__sync_fetch_and_add(&cmp_memcg_ns, est_hold);
-		if (est_pid == ex->pid)
+		if (sc->hk.pid == ex->pid)
 			__sync_fetch_and_add(&cmp_pid_ns, est_hold);
-		holders_charge(&exact_stats, &exact_matrix, &hk, &mk, now - from, queued, -1, false);
+		sc->hk.pid = ex->pid;
+		sc->mk.holder_cgid = ex->cgid;
+		sc->hold_ns = now - from;
+		sc->stack_id = -1;
+		sc->probable = 0;
+		holders_charge(sc, &exact_stats, &exact_matrix);
 	} else {
 		__sync_fetch_and_add(&cmp_no_exact, 1);
 	}
 	/* this waiter now holds the lock: the next one queues behind it */
-	if (bpf_map_update_elem(&exact_last, &p->lock_addr, &mine, BPF_ANY))
+	sc->mine.t_ns = now;
+	sc->mine.cgid = p->waiter_cgid;
+	sc->mine.pid = pid;
+	sc->mine.pad = 0;
+	if (bpf_map_update_elem(&exact_last, &p->lock_addr, &sc->mine, BPF_ANY))
 		__sync_fetch_and_add(&holder_drop_full, 1);
 }
 
 /* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
 static __noinline void holders_end(struct pending *p, __u64 now)
 {
-	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
-	struct holder_last init = { .stack_id = -1 };
-	struct holder_last *last = holders_get(&lock_last, &key, &init);
+	struct holders_scratch *sc = scratch();
 	__u32 pid = (__u32)bpf_get_current_pid_tgid();
-	struct holder_key hk = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
-	struct matrix_key mk = { .waiter_cgid = p->waiter_cgid, .owner_cgid = p->owner_cgid };
-	__u64 hold, queued = 1;
+	struct holder_last *last;
 	__s64 waiting = 0;
-	__s32 stack_id = -1;
-	bool probable = false;
 
-	if (now < p->start_ns || !last)
+	if (!sc)
 		return;
+	/* holders_exact_end reads the estimate from here: none unless set below */
+	sc->hold_ns = 0;
+	sc->hk.pid = 0;
+	sc->mk.holder_cgid = 0;
+	if (now < p->start_ns)
+		return;
+	sc->key.lock_addr = p->lock_addr;
+	sc->key.owner_cgid = p->owner_cgid;
+	__builtin_memset(&sc->last_init, 0, sizeof(sc->last_init));
+	sc->last_init.stack_id = -1;
+	last = holders_get(&lock_last, &sc->key, &sc->last_init);
+	if (!last)
+		return;
+	sc->hk.lock_addr = p->lock_addr;
+	sc->hk.owner_cgid = p->owner_cgid;
+	sc->hk.pid = 0;
+	sc->hk.pad = 0;
+	sc->mk.waiter_cgid = p->waiter_cgid;
+	sc->mk.owner_cgid = p->owner_cgid;
+	sc->mk.holder_cgid = 0;
+	sc->queued = 1;
+	sc->stack_id = -1;
+	sc->probable = 0;
 	if (p->flags & PENDING_F_WAITING)
 		waiting = __sync_fetch_and_add(&last->waiting, -1) - 1;
 	if (waiting < 0)
 		waiting = 0;
 	if (last->pid && last->pid != pid) {
-		hk.pid = last->pid;
-		mk.holder_cgid = last->cgid;
-		stack_id = last->stack_id;
+		sc->hk.pid = last->pid;
+		sc->mk.holder_cgid = last->cgid;
+		sc->stack_id = last->stack_id;
 		if (last->end_ns >= p->start_ns && last->end_ns <= now) {
 			/* rule 1: it took the lock while we queued: it held it until now */
-			hold = now - last->end_ns;
-			queued = last->queued ? last->queued : 1;
+			sc->hold_ns = now - last->end_ns;
+			sc->queued = last->queued ? last->queued : 1;
 		} else {
 			/* rule 2: it took the lock before we came; probably still held it */
-			hold = now - p->start_ns;
-			probable = true;
+			sc->hold_ns = now - p->start_ns;
+			sc->probable = 1;
 			__sync_fetch_and_add(&holder_probable, 1);
 		}
 	} else {
-		hold = now - p->start_ns;
+		sc->hold_ns = now - p->start_ns;
 		__sync_fetch_and_add(&holder_unknown, 1);
 	}
 	/* racy across CPUs by design: a torn record misattributes one wait at worst */
@@ -389,15 +448,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	last->pid = pid;
 	last->stack_id = p->stack_id;
 	last->queued = (__u64)waiting;
-	holders_charge(&holder_stats, &matrix_stats, &hk, &mk, hold, queued, stack_id, probable);
-	if (exact_holders) {
-		struct holders_est est = {
-			.hold_ns = hold, .queued = queued, .cgid = mk.holder_cgid, .pid = hk.pid,
-			.self = pid,
-		};
-
-		holders_exact_end(p, now, &est);
-	}
+	holders_charge(sc, &holder_stats, &matrix_stats);
 }
 /* ---- end of holders ---------------------------------------------------------- */
 
@@ -575,8 +626,11 @@ int BPF_PROG(contention_end, void *lock, int ret)
 		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 		cs->depth = d - 1;
 		account(&p, now);
+		/* two calls, not nested: each adds its frame to this one's (6.1: 512 in all) */
 		if (track_holders && p.kind == LOCK_KIND_LRUVEC)
 			holders_end(&p, now);
+		if (track_holders && exact_holders && p.kind == LOCK_KIND_LRUVEC)
+			holders_exact_end(&p, now);
 		return 0;
 	}
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0, 0);

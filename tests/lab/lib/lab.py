@@ -63,11 +63,16 @@ def kernel_dir():
     return r.stdout.strip().splitlines()[-1]
 
 
-def build_initramfs(kdir, work):
+def build_initramfs(kdir, work, init=None, extra=None):
+    """init: the guest's PID 1 script (default guest-init.sh); extra: {guest path: host path}."""
     root = os.path.join(work, "initramfs")
     os.makedirs(os.path.join(root, "bin"))
     shutil.copy("/bin/busybox", os.path.join(root, "bin", "busybox"))
-    shutil.copy(os.path.join(HERE, "guest-init.sh"), os.path.join(root, "init"))
+    shutil.copy(init or os.path.join(HERE, "guest-init.sh"), os.path.join(root, "init"))
+    for dst, src in (extra or {}).items():
+        path = os.path.join(root, dst.lstrip("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.copy(src, path)
     os.chmod(os.path.join(root, "init"), 0o755)
     shutil.copy(os.path.join(kdir, "qemu_fw_cfg.ko"), os.path.join(root, "qemu_fw_cfg.ko"))
     out = os.path.join(work, "initrd.cpio")
@@ -79,7 +84,7 @@ def build_initramfs(kdir, work):
     return out
 
 
-def build_disk(work):
+def build_disk(work, size="64M"):
     d = os.path.join(work, "disk")
     os.makedirs(d)
     for spec, mib in DATA_FILES.items():
@@ -87,7 +92,7 @@ def build_disk(work):
         with open(os.path.join(d, "data" + m.replace("/", "-") + "-" + c), "wb") as f:
             f.truncate(mib << 20)
     img = os.path.join(work, "data.img")
-    subprocess.run(["mkfs.ext4", "-q", "-F", "-d", d, img, "64M"], check=True,
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-d", d, img, size], check=True,
                    stdout=subprocess.DEVNULL)
     return img
 
@@ -102,7 +107,8 @@ def die_with_parent():
 class Guest:
     """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
 
-    def __init__(self, kdir, work, append="", mem_mb=1024, timeout=600):
+    def __init__(self, kdir, work, append="", mem_mb=1024, timeout=600, init=None, extra=None,
+                 disk="64M"):
         self.kdir, self.work, self.timeout = kdir, work, timeout
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.lines = []
@@ -112,10 +118,10 @@ class Guest:
                "-serial", "stdio", "-monitor", "none",
                "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
                "-kernel", os.path.join(kdir, "vmlinuz"),
-               "-initrd", build_initramfs(kdir, work),
+               "-initrd", build_initramfs(kdir, work, init, extra),
                "-append", "console=ttyS0 quiet panic=-1 " + append,
                "-device", "vmcoreinfo",
-               "-drive", "file=%s,if=none,id=d0,format=raw" % build_disk(work),
+               "-drive", "file=%s,if=none,id=d0,format=raw" % build_disk(work, disk),
                "-device", "nvme,drive=d0,serial=lrs0",
                "-object", "memory-backend-ram,id=m0,size=%dM" % half,
                "-object", "memory-backend-ram,id=m1,size=%dM" % half,
@@ -154,6 +160,9 @@ class Guest:
                     return self.lines
         raise LabError("timed out after %d s waiting for %s; tail: %s"
                        % (self.timeout, marker, self.lines[-5:]))
+
+    def disk_path(self):
+        return os.path.join(self.work, "data.img")
 
     def qmp(self, *commands):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -330,3 +339,26 @@ def boot_and_dump(kdir, work, append="", timeout=600):
     finally:
         g.stop()
     return parse_guest(lines), core
+
+
+# ---- lruscope itself in the guest ------------------------------------------------------------
+
+def binary_files(binary):
+    """{guest path: host path} for a dynamically linked binary: itself (as /lruscope), every
+    library ldd lists and the dynamic loader, at their own paths."""
+    out = {"/lruscope": binary}
+    r = subprocess.run(["ldd", binary], stdout=subprocess.PIPE, text=True, check=True)
+    for line in r.stdout.splitlines():
+        w = line.split()
+        if "=>" in w and len(w) >= 3 and w[2].startswith("/"):
+            out[w[2]] = os.path.realpath(w[2])
+        elif w and w[0].startswith("/"):
+            out[w[0]] = os.path.realpath(w[0])  # the loader
+    return out
+
+
+def read_guest_file(img, path):
+    """A file from the guest's ext4 data disk (after the guest stopped), or None."""
+    r = subprocess.run(["debugfs", "-R", "cat " + path, img], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    return r.stdout if r.returncode == 0 and r.stdout else None
