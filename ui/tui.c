@@ -1114,7 +1114,7 @@ static void draw_spark(struct lrs_tui *tui, const struct lrs_model *model,
 static void draw_detail_walk(struct lrs_tui *tui, const struct lrs_lruvec *lv, int y, int w, int h)
 {
 	uint64_t max = 0;
-	char state[64], a[32];
+	char state[64];
 	int x, bar_w = w - 24;
 
 	x = put(y + 1, 1, w - 1, 0, "lock word: ");
@@ -1135,8 +1135,9 @@ static void draw_detail_walk(struct lrs_tui *tui, const struct lrs_lruvec *lv, i
 	for (int l = 0; l < LRS_NR_LRU_LISTS && 2 + l < h; l++) {
 		int yy = y + 2 + l, n = lrs_view_layout__bar(lv->lru_pages[l], max, bar_w);
 
-		putf(yy, 1, 22, 0, "%-13s %8s", lrs_lru_list_names[l],
-		     lrs_fmt__count(a, sizeof(a), (double)lv->lru_pages[l]));
+		/* exact pages: what memory.numa_stat says, divided by the page size */
+		putf(yy, 1, 22, 0, "%-13s %8llu", lrs_lru_list_names[l],
+		     (unsigned long long)lv->lru_pages[l]);
 		attron(A_BOLD);
 		for (int i = 0; i < n; i++) {
 			if (tui->utf8)
