@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# make install PREFIX=... DESTDIR=...: the binary runs from there and finds its drgn scripts.
+set -u
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d /tmp/lrs-test-install.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+if ! make -s -C "$LRS_ROOT" BUILD="$LRS_BUILD" install DESTDIR="$tmp" PREFIX=/opt/lrs >"$tmp/log" 2>&1; then
+	tap_fail "install: make install failed: $(tail -3 "$tmp/log")"; exit 1
+fi
+bin=$tmp/opt/lrs/bin/lruscope
+tap_check "install: $bin is executable" [ -x "$bin" ]
+tap_check "install: it runs (--version)" "$bin" --version
+tap_check "install: --help lists every command" bash -c "'$bin' --help | grep -q walk"
+for s in walk.py lruvecs.py lru_check.py page_owner.py holders.py; do
+	tap_check "install: drgn-scripts/$s is in share/lruscope" [ -r "$tmp/opt/lrs/share/lruscope/drgn-scripts/$s" ]
+done
