@@ -12,6 +12,13 @@ resolve() {  # meta package -> concrete package it depends on
 }
 img=$(resolve linux-image-cloud-amd64)
 dbg=$(resolve linux-image-cloud-amd64-dbg)
+if { [ -z "$img" ] || [ -z "$dbg" ]; } && [ "$(id -u)" = 0 ]; then
+	# a machine whose package lists were never fetched (or were cleaned): fetch them once
+	log "refreshing the package lists (apt-get update)"
+	apt-get update -qq >&2 || true
+	img=$(resolve linux-image-cloud-amd64)
+	dbg=$(resolve linux-image-cloud-amd64-dbg)
+fi
 if [ -z "$img" ] || [ -z "$dbg" ]; then
 	if [ -z "$(ls /var/lib/apt/lists/ 2>/dev/null | grep -v lock)" ]; then
 		log "apt lists are empty: run apt-get update"
