@@ -383,7 +383,9 @@ int lrs_cmd_walk(int argc, char **argv)
 		return LRS_EXIT_FAIL;
 	if (o.json) {
 		if (fwrite(json, 1, len, stdout) != len || fflush(stdout)) {
-			fprintf(stderr, "lruscope walk: writing the JSON: %s\n", strerror(errno));
+			/* a reader that stopped early (| head) is not an error to report */
+			if (errno != EPIPE)
+				fprintf(stderr, "lruscope walk: writing the JSON: %s\n", strerror(errno));
 			goto out;
 		}
 		ret = LRS_EXIT_OK;

@@ -42,6 +42,7 @@ static void lists__decode(const struct lrs_jval *o, struct lrs_walk_lists *wl,
 
 	if (lrs_jval__is(walked, LRS_JOBJ)) {
 		wl->walked = true;
+		wl->skipped = (1u << LRS_NR_LRU_LISTS) - 1;	/* until the walk lists them */
 		for (size_t i = 0; i < walked->u.obj.len; i++) {
 			const struct lrs_jmember *m = &walked->u.obj.members[i];
 			int l = list_index(m->key);
@@ -52,6 +53,8 @@ static void lists__decode(const struct lrs_jval *o, struct lrs_walk_lists *wl,
 			lrs_jval__u64(lrs_jval__get(m->val, "pages"), &wl->walked_pages[l]);
 			if (!lrs_jval__bool(lrs_jval__get(m->val, "complete"), &complete) && complete)
 				wl->complete |= (uint8_t)(1u << l);
+			if (!lrs_jval__get(m->val, "skipped"))
+				wl->skipped &= (uint8_t)~(1u << l);
 		}
 	}
 	for (size_t i = 0; lrs_jval__is(mm, LRS_JOBJ) && i < mm->u.obj.len; i++) {

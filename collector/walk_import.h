@@ -18,6 +18,8 @@ struct lrs_walk_lists {
 	bool walked;				/* the JSON had "walked" for it */
 	uint64_t walked_pages[LRS_NR_LRU_LISTS];
 	uint8_t complete;			/* bit per list: walked to the end */
+	uint8_t skipped;			/* bit per list: not walked on purpose (6.1's
+						 * poisoned unevictable head) or not listed */
 };
 
 struct lrs_walk_held {

@@ -32,6 +32,15 @@ const char *lrs_walk_report__check(char *buf, size_t len, const struct lrs_walk 
 		if (n >= len)
 			n = len - 1;
 	}
+	/* a walk cut short (--max-folios, a fault) proves nothing either way */
+	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
+		if ((wl->complete | wl->skipped) & (1u << l))
+			continue;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s cut at %" PRIu64,
+				      n ? ", " : "", lrs_lru_list_names[l], wl->walked_pages[l]);
+		if (n >= len)
+			n = len - 1;
+	}
 	if (!n)
 		snprintf(buf, len, "ok");
 	return buf;

@@ -14,7 +14,10 @@
  */
 int lrs_walk_report__print(FILE *f, const struct lrs_walk *walk, const char *what);
 
-/* The walk-vs-counter column of lruvec i: "ok", "-" (not walked), or the lists that differ. */
+/*
+ * The walk-vs-counter column of lruvec i: "ok", "-" (not walked), or the
+ * lists that differ ("inactive_file walked 3 counted 5") or were cut short.
+ */
 const char *lrs_walk_report__check(char *buf, size_t len, const struct lrs_walk *walk, size_t i);
 
 #endif

@@ -167,6 +167,7 @@ static void test_import_lab(void **state)
 	assert_int_equal(w->lists[ai].walked_pages[LRS_ACTIVE_FILE], 1537);
 	/* the unevictable head is poisoned on 6.1: not walked */
 	assert_int_equal(w->lists[ai].complete, 0x0f);
+	assert_int_equal(w->lists[ai].skipped, 1u << LRS_UNEVICTABLE);
 	lrs_walk__free(w);
 }
 
@@ -241,7 +242,10 @@ static void test_mismatch_table(void **state)
 		"\"memcg_id\": 9, \"node\": 0, \"lock\": \"0x10\", \"lock_state\": {\"raw\": 0, "
 		"\"locked\": false, \"pending\": false, \"tail_cpu\": null}, \"locked\": false, "
 		"\"lru_pages\": {\"inactive_file\": 5, \"active_file\": 2}, \"walked\": "
-		"{\"inactive_file\": {\"folios\": 3, \"pages\": 3, \"complete\": true}}, "
+		"{\"inactive_file\": {\"folios\": 3, \"pages\": 3, \"complete\": true}, "
+		"\"active_file\": {\"folios\": 1, \"pages\": 1, \"complete\": false}, "
+		"\"unevictable\": {\"folios\": 0, \"pages\": 0, \"complete\": false, "
+		"\"skipped\": \"poisoned\"}}, "
 		"\"mismatch\": {\"inactive_file\": {\"walked\": 3, \"counted\": 5}}}], "
 		"\"other_locks\": [], \"stacks\": {}, \"stats\": {\"memcgs\": 1, "
 		"\"folios_walked\": 3, \"total_s\": 0.01}, \"holders\": [], "
@@ -259,7 +263,7 @@ static void test_mismatch_table(void **state)
 	assert_int_equal(lrs_walk_report__print(f, w, "core"), 0);
 	fclose(f);
 	assert_non_null(strstr(text, "/x@N0"));
-	assert_non_null(strstr(text, "inactive_file walked 3 counted 5"));
+	assert_non_null(strstr(text, "inactive_file walked 3 counted 5, active_file cut at 1\n"));
 	assert_non_null(strstr(text, "1 lruvec(s) whose walk differs"));
 	assert_non_null(strstr(text, "page owner (memcg_data):"));
 	assert_non_null(strstr(text, "warning: memcg /y: fault at 0x0"));
