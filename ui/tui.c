@@ -828,7 +828,10 @@ static void draw_time_axis(struct lrs_tui *tui, const struct lrs_model *model)
 	if (tui->interval_s > 0 && fabs(iv - tui->interval_s) <= 0.1 * tui->interval_s)
 		iv = tui->interval_s;
 	n = lrs_view_layout__time_ticks(ticks, 64, l->nr_time_cols, iv);
-	snprintf(cell, sizeof(cell), "a cell: %.3gs", iv);
+	/* one instant (a walk) has no interval: only "now" */
+	cell[0] = '\0';
+	if (iv > 0)
+		snprintf(cell, sizeof(cell), "a cell: %.3gs", iv);
 	putf(l->axis_y, 0, l->strip_x - 1, tui->faint_attr, "%*s", l->strip_x - 1, cell);
 	attron(tui->faint_attr);
 	mvhline(l->axis_y, l->strip_x, ACS_HLINE, (int)l->nr_time_cols);
