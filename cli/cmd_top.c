@@ -35,9 +35,9 @@ static void help(FILE *f)
 		"  -v, --verbose          libbpf's messages, on the status line\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"keys: arrows select a cell, Enter toggles the detail pane, s sorts (wait,\n"
-		"count, max, name), / filters by cgroup path, p pauses, + and - change the\n"
-		"interval, h shows help, q quits.\n");
+		"keys: arrows select a cell, Enter toggles the detail pane, t the time view\n"
+		"(each memcg's wait history), s sorts (wait, count, max, name), / filters by\n"
+		"cgroup path, p pauses, + and - change the interval, h shows help, q quits.\n");
 }
 
 static int parse_count(const char *s, unsigned int *out)
