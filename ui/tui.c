@@ -1692,12 +1692,8 @@ static void select_hottest(struct lrs_model *model)
 	}
 }
 
-/*
- * The time view's own keys: t toggles it; there, -> past the last node selects
- * "all nodes" and <- comes back. Returns true if the key was one of them.
- */
-static bool time_view__key(struct lrs_tui *tui, const struct lrs_model *model,
-			   enum lrs_action act)
+bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
+			    enum lrs_action act)
 {
 	if (act == LRS_ACT_TIME_VIEW) {
 		tui->time_view = !tui->time_view;
@@ -1738,7 +1734,7 @@ static void loop__key(struct tui_loop *lp, int ch)
 		return;
 	}
 	act = lrs_tui__key_action(ch);
-	if (time_view__key(tui, model, act)) {
+	if (lrs_tui__time_view_key(tui, model, act)) {
 		lp->user_moved |= act != LRS_ACT_TIME_VIEW;
 		return;
 	}

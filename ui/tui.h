@@ -48,6 +48,13 @@ void lrs_tui__resize(struct lrs_tui *tui, int lines, int cols);
  * of node columns; all_nodes: the strips sum every node.
  */
 void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes);
+/*
+ * The time view's own keys: LRS_ACT_TIME_VIEW toggles it; there, RIGHT past
+ * the last node selects "all nodes" and LEFT comes back. Returns true if act
+ * was one of them; other actions are the model's (lrs_model__apply).
+ */
+bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
+			    enum lrs_action act);
 /* What the header says about the source: its name and interval. */
 void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
 /* A status-line message; keep: also print it to stderr after curses ends. */

@@ -524,6 +524,50 @@ static void test_time_view(void **state)
 	assert_true(find("all nodes", NULL) > 0);
 }
 
+/* Keys as the loop applies them: the time view's first, then the model's. */
+static void press(struct fixture *f, enum lrs_action act)
+{
+	if (!lrs_tui__time_view_key(f->tui, f->model, act))
+		lrs_model__apply(f->model, act, 10);
+	lrs_tui__draw(f->tui, f->model);
+}
+
+static void test_time_view_keys(void **state)
+{
+	struct fixture *f = *state;
+	int y, x;
+
+	open_tui(f, "xterm-256color", 50, 160, false);
+	select_cell(f->model, 2, 0);
+	press(f, LRS_ACT_TIME_VIEW);
+	y = find("wait/s history of N0 N1 all nodes", &x);
+	assert_true(y > 0);
+	x += (int)strlen("wait/s history of ");
+	assert_true(mvinch(y, x) & A_REVERSE);		/* N0 */
+	/* -> moves to N1, then past the last node to all nodes */
+	press(f, LRS_ACT_RIGHT);
+	assert_int_equal(f->model->sel_node_idx, 1);
+	assert_true(mvinch(y, x + 3) & A_REVERSE);	/* N1 */
+	press(f, LRS_ACT_RIGHT);
+	assert_int_equal(f->model->sel_node_idx, 1);
+	assert_false(mvinch(y, x + 3) & A_REVERSE);
+	assert_true(mvinch(y, x + 6) & A_REVERSE);	/* all nodes */
+	press(f, LRS_ACT_RIGHT);
+	assert_true(mvinch(y, x + 6) & A_REVERSE);
+	/* <- comes back to N1, then N0 */
+	press(f, LRS_ACT_LEFT);
+	assert_true(mvinch(y, x + 3) & A_REVERSE);
+	press(f, LRS_ACT_LEFT);
+	assert_int_equal(f->model->sel_node_idx, 0);
+	/* t again: the heatmap, where -> stops at the last node as before */
+	press(f, LRS_ACT_TIME_VIEW);
+	assert_int_equal(find("wait/s history", NULL), -1);
+	assert_false(lrs_tui__time_view_key(f->tui, f->model, LRS_ACT_RIGHT));
+	press(f, LRS_ACT_RIGHT);
+	assert_false(lrs_tui__time_view_key(f->tui, f->model, LRS_ACT_RIGHT));
+	assert_false(lrs_tui__time_view_key(f->tui, f->model, LRS_ACT_DOWN));
+}
+
 static void test_time_view_small(void **state)
 {
 	struct fixture *f = *state;
@@ -620,6 +664,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_help, setup, teardown),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test_setup_teardown(test_time_view, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_time_view_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_view_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_deltas, setup, teardown),
 	};
