@@ -418,10 +418,15 @@ void lrs_model__refresh_view(struct lrs_model *model)
 	model->visible = calloc(model->nr_rows ? model->nr_rows : 1, sizeof(*model->visible));
 	if (!model->visible)
 		return;
-	for (size_t i = 0; i < model->nr_rows; i++)
-		if (!model->filter[0] || (model->rows[i].memcg &&
-					  strstr(model->rows[i].memcg, model->filter)))
+	for (size_t i = 0; i < model->nr_rows; i++) {
+		const struct lrs_row *row = &model->rows[i];
+
+		/* a removed memcg is worth a row only while its lruvec is still waited on */
+		if (row->removed && !row->contended)
+			continue;
+		if (!model->filter[0] || (row->memcg && strstr(row->memcg, model->filter)))
 			model->visible[model->nr_visible++] = i;
+	}
 	sort_model = model;
 	qsort(model->visible, model->nr_visible, sizeof(*model->visible), cmp_rows);
 	sort_model = NULL;
@@ -466,6 +471,17 @@ static void select_index(struct lrs_model *model, long i)
 	if (i >= (long)model->nr_visible)
 		i = (long)model->nr_visible - 1;
 	model->sel_memcg_id = model->rows[model->visible[i]].memcg_id;
+}
+
+bool lrs_action__moves_selection(enum lrs_action action)
+{
+	switch (action) {
+	case LRS_ACT_UP: case LRS_ACT_DOWN: case LRS_ACT_LEFT: case LRS_ACT_RIGHT:
+	case LRS_ACT_PAGE_UP: case LRS_ACT_PAGE_DOWN: case LRS_ACT_HOME: case LRS_ACT_END:
+		return true;
+	default:
+		return false;
+	}
 }
 
 bool lrs_model__apply(struct lrs_model *model, enum lrs_action action, size_t page)

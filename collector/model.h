@@ -176,6 +176,9 @@ enum lrs_action {
 	LRS_ACT_METRIC_NEXT,	/* cells: wait/s <-> LRU pages */
 };
 
+/* Does the action move the selection (arrows, pages, home, end)? */
+bool lrs_action__moves_selection(enum lrs_action action);
+
 /*
  * Apply a navigation or view action to the model. page is the number of rows
  * a page moves. Returns true when the view must be redrawn. QUIT, FILTER and

@@ -673,7 +673,7 @@ static void loop__action(struct gui_loop *lp, enum lrs_action act)
 		lrs_gui__message(gui, "interval %.3gs", iv);
 		break;
 	default:
-		if (act >= LRS_ACT_UP)
+		if (lrs_action__moves_selection(act))
 			lp->user_moved = true;
 		lrs_model__apply(model, act, gui->layout.rows_fit > 1 ? gui->layout.rows_fit - 1 : 1);
 		break;

@@ -94,6 +94,15 @@ static void test_new_lruvec_counts_from_zero_and_removed_flag(void **state)
 	assert_int_equal(m->nr_rows, 4);
 	assert_true(m->rows[3].removed);
 	assert_int_equal(m->rows[3].wait_ns, 7000);
+	assert_int_equal(m->nr_visible, 4);
+	/* once nobody waits on it any more, the removed memcg leaves the view */
+	struct lrs_snapshot *s3 = snap_at(3000000000, 0, 0);
+	add_lv(s3, "/lrs-gone", 99, 0, 7, 7000)->removed = true;
+	lrs_model__push(m, s3);
+	assert_int_equal(m->nr_rows, 4);
+	assert_int_equal(m->nr_visible, 3);
+	assert_false(lrs_action__moves_selection(LRS_ACT_METRIC_NEXT));
+	assert_true(lrs_action__moves_selection(LRS_ACT_END));
 	lrs_model__free(m);
 }
 
