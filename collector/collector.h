@@ -29,6 +29,9 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);
 int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out,
 			char *err, size_t err_len);
 
+/* A sysfs node list ("0-3,8") -> highest id + 1 (9); 1 for an empty list. */
+unsigned int lrs_node_list__nr(const char *list);
+
 /* Check what loading needs (root or CAP_BPF+CAP_PERFMON, BTF, tracepoints). */
 int lrs_collector__check_privileges(char *err, size_t err_len);
 

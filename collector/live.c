@@ -53,30 +53,43 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* "0-3,8" -> 9: the count the BPF side must cover (highest id + 1). */
+/*
+ * "0-3,8" -> 9: the count the BPF side must cover (highest id + 1). Only
+ * digits start a number: strtoul would read the "-1" of "0-1" as ULONG_MAX,
+ * whose + 1 wraps to 0, and a two-node machine counted as one.
+ */
+unsigned int lrs_node_list__nr(const char *list)
+{
+	unsigned long max = 0;
+
+	for (const char *p = list; p && *p;) {
+		char *end;
+		unsigned long v;
+
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		v = strtoul(p, &end, 10);
+		if (v < 65536 && v + 1 > max)
+			max = v + 1;
+		p = end;
+	}
+	return max ? (unsigned int)max : 1;
+}
+
 static unsigned int possible_nodes(void)
 {
 	FILE *f = fopen("/sys/devices/system/node/possible", "r");
 	char buf[256];
-	unsigned int max = 0;
+	unsigned int nr = 1;	/* no NUMA sysfs: one node */
 
 	if (!f)
-		return 1;	/* no NUMA sysfs: one node */
+		return nr;
 	if (fgets(buf, sizeof(buf), f))
-		for (char *p = buf; *p;) {
-			char *end;
-			unsigned long v = strtoul(p, &end, 10);
-
-			if (end == p) {
-				p++;
-				continue;
-			}
-			if (v + 1 > max)
-				max = (unsigned int)v + 1;
-			p = end;
-		}
+		nr = lrs_node_list__nr(buf);
 	fclose(f);
-	return max ? max : 1;
+	return nr;
 }
 
 static int stack_ips(void *ctx, int32_t id, uint64_t *ips)

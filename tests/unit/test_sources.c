@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cgroup_fs.h"
+#include "collector.h"
 #include "json_writer.h"
 #include "ksyms.h"
 #include "snapshot_json.h"
@@ -48,6 +49,18 @@ static void test_cgroup_root_parse(void **state)
 	assert_string_equal(root.path, "/mnt/my cgroups");
 	assert_int_equal(lrs_cgroup_root__parse(mountinfo_v2, no_memory, &root), -ENOENT);
 	assert_int_equal(lrs_cgroup_root__parse("", NULL, &root), -ENOENT);
+}
+
+/* /sys/devices/system/node/possible: "0-1" is two nodes (the lab guest's). */
+static void test_node_list(void **state)
+{
+	(void)state;
+	assert_int_equal(lrs_node_list__nr("0\n"), 1);
+	assert_int_equal(lrs_node_list__nr("0-1\n"), 2);
+	assert_int_equal(lrs_node_list__nr("0-3,8\n"), 9);
+	assert_int_equal(lrs_node_list__nr("2,0"), 3);
+	assert_int_equal(lrs_node_list__nr(""), 1);
+	assert_int_equal(lrs_node_list__nr(NULL), 1);
 }
 
 /* This machine's own hierarchy: whatever it is, detection must agree with statfs. */
@@ -242,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_root_detect_on_this_machine),
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_ksyms_on_this_kernel),
+		cmocka_unit_test(test_node_list),
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_snapshot_json_schema_fields),
 		cmocka_unit_test(test_report_text_and_csv),
