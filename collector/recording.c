@@ -1030,7 +1030,7 @@ static int read_line(struct lrs_recording *rec, char **line, size_t *len, bool *
 
 	*unterminated = false;
 	for (;;) {
-		char *nl = memchr(rec->buf + scanned, '\n', rec->end - scanned);
+		char *nl = rec->end > scanned ? memchr(rec->buf + scanned, '\n', rec->end - scanned) : NULL;
 		long n;
 
 		if (nl) {

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Recordings against the running kernel: record a real readtwice load in
+# lrs-test-rec-* memcgs, report -i on it against a live report of the same
+# time, gzip/zstd variants, a pipe, a recorder killed with SIGKILL, folded
+# output, and a replay in the TUI driven through tmux.
+set -u
+. "$(dirname "$0")/../lib.sh"
+need_root "record"
+
+prefix=lrs-test-rec$$-
+dir=$(mktemp -d /tmp/lrs-test-record.XXXXXX)
+session=lrs-test-record-$$
+cleanup() {
+	tmux kill-session -t "$session" 2>/dev/null
+	lrs_cleanup
+	read -r _ cgroot < <(lrs_memcg_root)
+	for cg in "$cgroot/$prefix"*; do
+		[ -d "$cg" ] && rmdir "$cg" 2>/dev/null
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# the load: 4 readers in 2 isolated memcgs until the cleanup stops it (SIGTERM)
+"$LRS_BIN" workload --layout isolated --readers 4 --duration 0 --prefix "$prefix" \
+	>"$dir/workload.out" 2>"$dir/workload.err" &
+lrs_track_pid $!
+for _ in $(seq 50); do grep -q "$prefix" "$dir/workload.out" && break; sleep 0.2; done
+if ! grep -q "$prefix" "$dir/workload.out"; then
+	tap_fail "record: the workload did not start: $(head -c 300 "$dir/workload.err")"
+	exit 1
+fi
+
+workload_alive() {
+	kill -0 "${LRS_PIDS[0]}" 2>/dev/null && return 0
+	tap_fail "record: the workload ended early: $(tail -n 3 "$dir/workload.out" "$dir/workload.err" | tr "\n" " ")"
+	exit 1
+}
+
+# a recording and a live report over the same 6 s
+"$LRS_BIN" record -o "$dir/r.jsonl.zst" -d 6 2>"$dir/record.err" &
+rec_pid=$!
+lrs_track_pid $rec_pid
+"$LRS_BIN" report -d 6 -f csv >"$dir/live.csv" 2>"$dir/live.err"
+wait $rec_pid
+rc=$?
+if [ $rc -eq 0 ] && grep -qE "wrote [0-9]+ snapshots, [0-9]+ bytes to $dir/r.jsonl.zst" "$dir/record.err"; then
+	tap_ok "record: -d 6 to .zst exits 0 and says what it wrote ($(tail -n1 "$dir/record.err"))"
+else
+	tap_fail "record: exit $rc: $(cat "$dir/record.err")"
+fi
+tap_check "record: the .zst file is a complete zstd stream" zstd -tq "$dir/r.jsonl.zst"
+zstdcat "$dir/r.jsonl.zst" > "$dir/r.jsonl"
+lines=$(wc -l < "$dir/r.jsonl")
+if [ "$lines" -ge 6 ] && head -n1 "$dir/r.jsonl" | grep -q '"lruscope_recording":1'; then
+	tap_ok "record: a header and $((lines - 1)) snapshot lines"
+else
+	tap_fail "record: $lines lines, header: $(head -c 200 "$dir/r.jsonl")"
+fi
+
+workload_alive
+# hot: the lrs-test lruvec with the most wait (csv rows are sorted by wait)
+hot() { grep -m1 "^lruvec,\"/$prefix" "$1" | cut -d, -f2,3; }
+"$LRS_BIN" report -i "$dir/r.jsonl.zst" -f csv >"$dir/rec.csv" 2>"$dir/rec.err"
+rc=$?
+live_hot=$(hot "$dir/live.csv")
+rec_hot=$(hot "$dir/rec.csv")
+if [ $rc -eq 0 ] && [ -n "$rec_hot" ]; then
+	tap_ok "report -i: the recording shows $rec_hot contended"
+else
+	tap_fail "report -i: exit $rc, no $prefix lruvec: $(head -c 300 "$dir/rec.err")"
+fi
+# with isolated memcgs under the same load the order among them can swap: the
+# live hottest must be among the recording's contended ones, and the reverse
+live_in_rec=$(grep -c "^lruvec,$(echo "$live_hot" | cut -d, -f1)," "$dir/rec.csv")
+rec_in_live=$(grep -c "^lruvec,$(echo "$rec_hot" | cut -d, -f1)," "$dir/live.csv")
+live_wait=$(grep "^lruvec,$(echo "$live_hot" | cut -d, -f1),$(echo "$live_hot" | cut -d, -f2)," "$dir/rec.csv" | cut -d, -f7)
+if [ -n "$live_hot" ] && [ "$live_in_rec" -ge 1 ] && [ "$rec_in_live" -ge 1 ] && [ "${live_wait:-0}" -gt 0 ]; then
+	tap_ok "report -i: live hottest $live_hot is contended in the recording too (wait ${live_wait} ns); recording hottest $rec_hot"
+else
+	tap_fail "report -i: live hottest '$live_hot', recording hottest '$rec_hot', live's wait in the recording '${live_wait:-}'"
+fi
+interval=$("$LRS_BIN" report -i "$dir/r.jsonl.zst" -f json | sed -n 's/.*"interval_ns":\([0-9]*\).*/\1/p' | head -n1)
+if [ "${interval:-0}" -ge 3500000000 ] && [ "${interval:-0}" -le 6500000000 ]; then
+	tap_ok "report -i -f json: interval_ns = last t_ns - first t_ns = $interval"
+else
+	tap_fail "report -i -f json: interval_ns '$interval' (want about 5 s)"
+fi
+
+# folded: root frame first, the lruvec as the leaf, then the wait
+"$LRS_BIN" report -i "$dir/r.jsonl.zst" -f folded >"$dir/folded" 2>&1
+if grep -qE "^[^ ;]+(;[^;]+)*;/$prefix[^ ;@]+@N[0-9]+ [0-9]+$" "$dir/folded" &&
+   ! grep -qvE ' [0-9]+$' "$dir/folded"; then
+	tap_ok "report -f folded: $(grep -c "/$prefix" "$dir/folded") stacks end in a $prefix lruvec, every line ends in ns"
+else
+	tap_fail "report -f folded: no 'frames;/$prefix...@N0 ns' line: $(head -c 300 "$dir/folded")"
+fi
+
+# gzip, and a pipe
+workload_alive
+"$LRS_BIN" record -q -o "$dir/r.jsonl.gz" -d 3 2>"$dir/gz.err"
+if gzip -t "$dir/r.jsonl.gz" && "$LRS_BIN" report -i "$dir/r.jsonl.gz" -f csv 2>&1 | grep -q "^lruvec,\"/$prefix"; then
+	tap_ok "record .gz: gzip -t passes, report -i reads it"
+else
+	tap_fail "record .gz: $(cat "$dir/gz.err") $(tail -n 3 "$dir/workload.err")"
+fi
+if "$LRS_BIN" record -q -o - -d 3 2>"$dir/pipe.err" | "$LRS_BIN" report -i - -f csv >"$dir/pipe.csv" 2>&1 &&
+   grep -q "^lruvec,\"/$prefix" "$dir/pipe.csv"; then
+	tap_ok "record -o - | report -i -: a pipe works"
+else
+	tap_fail "record -o - | report -i -: $(head -c 300 "$dir/pipe.csv") $(cat "$dir/pipe.err")"
+fi
+
+workload_alive
+# a recorder killed with SIGKILL leaves a file readable up to its last snapshot
+for ext in jsonl jsonl.gz jsonl.zst; do
+	"$LRS_BIN" record -q -o "$dir/k.$ext" 2>"$dir/k-record.err" &
+	pid=$!
+	lrs_track_pid $pid
+	# loading BPF on a busy machine takes a while: kill after two snapshots are out
+	for _ in $(seq 300); do
+		case $ext in
+		*.gz) n=$(zcat "$dir/k.$ext" 2>/dev/null | wc -l) ;;
+		*.zst) n=$(zstdcat "$dir/k.$ext" 2>/dev/null | wc -l) ;;
+		*) n=$(cat "$dir/k.$ext" 2>/dev/null | wc -l) ;;
+		esac
+		[ "$n" -ge 3 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	if "$LRS_BIN" report -i "$dir/k.$ext" -f csv >"$dir/k.csv" 2>"$dir/k.err" &&
+	   grep -q "^lruvec,\"/$prefix" "$dir/k.csv"; then
+		tap_ok "record killed with SIGKILL: the .$ext file reads ($(grep -c . "$dir/k.err") warning line(s))"
+	else
+		tap_fail "record killed with SIGKILL: .$ext unreadable: $(cat "$dir/k.err" "$dir/k-record.err")"
+	fi
+done
+
+# replay in the TUI: the memcg's row shows, keys step and quit
+hot_memcg=$(echo "$rec_hot" | cut -d, -f1 | tr -d '"')
+tmux new-session -d -s "$session" -x 200 -y 50 \
+	"env TERM=xterm-256color $LRS_BIN replay --speed 2 $dir/r.jsonl.zst; echo replay-exit-\$?; sleep 30"
+shown=""
+for _ in $(seq 25); do
+	sleep 0.2
+	if tmux capture-pane -t "$session" -p | grep -qF "${hot_memcg##*/}"; then shown=1; break; fi
+done
+if [ -n "$shown" ]; then
+	tap_ok "replay: the TUI shows ${hot_memcg}'s row"
+else
+	tap_fail "replay: no row for $hot_memcg: $(tmux capture-pane -t "$session" -p | head -n 8)"
+fi
+# paused, the position only moves with the keys
+tmux send-keys -t "$session" ' '
+sleep 0.3
+tmux send-keys -t "$session" '<'
+sleep 0.6
+if tmux capture-pane -t "$session" -p | grep -qE "replay [0-9.]+x 2/$((lines - 1))"; then
+	tap_ok "replay: '<' jumps to the start (header says 2/$((lines - 1)))"
+else
+	tap_fail "replay: after '<': $(tmux capture-pane -t "$session" -p | head -n 2)"
+fi
+tmux send-keys -t "$session" '>'
+sleep 0.6
+if tmux capture-pane -t "$session" -p | grep -qE "replay [0-9.]+x $((lines - 1))/$((lines - 1))"; then
+	tap_ok "replay: '>' jumps to the end"
+else
+	tap_fail "replay: after '>': $(tmux capture-pane -t "$session" -p | head -n 2)"
+fi
+tmux send-keys -t "$session" q
+for _ in $(seq 25); do
+	sleep 0.2
+	tmux capture-pane -t "$session" -p | grep -q "replay-exit-" && break
+done
+if tmux capture-pane -t "$session" -p | grep -q "replay-exit-0"; then
+	tap_ok "replay: q quits with status 0"
+else
+	tap_fail "replay: no clean exit: $(tmux capture-pane -t "$session" -p | tail -n 5)"
+fi
+
+# usage and bad input
+"$LRS_BIN" record >/dev/null 2>&1
+tap_check "record: no -o is a usage error (exit 2)" test $? -eq 2
+printf 'hello\n' > "$dir/not-a-recording"
+"$LRS_BIN" report -i "$dir/not-a-recording" >/dev/null 2>"$dir/bad.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "not-a-recording:1: not an lruscope recording" "$dir/bad.err"; then
+	tap_ok "report -i: not a recording: exit 1 naming file and line"
+else
+	tap_fail "report -i on garbage: exit $rc: $(cat "$dir/bad.err")"
+fi
