@@ -6,17 +6,17 @@ FUZZ_CC    ?= clang
 FUZZ_SECS  ?= 300
 FUZZ_DIR   := $(BUILD)/fuzz
 FUZZ_BIN   := $(FUZZ_DIR)/fuzz_recording
-FUZZ_SRCS  := collector/json_reader.c collector/zstream.c collector/recording.c \
-	collector/snapshot_diff.c collector/snapshot.c collector/snapshot_json.c \
-	collector/json_writer.c collector/u64map.c
+# the whole collector, so a new module the snapshot code calls needs no edit here
+FUZZ_SRCS  := $(wildcard collector/*.c)
 
 .PHONY: fuzz fuzz-build fuzz-corpus
 
-$(FUZZ_BIN): tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) $(wildcard collector/*.h)
+$(FUZZ_BIN): tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) $(wildcard collector/*.h) $(BPF_SKELS)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -Icollector -o $@ tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) -lz -lzstd
+		-D_GNU_SOURCE -I$(BUILD) -Icollector -o $@ tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) \
+		-lbpf -lelf -lz -lzstd -lm
 
 fuzz-build: $(FUZZ_BIN)
 
