@@ -24,6 +24,8 @@ static void help(FILE *f)
 		"compressed; '-' reads stdin: sudo lruscope record -o - | lruscope replay -\n"
 		"No root needed.\n\n"
 		"  -g, --gui               the SDL2 window instead of the terminal\n"
+		"      --screenshot FILE.png  with --gui: render the recording's last frame\n"
+		"                          headless into FILE.png and exit (no display needed)\n"
 		"  -s, --speed X           X times real time (default 1; 0.25 to 128)\n"
 		"      --once              quit after the last snapshot (default: pause on it)\n"
 		"  -d, --duration SECS     quit after SECS of wall time\n"
@@ -38,6 +40,7 @@ int lrs_cmd_replay(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "gui", no_argument, NULL, 'g' },
+		{ "screenshot", required_argument, NULL, 'P' },
 		{ "speed", required_argument, NULL, 's' },
 		{ "once", no_argument, NULL, 'O' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -50,6 +53,7 @@ int lrs_cmd_replay(int argc, char **argv)
 	struct lrs_source *src = NULL;
 	struct lrs_model *model = NULL;
 	bool gui = false;
+	const char *screenshot = NULL;
 	double duration = 0;
 	char err[700];
 	int c, ret, status = LRS_EXIT_FAIL;
@@ -66,6 +70,9 @@ int lrs_cmd_replay(int argc, char **argv)
 					optarg);
 				return LRS_EXIT_USAGE;
 			}
+			break;
+		case 'P':
+			screenshot = optarg;
 			break;
 		case 'O':
 			ropts.once = true;
@@ -90,6 +97,10 @@ int lrs_cmd_replay(int argc, char **argv)
 	if (optind + 1 != argc) {
 		fprintf(stderr, "lruscope replay: want one FILE (or '-' for stdin)%s\n",
 			optind + 1 < argc ? ", got more" : "");
+		return LRS_EXIT_USAGE;
+	}
+	if (screenshot && !gui) {
+		fprintf(stderr, "lruscope replay: --screenshot goes with --gui\n");
 		return LRS_EXIT_USAGE;
 	}
 	if (gui && !lrs_gui__run) {
@@ -119,7 +130,10 @@ int lrs_cmd_replay(int argc, char **argv)
 	if (getenv("NO_COLOR"))
 		topts.no_color = true;
 	if (gui) {
-		struct lrs_gui_opts gopts = { .stop = &lrs_stop, .duration_s = duration, .title = "lruscope replay" };
+		struct lrs_gui_opts gopts = {
+			.stop = &lrs_stop, .duration_s = duration, .title = "lruscope replay",
+			.screenshot = screenshot,
+		};
 
 		/* the source paces itself from --speed: the GUI keeps its interval */
 		ret = lrs_gui__run(src, model, &gopts);

@@ -106,6 +106,15 @@ enum lrs_action lrs_gui__key_action(int key)
 		return LRS_ACT_END;
 	case SDLK_m:
 		return LRS_ACT_METRIC_NEXT;
+	/* replay, as in the TUI: . , step; ] [ speed (< > are shifted , .) */
+	case SDLK_PERIOD:
+		return LRS_ACT_STEP_FORWARD;
+	case SDLK_COMMA:
+		return LRS_ACT_STEP_BACK;
+	case SDLK_RIGHTBRACKET:
+		return LRS_ACT_SPEED_UP;
+	case SDLK_LEFTBRACKET:
+		return LRS_ACT_SPEED_DOWN;
 	default:
 		return LRS_ACT_NONE;
 	}
@@ -673,6 +682,12 @@ static void loop__action(struct gui_loop *lp, enum lrs_action act)
 		lrs_gui__message(gui, "interval %.3gs", iv);
 		break;
 	default:
+		if (lp->src->control && lp->src->control(lp->src, (int)act)) {
+			/* a replay moved or changed speed: the next take waits a whole interval */
+			lrs_gui__set_source(gui, lp->src->name, lp->src->interval_s);
+			lp->next_due_s = lp->last_take_s + lp->src->interval_s / lp->speed;
+			break;
+		}
 		if (lrs_action__moves_selection(act))
 			lp->user_moved = true;
 		lrs_model__apply(model, act, gui->layout.rows_fit > 1 ? gui->layout.rows_fit - 1 : 1);
@@ -775,9 +790,14 @@ static void loop__event(struct gui_loop *lp, const SDL_Event *ev)
 			lp->dirty = true;
 			break;
 		}
-		/* '?' and '+' arrive as shifted '/' and '=' */
+		/* '?', '<' and '>' arrive as shifted '/', ',' and '.' */
 		if ((ev->key.keysym.mod & KMOD_SHIFT) && ev->key.keysym.sym == SDLK_SLASH) {
 			loop__action(lp, LRS_ACT_HELP);
+			break;
+		}
+		if ((ev->key.keysym.mod & KMOD_SHIFT) &&
+		    (ev->key.keysym.sym == SDLK_COMMA || ev->key.keysym.sym == SDLK_PERIOD)) {
+			loop__action(lp, ev->key.keysym.sym == SDLK_COMMA ? LRS_ACT_SEEK_START : LRS_ACT_SEEK_END);
 			break;
 		}
 		loop__action(lp, lrs_gui__key_action(ev->key.keysym.sym));

@@ -1773,9 +1773,7 @@ static void loop__key(struct tui_loop *lp, int ch)
 			lp->next_due_s = now_s() + lp->src->interval_s;
 			break;
 		}
-		if (act == LRS_ACT_UP || act == LRS_ACT_DOWN || act == LRS_ACT_LEFT ||
-		    act == LRS_ACT_RIGHT || act == LRS_ACT_PAGE_UP || act == LRS_ACT_PAGE_DOWN ||
-		    act == LRS_ACT_HOME || act == LRS_ACT_END)
+		if (lrs_action__moves_selection(act))
 			lp->user_moved = true;
 		lrs_model__apply(model, act, tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
 		break;

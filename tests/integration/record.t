@@ -112,6 +112,13 @@ else
 	tap_fail "record -o - | report -i -: $(head -c 300 "$dir/pipe.csv") $(cat "$dir/pipe.err")"
 fi
 
+# the GUI replays a recording headless: the frame is checked from its pixels
+if "$LRS_BIN" replay "$dir/r.jsonl.zst" --gui --screenshot "$dir/replay.png" >/dev/null 2>"$dir/replay-gui.err"; then
+	/usr/bin/python3 "$(dirname "$0")/gui_png.py" "replay --gui" "$dir/replay.png" 1280 800 --contention
+else
+	tap_fail "replay --gui --screenshot: $(head -c 300 "$dir/replay-gui.err")"
+fi
+
 workload_alive
 # a recorder killed with SIGKILL leaves a file readable up to its last snapshot
 for ext in jsonl jsonl.gz jsonl.zst; do
