@@ -29,6 +29,8 @@ static void help(FILE *f)
 		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
 		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
 		"  -q, --quiet             no summary on stderr at the end\n"
+		"      --holders           also record lock holders (docs/holders.md); report -i\n"
+		"                          FILE --holders shows them\n"
 		"  -v, --verbose           libbpf's messages on stderr\n"
 		"  -h, --help              this text\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
@@ -109,6 +111,7 @@ int lrs_cmd_record(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "cgroup-root", required_argument, NULL, 'R' },
 		{ "stack-every", required_argument, NULL, 'S' },
+		{ "holders", no_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -155,6 +158,9 @@ int lrs_cmd_record(int argc, char **argv)
 				fprintf(stderr, "lruscope record: --stack-every '%s': want a number\n", optarg);
 				return LRS_EXIT_USAGE;
 			}
+			break;
+		case 'H':
+			copts.holders = true;
 			break;
 		case 'q':
 			quiet = true;

@@ -187,6 +187,16 @@ struct lrs_json;
 /* The "holders" object of the snapshot JSON (nothing when snap->holders is NULL). */
 void lrs_holders__write_json(struct lrs_json *j, const struct lrs_snapshot *snap);
 
+struct lrs_jval;
+/*
+ * Read a "holders" object back (recordings, report -i): *out is NULL when obj
+ * is NULL or null. 0, -EINVAL (what is wrong in err) or -ENOMEM.
+ */
+int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out, char *err,
+			   size_t err_len);
+/* A deep copy, or NULL (h NULL, or out of memory). */
+struct lrs_holders *lrs_holders__clone(const struct lrs_holders *h);
+
 /* ---- the live collector's part (collector/holders_live.c) -------------------- */
 
 struct lrs_lockstat;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holders.h"
 #include "json_reader.h"
 #include "json_writer.h"
 #include "recording.h"
@@ -341,6 +342,7 @@ int lrs_recording__write_line(FILE *f, const struct lrs_snapshot *snap,
 		lrs_json__obj_end(&j);
 	}
 
+	lrs_holders__write_json(&j, snap);	/* issue 6: whole on every line, when tracked */
 	lrs_json__key(&j, "drops");
 	lrs_json__obj_begin(&j);
 	lrs_json__key(&j, "task");
@@ -955,6 +957,12 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 		      opt_u64(d, drops, "negative_time", &s->drops.negative_time)))
 		goto fail;
 	if (opt_strdup(d, root, "unavailable", &s->unavailable))
+		goto fail;
+	/* holders (issue 6): every line that has them carries them whole */
+	lrs_holders__free(s->holders);
+	s->holders = NULL;
+	err = lrs_holders__read_json(lrs_jval__get(root, "holders"), &s->holders, d->err, d->err_len);
+	if (err)
 		goto fail;
 	*out = s;
 	return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holders.h"
 #include "snapshot_diff.h"
 #include "u64map.h"
 
@@ -71,6 +72,9 @@ struct lrs_snapshot *lrs_snapshot__clone(const struct lrs_snapshot *snap)
 		if (lrs_snapshot__add_node(c, snap->nodes[i]))
 			goto fail;
 	if (dup_str(&c->unavailable, snap->unavailable))
+		goto fail;
+	/* holders (issue 6) are cumulative since the collector started: a diff keeps the last */
+	if (snap->holders && !(c->holders = lrs_holders__clone(snap->holders)))
 		goto fail;
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
 		struct lrs_lruvec *lv = lrs_snapshot__add_lruvec(c);

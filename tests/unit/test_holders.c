@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The holder estimator (collector/holders.c) on synthetic contention streams. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "holders.h"
+#include "recording.h"
+#include "snapshot_diff.h"
 
 #define L1 0x1000
 #define L2 0x2000
@@ -183,6 +187,143 @@ static void test_fold(void **state)
 	assert_int_equal(vals[0 * 4 + 0], 950);
 }
 
+/* A snapshot with holders (exact mode) for the recording round trip. */
+static struct lrs_snapshot *holders_snapshot(uint64_t t_ns, uint64_t heavy_imposed)
+{
+	struct lrs_snapshot *s = lrs_snapshot__new();
+	struct lrs_holders *h = calloc(1, sizeof(*h));
+	struct lrs_lruvec *lv;
+
+	assert_non_null(s);
+	assert_non_null(h);
+	s->t_ns = t_ns;
+	s->interval_ns = 1000000000;
+	assert_int_equal(lrs_snapshot__add_node(s, 0), 0);
+	assert_int_equal(lrs_snapshot__add_node(s, 1), 0);
+	for (int n = 0; n < 2; n++) {
+		lv = lrs_snapshot__add_lruvec(s);
+		assert_non_null(lv);
+		lv->memcg = strdup("/heavy");
+		lv->memcg_id = 40;
+		lv->node = n;
+		lv->lock_addr = 0x1000 + (uint64_t)n;
+		lv->counters.contended = 10;
+		lv->counters.wait_ns = 5000;
+	}
+	h->mode = LRS_HOLDERS_EXACT;
+	h->nr_rows = 2;
+	h->rows = calloc(2, sizeof(*h->rows));
+	h->rows[0] = (struct lrs_holder_row){ .lruvec_memcg_id = 40, .node = 1, .pid = 123,
+		.memcg_id = 40, .holds = 3, .hold_ns = 900, .imposed_ns = heavy_imposed,
+		.waiters = 4, .probable_ns = 100, .stack_id = 7 };
+	strcpy(h->rows[0].comm, "reader");
+	h->rows[0].memcg = strdup("/heavy");
+	h->rows[1] = (struct lrs_holder_row){ .lruvec_memcg_id = 40, .node = 0, .pid = 0,
+		.stack_id = -1, .holds = 1, .hold_ns = 5 };
+	strcpy(h->rows[1].comm, "(unknown)");
+	h->nr_cells = 1;
+	h->cells = calloc(1, sizeof(*h->cells));
+	h->cells[0] = (struct lrs_matrix_cell){ .waiter_id = 41, .owner_id = 40, .holder_id = 40,
+		.holds = 3, .hold_ns = 900, .imposed_ns = heavy_imposed };
+	h->cells[0].waiter = strdup("/light");
+	h->cells[0].owner = strdup("/heavy");
+	h->cells[0].holder = strdup("/heavy");
+	h->nr_exact_rows = 1;
+	h->exact_rows = calloc(1, sizeof(*h->exact_rows));
+	h->exact_rows[0] = h->rows[0];
+	h->exact_rows[0].memcg = strdup("/heavy");
+	h->counters = (struct lrs_holders_counters){ .unknown = 1, .probable = 2, .drop_full = 3,
+		.cmp_est_ns = 1000, .cmp_memcg_ns = 930, .cmp_pid_ns = 800, .cmp_exact_ns = 990,
+		.cmp_no_exact = 4, .exact_acquisitions = 1550, .exact_drop_full = 0 };
+	s->holders = h;
+	return s;
+}
+
+static struct lrs_snapshot *round_trip(const struct lrs_snapshot *snap,
+				       const struct lrs_snapshot *prev_written,
+				       const struct lrs_snapshot *prev_read)
+{
+	char *buf = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lrs_snapshot *back = NULL;
+
+	assert_non_null(f);
+	assert_int_equal(lrs_recording__write_line(f, snap, prev_written), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"holders\""));
+	if (lrs_recording__decode_line(buf, len, prev_read, &back, err, sizeof(err)))
+		fail_msg("decode: %s", err);
+	free(buf);
+	return back;
+}
+
+/* Holders survive a recording: a full line, a delta line after it, and report -i's diff. */
+static void test_recording_round_trip(void **state)
+{
+	struct lrs_snapshot *a = holders_snapshot(1000, 5000), *b = holders_snapshot(2000, 7000);
+	struct lrs_snapshot *ra, *rb, *diff;
+	const struct lrs_holders *h;
+
+	(void)state;
+	ra = round_trip(a, NULL, NULL);
+	rb = round_trip(b, a, ra);
+	for (int k = 0; k < 2; k++) {
+		h = (k ? rb : ra)->holders;
+		assert_non_null(h);
+		assert_int_equal(h->mode, LRS_HOLDERS_EXACT);
+		assert_int_equal(h->nr_rows, 2);
+		assert_int_equal(h->rows[0].pid, 123);
+		assert_string_equal(h->rows[0].comm, "reader");
+		assert_string_equal(h->rows[0].memcg, "/heavy");
+		assert_int_equal(h->rows[0].node, 1);
+		assert_int_equal(h->rows[0].imposed_ns, k ? 7000 : 5000);
+		assert_int_equal(h->rows[0].waiters, 4);
+		assert_int_equal(h->rows[0].probable_ns, 100);
+		assert_int_equal(h->rows[0].stack_id, 7);
+		assert_int_equal(h->rows[1].pid, 0);
+		assert_null(h->rows[1].memcg);
+		assert_int_equal(h->rows[1].stack_id, -1);
+		assert_int_equal(h->nr_cells, 1);
+		assert_string_equal(h->cells[0].waiter, "/light");
+		assert_int_equal(h->cells[0].owner_id, 40);
+		assert_int_equal(h->cells[0].imposed_ns, k ? 7000 : 5000);
+		assert_int_equal(h->nr_exact_rows, 1);
+		assert_int_equal(h->nr_exact_cells, 0);
+		assert_int_equal(h->counters.probable, 2);
+		assert_int_equal(h->counters.exact_acquisitions, 1550);
+		assert_true(lrs_holders__accuracy(h) > 0.929 && lrs_holders__accuracy(h) < 0.931);
+	}
+	/* report -i: the run's diff keeps the last line's holders (cumulative since start) */
+	assert_int_equal(lrs_snapshot__diff(ra, rb, &diff), 0);
+	assert_non_null(diff->holders);
+	assert_int_equal(diff->holders->rows[0].imposed_ns, 7000);
+	lrs_snapshot__free(diff);
+	lrs_snapshot__free(ra);
+	lrs_snapshot__free(rb);
+	lrs_snapshot__free(a);
+	lrs_snapshot__free(b);
+}
+
+/* A malformed "holders" object is an error that names it; null is no holders. */
+static void test_recording_bad_holders(void **state)
+{
+	static const char bad[] = "{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": [], \"holders\": {\"mode\": \"x\"}}";
+	static const char none[] = "{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": [], \"holders\": null}";
+	struct lrs_snapshot *s = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(lrs_recording__decode_line(bad, sizeof(bad) - 1, NULL, &s, err, sizeof(err)),
+			 -EINVAL);
+	if (!strstr(err, "holders"))
+		fail_msg("error without the section: %s", err);
+	assert_int_equal(lrs_recording__decode_line(none, sizeof(none) - 1, NULL, &s, err, sizeof(err)),
+			 0);
+	assert_null(s->holders);
+	lrs_snapshot__free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_missed_events),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_recording_round_trip),
+		cmocka_unit_test(test_recording_bad_holders),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
