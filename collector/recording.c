@@ -853,7 +853,8 @@ static int check_schema(struct decode *d, const struct lrs_jval *v)
 
 	if (lrs_jval__dbl(v, &ver))
 		return bad(d, "no \"schema\" version: not an lruscope snapshot");
-	if ((int)ver != LRS_SCHEMA_VERSION || ver < 1) {
+	/* compared as a double: a huge or NaN version must not reach an int cast */
+	if (!(ver >= LRS_SCHEMA_VERSION && ver < LRS_SCHEMA_VERSION + 1)) {
 		if (d->err && d->err_len)
 			snprintf(d->err, d->err_len,
 				 "snapshot schema version %g, but this lruscope reads version %d only: "
@@ -1176,7 +1177,7 @@ static int parse_header(struct lrs_recording *rec)
 		rec_fail(rec, err, rec->lineno, "\"lruscope_recording\" is not a version number");
 		goto out;
 	}
-	if ((int)ver > LRS_RECORDING_VERSION) {
+	if (!(ver < LRS_RECORDING_VERSION + 1)) {	/* a double: huge or NaN never reaches a cast */
 		err = -EPROTONOSUPPORT;
 		rec_fail(rec, err, rec->lineno,
 			 "recording format version %g, but this lruscope reads version %d only: "
@@ -1187,7 +1188,8 @@ static int parse_header(struct lrs_recording *rec)
 		rec_fail(rec, err, rec->lineno, "the header has no \"schema\" version");
 		goto out;
 	}
-	if ((int)ver != LRS_SCHEMA_VERSION || ver < 1) {
+	/* compared as a double: a huge or NaN version must not reach an int cast */
+	if (!(ver >= LRS_SCHEMA_VERSION && ver < LRS_SCHEMA_VERSION + 1)) {
 		err = -EPROTONOSUPPORT;
 		rec_fail(rec, err, rec->lineno,
 			 "snapshot schema version %g, but this lruscope reads version %d only: use the "

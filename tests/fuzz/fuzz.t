@@ -13,13 +13,20 @@ if ! command -v clang >/dev/null; then
 	tap_fail "fuzz: clang is missing (make deps)"
 	exit 1
 fi
-if make -C "$LRS_ROOT" -s fuzz-build fuzz-corpus >"$log" 2>&1; then
+if make -C "$LRS_ROOT" -s BUILD="$LRS_BUILD" fuzz-build fuzz-corpus >"$log" 2>&1; then
 	tap_ok "fuzz: target builds with -fsanitize=fuzzer,address,undefined; corpus seeded ($(ls "$dir/corpus" | wc -l) files)"
 else
 	tap_fail "fuzz: build or seed failed: $(tail -n 5 "$log" | tr '\n' ' ')"
 	exit 1
 fi
 cd "$dir" || exit 1
+# inputs that once crashed the reader: each must now be read without a report
+regressions=("$LRS_ROOT"/tests/fuzz/regressions/*)
+if ./fuzz_recording "${regressions[@]}" >"$log" 2>&1; then
+	tap_ok "fuzz: ${#regressions[@]} past crash inputs read cleanly"
+else
+	tap_fail "fuzz: a past crash input fails again: $(grep -m1 -E 'ERROR|runtime error' "$log")"
+fi
 # a copy of the corpus: the run adds to it, the seeds stay as they are
 rm -rf run-corpus && cp -r corpus run-corpus
 if ./fuzz_recording -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
