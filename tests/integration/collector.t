@@ -42,30 +42,41 @@ start_load() {
 	return 1
 }
 
-# --- 1. attribution to nested test memcgs --------------------------------
-if ! start_load nested --layout isolated --readers 4 --duration 10 --size 512m --limit 48m \
-	--prefix "$col" --nest; then
+# --- 1. attribution to exactly the test's memcgs, a nested one too -------------
+# Two loads, four readers in each memcg: a memcg's readers contend with each
+# other whenever two of them run at once (cpu.shares keeps them running on a
+# busy machine). One memcg is nested under a parent, the other is not.
+if ! start_load nested --layout shared --readers 4 --duration 10 --size 512m --limit 48m --cpu-shares 8192 \
+	--prefix "${col}a" --nest; then
 	tap_fail "collector: workload started"; exit 1
+fi
+nested_pid=$LOAD_PID
+if ! start_load flat --layout shared --readers 4 --duration 10 --size 512m --limit 48m --cpu-shares 8192 \
+	--prefix "${col}b"; then
+	tap_fail "collector: second workload started"; exit 1
 fi
 sleep 1
 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err"
 rc=$?
 tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
-wait "$LOAD_PID"
+wait "$nested_pid" "$LOAD_PID"
 
-$PY - "$tmp/report.json" "$tmp/nested.out" <<'EOF'
+$PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
 import json, sys
 snap = json.load(open(sys.argv[1]))
-lines = open(sys.argv[2]).read().splitlines()
-memcgs = [l for l in lines if l.startswith('/')]
-load = json.loads([l for l in lines if l.startswith('{')][-1])
-pids = {p: m['memcg'] for m in load['memcgs'] for p in m['pids']}
+memcgs, pids = [], {}
+for out in sys.argv[2:]:
+    lines = open(out).read().splitlines()
+    memcgs += [l for l in lines if l.startswith('/')]
+    load = json.loads([l for l in lines if l.startswith('{')][-1])
+    pids.update({p: m['memcg'] for m in load['memcgs'] for p in m['pids']})
 
 def check(name, ok, why=''):
     print(('ok - ' if ok else 'not ok - ') + name + ('' if ok else ': ' + why))
 
 check('collector: schema 1 with nodes and lruvecs', snap.get('schema') == 1 and snap['nodes'] and snap['lruvecs'])
-check('collector: the workload made nested memcgs', len(memcgs) == 2 and all(m.count('/') == 2 for m in memcgs), str(memcgs))
+check('collector: the workloads made a nested and a top-level memcg',
+      sorted(m.count('/') for m in memcgs) == [1, 2], str(memcgs))
 by = {}
 for lv in snap['lruvecs']:
     by.setdefault(lv['memcg'], []).append(lv)
@@ -114,7 +125,7 @@ check('collector: drop counters present', set(snap['drops']) == {'task', 'stack'
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
-if start_load removed --layout shared --readers 4 --duration 3 --size 512m --limit 48m --prefix "$rm"; then
+if start_load removed --layout shared --readers 4 --duration 3 --size 512m --limit 48m --cpu-shares 8192 --prefix "$rm"; then
 	"$LRS_BIN" report -d 7 -f json >"$tmp/removed.json" 2>"$tmp/removed.err"
 	rc=$?
 	wait "$LOAD_PID"
@@ -158,7 +169,7 @@ fi
 tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" [ "$rc" -eq 1 ] && grep -q '/proc' "$tmp/e5"
 
 # --- 4. a full lock map is counted, never silently dropped -------------------
-if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 48m --prefix "${col}f"; then
+if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 48m --cpu-shares 8192 --prefix "${col}f"; then
 	"$LRS_BIN" report -d 3 --max-locks 2 -f json >"$tmp/full.json" 2>"$tmp/full.err"
 	rc=$?
 	wait "$LOAD_PID"
