@@ -1,10 +1,20 @@
 #!/usr/bin/python3
-"""Lab, holders (issue 6): lruscope itself in the 6.1 guest (binary, its libraries and the
-loader packed into the initramfs), where fentry loads: `report --holders -f json` over a
-heavy and a light memcg, exact mode on; the estimate compared with the exact holders of
-the same waits. Asserts that the collector's BPF loads on 6.1, that exact mode is named and
-sees acquisitions; prints contention per node and the accuracy (asserted, at the goal of
-90%, with LRS_LAB_HOLDERS_STRICT=1: see docs/holders.md, "Lab status")."""
+"""Lab, holders (issues 4 and 6): lruscope itself in the 6.1 guest (binary, its libraries and
+the loader packed into the initramfs), where fentry loads: `report --holders -f json` over a
+heavy and a light memcg whose readers are pinned round the CPUs of both nodes, exact mode on.
+Asserts that the collector's BPF loads on 6.1, that exact mode is named and sees
+acquisitions, that lruvec contention of the test memcgs is attributed on both nodes
+(memcg@N0 and memcg@N1), and that the estimate names the right memcg for at least
+MIN_ACCURACY of the estimated hold time (checked against the exact holders of the same waits).
+
+Why the guest has 4 vCPUs and no "hypervisor" CPUID bit (docs/holders.md, "Lab status"):
+on 6.1 x86, a kernel that sees X86_FEATURE_HYPERVISOR without paravirt spinlocks (TCG has
+none) takes spinlocks by test-and-set in virt_spin_lock(), before the queued slow path where
+lock:contention_begin fires: no spinlock contention event at all. Without the bit the native
+queued path runs, but 6.1 fires the tracepoint only after the pending-bit path: the first
+waiter (one holder, one waiter: all a 2-CPU guest can make) is never traced, only waiters
+that queue behind it. Measured in this guest, 4 s of this workload: 0 contention_begin with
+2 vCPUs and the bit, 31 with 2 vCPUs without it, 2,460 with 4 vCPUs without it."""
 
 import json
 import os
@@ -17,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import lab  # noqa: E402
 import checks as ck  # noqa: E402
 
-# The bound: see docs/holders.md ("Accuracy"); measured in this guest (2 vCPUs under TCG).
+# The bound: the issue's goal; measured in this guest well above it (docs/holders.md, "Lab").
 MIN_ACCURACY = float(os.environ.get("LRS_HOLDERS_MIN_ACCURACY", "0.9"))
 
 
@@ -37,16 +47,25 @@ def main():
     work = tempfile.mkdtemp(prefix="lrs-lab-holders.")
     try:
         kdir = lab.kernel_dir()
-        g = lab.Guest(kdir, work, append="lrs_dur=10",
-                      init=os.path.join(lab.HERE, "guest-holders.sh"),
-                      extra=lab.binary_files(binary), disk="256M", timeout=500)
-        try:
-            lines = g.wait_for("LRS-HOLDERS-DONE")
-        except lab.LabError as e:
-            tap.check("guest ran lruscope", [str(e)])
-            return 1
-        finally:
-            g.stop()
+        # A 4-vCPU guest on this 2-core host stalls whole in some boots (3 of 6 measured:
+        # no heartbeat, QEMU at 2 cores; cause not found, docs/holders.md): a stalled boot
+        # is reported and retried once, with a shorter timeout; a second stall fails.
+        for attempt in (1, 2):
+            boot = os.path.join(work, str(attempt))
+            os.makedirs(boot)
+            g = lab.Guest(kdir, boot, append="lrs_dur=10", init=os.path.join(lab.HERE, "guest-holders.sh"),
+                          extra=lab.binary_files(binary), disk="256M", timeout=240,
+                          cpus_per_node=2, cpu="qemu64,-hypervisor")
+            try:
+                lines = g.wait_for("LRS-HOLDERS-DONE")
+                break
+            except lab.LabError as e:
+                if attempt == 2:
+                    tap.check("guest ran lruscope (second boot)", [str(e)])
+                    return 1
+                print("# guest stalled, booting again: %s" % str(e)[-300:])
+            finally:
+                g.stop()
         rc = [l.split()[2] for l in lines if l.startswith("LRS report_rc")]
         err = (lab.read_guest_file(g.disk_path(), "/report.err") or b"").decode()
         tap.check("report --holders runs in the 6.1 guest (the collector's BPF loads)",
@@ -63,25 +82,25 @@ def main():
         acq = (h.get("compare") or {}).get("acquisitions", 0)
         tap.check("exact mode's fentry/fexit hooks see lruvec lock acquisitions (%d)" % acq,
                   [] if acq > 0 else ["no acquisition seen"])
-        # Not asserted yet (see docs/holders.md, "Lab status"): in this guest the report has
-        # so far seen no contention events and only the root lruvec; until that is
-        # understood, the attribution, both-nodes and accuracy numbers are diagnostics.
-        strict = os.environ.get("LRS_LAB_HOLDERS_STRICT") == "1"
         ours = [lv for lv in snap["lruvecs"] if lv["memcg"].startswith("/lrs-test-lab")]
         busy = [lv for lv in ours if lv["contended"]]
         nodes = sorted({lv["node"] for lv in busy})
         cmp_ = h.get("compare") or {}
         acc = cmp_.get("accuracy_memcg", -1)
         task = cmp_["right_task_ns"] / cmp_["est_ns"] if cmp_.get("est_ns") else -1
-        print("# holders (lab, 6.1): %d test lruvecs, %d contended, nodes %s; accuracy: %.1f%% of"
-              " estimated hold time on the right memcg, %.1f%% on the right task; %d waits"
-              " without an exact holder" % (len(ours), len(busy), nodes, 100 * acc, 100 * task,
-                                             cmp_.get("no_exact", 0)))
-        if strict:
-            tap.check("contention of the test memcgs on both nodes", [] if nodes == [0, 1]
-                      else ["contended nodes %s" % nodes])
-            tap.check("estimate vs exact: right memcg for >= %.0f%% of hold time (%.1f%%)" % (
-                100 * MIN_ACCURACY, 100 * acc), [] if acc >= MIN_ACCURACY else ["%.3f" % acc])
+        print("# holders (lab, 6.1): %s; accuracy: %.1f%% of estimated hold time on the right"
+              " memcg, %.1f%% on the right task; %d waits without an exact holder" % (
+                  ", ".join("%s@N%d %d waits" % (lv["memcg"], lv["node"], lv["contended"])
+                            for lv in busy) or "no test lruvec contended",
+                  100 * acc, 100 * task, cmp_.get("no_exact", 0)))
+        tap.check("lruvec contention of the test memcgs on both nodes (memcg@N0 and memcg@N1)",
+                  [] if nodes == [0, 1] else ["contended nodes %s" % nodes])
+        tap.check("estimate vs exact: right memcg for >= %.0f%% of hold time (%.1f%%)" % (
+            100 * MIN_ACCURACY, 100 * acc), [] if acc >= MIN_ACCURACY else ["%.3f" % acc])
+        heavy = [r for r in h.get("rows", []) if (r.get("memcg") or "").startswith(
+            "/lrs-test-labh")]
+        tap.check("the heavy memcg's tasks are among the holders", [] if heavy else
+                  ["no holder row of /lrs-test-labh-*"])
         return 1 if tap.failed else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

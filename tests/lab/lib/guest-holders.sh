@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # PID 1 of the holders lab guest (tests/lab/holders.t): lruscope itself runs here, on
-# Debian's 6.1 kernel where fentry loads. A workload in two memcgs (readers on both CPUs,
-# so both NUMA nodes), `lruscope report --holders -f json` over it, the results on the
+# Debian's 6.1 kernel where fentry loads. A workload in two memcgs (readers pinned round
+# the CPUs, so both NUMA nodes' CPUs read), `lruscope report --holders -f json` over it, the results on the
 # ext4 data disk (the host reads them with debugfs after the guest stops).
 # Kernel command line words: lrs_dur=SECS (report length, default 12).
 /bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
@@ -19,13 +19,37 @@ echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
 export LRS_WORKDIR=/mnt HOME=/tmp
 grep -q lrs_v /proc/cmdline && LRS_V=1
+ncpu=$(nproc)
+echo "LRS node_cpus 0 $(cat /sys/devices/system/node/node0/cpulist)"
+echo "LRS node_cpus 1 $(cat /sys/devices/system/node/node1/cpulist)"
 # heavy: 4 readers, a tight limit (constant reclaim); light: 2 readers with room
 /lruscope workload --layout shared --readers 4 --duration $((dur + 8)) --size 96m --limit 12m \
 	--prefix lrs-test-labh- > /mnt/heavy.out 2>&1 &
 /lruscope workload --layout shared --readers 2 --duration $((dur + 8)) --size 24m --limit 64m \
 	--prefix lrs-test-labl- > /mnt/light.out 2>&1 &
-sleep 3
-/lruscope report --holders -d "$dur" -f json > /mnt/holders.json 2> /mnt/report.err
+# pin the readers round the CPUs, so both nodes' CPUs read (and allocate on their node)
+pin() {
+	n=0
+	for p in $(cat /sys/fs/cgroup/$1/cgroup.procs 2>/dev/null); do
+		taskset -p -c $(( (n * $2) % ncpu )) $p > /dev/null && n=$((n + 1))
+	done
+	echo "LRS pinned $1 $n"
+}
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ -s /sys/fs/cgroup/lrs-test-labh-shared/cgroup.procs ] &&
+		[ -s /sys/fs/cgroup/lrs-test-labl-shared/cgroup.procs ] && break
+	sleep 0.5
+done
+sleep 1
+pin lrs-test-labh-shared 1
+pin lrs-test-labl-shared $((ncpu / 2))
+sleep 2
+/lruscope report --holders -d "$dur" -f json > /mnt/holders.json 2> /mnt/report.err &
+rp=$!
+# a heartbeat with the report's kernel stack: seen in the host's timeout message if it stalls
+( while kill -0 $rp 2>/dev/null; do sleep 15; kill -0 $rp 2>/dev/null &&
+	echo "LRS hb load $(cut -d' ' -f1 /proc/loadavg) report in $(head -3 /proc/$rp/stack | tr '\n' ' ')"; done ) &
+wait $rp
 echo "LRS report_rc $?"
 /lruscope report --holders -d 2 ${LRS_V:+-v} > /mnt/holders.txt 2>&1
 wait

@@ -108,12 +108,18 @@ class Guest:
     """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
 
     def __init__(self, kdir, work, append="", mem_mb=1024, timeout=600, init=None, extra=None,
-                 disk="64M"):
+                 disk="64M", cpus_per_node=1, cpu=None):
+        """cpus_per_node: vCPUs on each of the two nodes (node 0 has the first ones);
+        cpu: a QEMU -cpu model, e.g. "qemu64,-hypervisor" (see holders.t for why)."""
         self.kdir, self.work, self.timeout = kdir, work, timeout
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.lines = []
         half = mem_mb // 2
-        cmd = [QEMU, "-accel", "tcg", "-smp", "2", "-m", "%dM" % mem_mb,
+        n = cpus_per_node
+
+        def cpus(node):
+            return str(node * n) if n == 1 else "%d-%d" % (node * n, node * n + n - 1)
+        cmd = [QEMU, "-accel", "tcg", "-smp", str(2 * n), "-m", "%dM" % mem_mb,
                "-nodefaults", "-display", "none", "-no-reboot",
                "-serial", "stdio", "-monitor", "none",
                "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
@@ -125,8 +131,10 @@ class Guest:
                "-device", "nvme,drive=d0,serial=lrs0",
                "-object", "memory-backend-ram,id=m0,size=%dM" % half,
                "-object", "memory-backend-ram,id=m1,size=%dM" % half,
-               "-numa", "node,nodeid=0,cpus=0,memdev=m0",
-               "-numa", "node,nodeid=1,cpus=1,memdev=m1"]
+               "-numa", "node,nodeid=0,cpus=%s,memdev=m0" % cpus(0),
+               "-numa", "node,nodeid=1,cpus=%s,memdev=m1" % cpus(1)]
+        if cpu:
+            cmd += ["-cpu", cpu]
         self.serial_log = open(os.path.join(work, "serial.log"), "w")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=self.serial_log, preexec_fn=die_with_parent)
