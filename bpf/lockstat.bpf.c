@@ -195,6 +195,11 @@ const volatile bool track_holders = false;
 const volatile bool exact_holders = false;
 
 __u64 holder_drop_full = 0;	/* lock_last, holder_stats, matrix_stats or exact_* full */
+
+/*
+ * The holder maps allocate on use, as lock_stats: preallocated they took
+ * 4.8 MB (16,384 locks) and put the collector over its 8 MB budget.
+ */
 __u64 holder_unknown = 0;	/* waits with no known holder (no earlier contended acquirer) */
 __u64 holder_probable = 0;	/* waits charged by the weaker rule (see holders.h) */
 /* estimate vs exact, in estimated hold ns: all compared, right memcg, right task */
@@ -209,6 +214,7 @@ __u64 cmp_no_exact = 0;		/* waits with no acquirer seen by the exact hooks */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct lock_key);
 	__type(value, struct holder_last);
@@ -216,6 +222,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct holder_key);
 	__type(value, struct holder_stat);
@@ -223,6 +230,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct matrix_key);
 	__type(value, struct matrix_stat);
@@ -238,6 +246,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct holder_key);
 	__type(value, struct holder_stat);
@@ -245,6 +254,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct matrix_key);
 	__type(value, struct matrix_stat);
