@@ -959,12 +959,18 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 		goto fail;
 	if (opt_strdup(d, root, "unavailable", &s->unavailable))
 		goto fail;
-	/* holders (issue 6): every line that has them carries them whole */
+	/*
+	 * holders (issue 6): every line that has them carries them whole. An array
+	 * there is walk.py's drgn holders (walk_import.c reads those), not ours.
+	 */
 	lrs_holders__free(s->holders);
 	s->holders = NULL;
-	err = lrs_holders__read_json(lrs_jval__get(root, "holders"), &s->holders, d->err, d->err_len);
-	if (err)
-		goto fail;
+	if (lrs_jval__is(lrs_jval__get(root, "holders"), LRS_JOBJ)) {
+		err = lrs_holders__read_json(lrs_jval__get(root, "holders"), &s->holders, d->err,
+					     d->err_len);
+		if (err)
+			goto fail;
+	}
 	*out = s;
 	return 0;
 nomem:
