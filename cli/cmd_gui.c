@@ -41,6 +41,9 @@ static void help(FILE *f)
 		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
 		"      --stack-every N     sample a waiter's stack on 1 in N contentions\n"
 		"                          (default 16; 0: no stacks)\n"
+		"      --holders           who held the lruvec locks others waited on: in the\n"
+		"                          detail panel, with the memcg x memcg matrix\n"
+		"                          (docs/holders.md)\n"
 		"  -v, --verbose           libbpf's messages\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -88,6 +91,7 @@ int lrs_cmd_gui(int argc, char **argv)
 		{ "font", required_argument, NULL, 'F' },
 		{ "cgroup-root", required_argument, NULL, 'R' },
 		{ "stack-every", required_argument, NULL, 'S' },
+		{ "holders", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -143,6 +147,9 @@ int lrs_cmd_gui(int argc, char **argv)
 					optarg);
 				return LRS_EXIT_USAGE;
 			}
+			break;
+		case 'H':
+			copts.holders = true;
 			break;
 		case 'v':
 			copts.verbose = true;

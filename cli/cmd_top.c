@@ -31,13 +31,18 @@ static void help(FILE *f)
 		"      --cgroup-root PATH the memory cgroup mount (default: detect v2, then v1)\n"
 		"      --stack-every N    sample a waiter's stack on 1 in N contentions\n"
 		"                         (default 16; 0: no stacks, the lowest overhead)\n"
+		"      --holders          who held the lruvec locks others waited on: the\n"
+		"                         detail pane lists them, x shows the memcg x memcg\n"
+		"                         matrix (docs/holders.md)\n"
 		"      --no-color         no colours (also when NO_COLOR is set)\n"
 		"  -v, --verbose          libbpf's messages, on the status line\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"keys: arrows select a cell, Enter toggles the detail pane, t the time view\n"
 		"(each memcg's wait history), s sorts (wait, count, max, name), / filters by\n"
-		"cgroup path, p pauses, + and - change the interval, h shows help, q quits.\n");
+		"cgroup path, p pauses, + and - change the interval, h shows help, q quits;\n"
+		"with holders, x shows the memcg x memcg matrix and c switches its columns\n"
+		"(lruvec owner or holder's memcg).\n");
 }
 
 static int parse_count(const char *s, unsigned int *out)
@@ -64,6 +69,7 @@ int lrs_cmd_top(int argc, char **argv)
 		{ "stack-every", required_argument, NULL, 'S' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-colour", no_argument, NULL, 'C' },
+		{ "holders", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -105,6 +111,9 @@ int lrs_cmd_top(int argc, char **argv)
 			break;
 		case 'C':
 			topts.no_color = true;
+			break;
+		case 'H':
+			copts.holders = true;
 			break;
 		case 'v':
 			copts.verbose = true;

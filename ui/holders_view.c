@@ -49,7 +49,7 @@ static int cmp_wait(const void *a, const void *b)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static const char *name_of(const struct lrs_holders *h, uint64_t id)
+const char *lrs_holders_view__name(const struct lrs_holders *h, uint64_t id)
 {
 	if (!id)
 		return "(unknown)";
@@ -82,10 +82,10 @@ static int write_matrix(const struct lrs_holders *h, bool by_holder, const char 
 	}
 	fprintf(f, "%-24s", "");
 	for (size_t k = 0; k < nc; k++)
-		fprintf(f, " %12.12s", name_of(h, cols[k]));
+		fprintf(f, " %12.12s", lrs_holders_view__name(h, cols[k]));
 	fputc('\n', f);
 	for (size_t r = 0; r < nr; r++) {
-		fprintf(f, "%-24.24s", name_of(h, rows[r]));
+		fprintf(f, "%-24.24s", lrs_holders_view__name(h, rows[r]));
 		for (size_t k = 0; k < nc; k++)
 			fprintf(f, " %12s", vals[r * MATRIX_MAX + k] ?
 				lrs_fmt__ns(buf, sizeof(buf), (double)vals[r * MATRIX_MAX + k]) : "-");
@@ -167,4 +167,22 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 	if (err)
 		return err;
 	return ferror(f) ? -EIO : 0;
+}
+
+int lrs_holders_view__matrix(const struct lrs_holders *h, bool by_holder,
+			     struct lrs_holders_matrix *m)
+{
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	m->by_holder = by_holder;
+	if (!h)
+		return 0;
+	err = lrs_holders__fold(h, by_holder, LRS_HOLDERS_MATRIX_MAX, m->row_ids, &m->nr_rows,
+				m->col_ids, &m->nr_cols, m->vals);
+	if (err)
+		return err;
+	for (size_t i = 0; i < LRS_HOLDERS_MATRIX_MAX * LRS_HOLDERS_MATRIX_MAX; i++)
+		m->max = m->vals[i] > m->max ? m->vals[i] : m->max;
+	return 0;
 }

@@ -21,4 +21,21 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 /* One holder as a short line for a detail pane: "12.3ms x3  1234 kswapd0  /  (4 behind)". */
 void lrs_holders_view__line(const struct lrs_holder_row *r, char *buf, size_t len);
 
+/* A memcg's path as the matrix cells name it: "(unknown)" for 0, "?" if not found. */
+const char *lrs_holders_view__name(const struct lrs_holders *h, uint64_t id);
+
+/* The matrix folded for a view (TUI, GUI): the top rows and columns by imposed wait. */
+#define LRS_HOLDERS_MATRIX_MAX 12
+struct lrs_holders_matrix {
+	bool by_holder;				/* columns: holder's memcg, else the lruvec owner */
+	uint64_t row_ids[LRS_HOLDERS_MATRIX_MAX], col_ids[LRS_HOLDERS_MATRIX_MAX];
+	size_t nr_rows, nr_cols;
+	uint64_t vals[LRS_HOLDERS_MATRIX_MAX * LRS_HOLDERS_MATRIX_MAX];	/* imposed ns, row-major */
+	uint64_t max;				/* the largest cell: the colour scale's top */
+};
+
+/* Fold h (NULL: an empty matrix). 0 or -ENOMEM. */
+int lrs_holders_view__matrix(const struct lrs_holders *h, bool by_holder,
+			     struct lrs_holders_matrix *m);
+
 #endif

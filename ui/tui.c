@@ -19,6 +19,7 @@
 
 #include "colour.h"
 #include "detail.h"
+#include "holders_view.h"
 #include "layout.h"
 #include "tui.h"
 #include "../collector/walk_import.h"
@@ -77,6 +78,11 @@ struct lrs_tui {
 
 	struct lrs_detail_waiter waiters[TUI_MAX_WAITERS];
 	struct lrs_detail_stack stacks[TUI_MAX_STACKS];
+
+	/* holders (issue 6): key x shows the memcg x memcg matrix, c its columns */
+	bool matrix;
+	bool matrix_by_holder;
+	struct lrs_holders_matrix mx;
 };
 
 static double now_s(void)
@@ -348,6 +354,14 @@ line2:
 		x = put(y, x, w - x, 0, "  filter ");
 		x = putf(y, x, w - x, A_BOLD, "\"%s\"", f);
 		x = putf(y, x, w - x, 0, " (%zu shown)", model->nr_visible);
+	}
+
+	if (cur && cur->holders) {
+		char hh[128];
+
+		lrs_holders_view__header(cur, hh, sizeof(hh));
+		x = put(y, x, w - x, 0, "  |  ");
+		x = put(y, x, w - x, A_BOLD, hh);
 	}
 
 	if (l->header_h < 3 || !cur || !cur->unavailable)
@@ -1073,6 +1087,118 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 	}
 }
 
+/*
+ * The selected lruvec's top holders (issue 6), in the stacks' column: who held
+ * its lock while others waited, since start (the holder maps are cumulative),
+ * and each holder's call path (its own wait on the lock, sampled).
+ */
+static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
+			 const struct lrs_cell *cell, int y, int x, int w, int h)
+{
+	const struct lrs_holders *hs = model->cur->holders;
+	size_t first, n = lrs_holders__rows_of(hs, cell->lruvec->memcg_id, cell->lruvec->node, &first);
+	/* " imposed holds behind     pid comm " 40, then the holder's memcg */
+	int memcg_w = w - 41, line = 1;
+	char a[32], b[32], path[256], fitted[256], comm[LRS_COMM_LEN + 1];
+
+	if (memcg_w < 6)
+		memcg_w = 6;
+	putf(y, x + 1, w - 1, A_BOLD, "%8s %5s %6s %7s %-11s %s", "imposed", "holds", "behind",
+	     "pid", "holder", "holder's memcg (since start; x: matrix)");
+	if (!n) {
+		put(y + 1, x + 1, w - 1, tui->faint_attr, "no holder seen on this lruvec");
+		return;
+	}
+	for (size_t k = first; k < first + n && line < h; k++) {
+		const struct lrs_holder_row *r = &hs->rows[k];
+		const struct lrs_stack *st = lrs_snapshot__find_stack(model->cur, r->stack_id);
+		bool foreign = r->memcg_id && r->memcg_id != cell->lruvec->memcg_id;
+		int yy = y + line++, xx;
+
+		xx = putf(yy, x + 1, w - 1, tui->warn_attr, "%8s",
+			  lrs_fmt__ns(a, sizeof(a), (double)r->imposed_ns));
+		xx = putf(yy, xx, w - (xx - x), 0, " %5s %6.1f ",
+			  lrs_fmt__count(b, sizeof(b), (double)r->holds),
+			  r->holds ? (double)r->waiters / (double)r->holds : 0.0);
+		if (!r->pid) {
+			put(yy, xx, w - (xx - x), tui->faint_attr, "      - (unknown holder)");
+			continue;
+		}
+		sanitize(comm, sizeof(comm), r->comm);
+		xx = putf(yy, xx, w - (xx - x), 0, "%7d %-11.11s ", r->pid, comm);
+		sanitize(path, sizeof(path), r->memcg ? r->memcg : "?");
+		lrs_fmt__path(fitted, sizeof(fitted), path, memcg_w);
+		put(yy, xx, w - (xx - x), foreign ? tui->other_memcg_attr : tui->faint_attr, fitted);
+		/* its call path, one line, when the rows after it keep a line each */
+		if (st && st->nr_frames && line < h && h - line > (int)(first + n - k - 1)) {
+			put(y + line, x + 3, 3, tui->faint_attr, "<-");
+			line += draw_frames(tui, st, y + line, x + 6, w - 7, 1);
+		}
+	}
+}
+
+/*
+ * The memcg x memcg matrix (key x), over the heatmap: rows the waiting memcg,
+ * columns the lruvec owner's memcg or the holder's (key c); each cell the wait
+ * imposed since start, coloured on the heatmap's scale (top: the largest cell).
+ */
+static void draw_matrix(struct lrs_tui *tui, const struct lrs_model *model)
+{
+	const struct lrs_view_layout *l = &tui->layout;
+	const struct lrs_holders *hs = model->cur ? model->cur->holders : NULL;
+	struct lrs_holders_matrix *m = &tui->mx;
+	int y0 = l->legend_y >= 0 ? l->legend_y : l->header_y + l->header_h, w = l->width;
+	int name_w = 24, col_w = 11, y, x;
+	char t[256], buf[32];
+
+	for (y = y0; y < l->status_y; y++)
+		fill(y, 0, w, 0);
+	rule(y0, 0, w, tui->faint_attr, NULL);
+	putf(y0, 2, w - 4, A_BOLD, " memcg x memcg: wait imposed since start; rows: waiting memcg, "
+	     "columns: %s ", tui->matrix_by_holder ? "holder's memcg" : "lruvec owner");
+	put(y0 + 1, 1, w - 1, tui->faint_attr,
+	    tui->matrix_by_holder ? "c: columns by lruvec owner   x: back to the heatmap" :
+				    "c: columns by holder's memcg   x: back to the heatmap");
+	if (!hs) {
+		put(y0 + 3, 1, w - 1, tui->warn_attr,
+		    "holders are off: start with --holders (or replay a recording made with it)");
+		return;
+	}
+	if (lrs_holders_view__matrix(hs, tui->matrix_by_holder, m)) {
+		put(y0 + 3, 1, w - 1, tui->warn_attr, "out of memory for the matrix");
+		return;
+	}
+	if (!m->nr_rows) {
+		put(y0 + 3, 1, w - 1, tui->faint_attr, "no holder was seen");
+		return;
+	}
+	y = y0 + 3;
+	putf(y, 0, name_w, A_BOLD, "%*s", name_w, tui->matrix_by_holder ? "waiter \\ holder" :
+									  "waiter \\ owner");
+	for (size_t k = 0; k < m->nr_cols && name_w + (int)(k + 1) * col_w <= w; k++) {
+		sanitize(t, sizeof(t), lrs_holders_view__name(hs, m->col_ids[k]));
+		lrs_fmt__path(buf, sizeof(buf), t, col_w - 1);
+		putf(y, name_w + (int)k * col_w, col_w, A_BOLD, " %*s", col_w - 1, buf);
+	}
+	for (size_t r = 0; r < m->nr_rows && ++y < l->status_y; r++) {
+		sanitize(t, sizeof(t), lrs_holders_view__name(hs, m->row_ids[r]));
+		lrs_fmt__path(buf, sizeof(buf), t, name_w - 1);
+		putf(y, 0, name_w, A_BOLD, "%-*s", name_w, buf);
+		for (size_t k = 0; k < m->nr_cols; k++) {
+			uint64_t v = m->vals[r * LRS_HOLDERS_MATRIX_MAX + k];
+			int level = lrs_colour__level((double)v, (double)m->max);
+
+			x = name_w + (int)k * col_w;
+			if (x + col_w > w)
+				break;
+			fill(y, x + 1, col_w - 1, tui->level_attr[level]);
+			putf(y, x + 1, col_w - 1, tui->level_attr[level], "%c%*s",
+			     tui->mode == LRS_COLOUR_NONE ? lrs_colour__glyph(level) : ' ', col_w - 2,
+			     v ? lrs_fmt__ns(t, sizeof(t), (double)v) : ".");
+		}
+	}
+}
+
 /* The selected lruvec's wait per second over the last intervals, as a sparkline. */
 static void draw_spark(struct lrs_tui *tui, const struct lrs_model *model,
 		       const struct lrs_row *row, int y, int x, int w)
@@ -1232,7 +1358,10 @@ lru:
 		attron(tui->faint_attr);
 		mvvline(y + 3, sx, ACS_VLINE, cols_h);
 		attroff(tui->faint_attr);
-		draw_stacks(tui, model, cell, y + 3, sx, l->stacks_w, cols_h);
+		if (model->cur && model->cur->holders)
+			draw_holders(tui, model, cell, y + 3, sx, l->stacks_w, cols_h);
+		else
+			draw_stacks(tui, model, cell, y + 3, sx, l->stacks_w, cols_h);
 	}
 }
 
@@ -1253,7 +1382,9 @@ static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 		{ "t", tui->time_view ? "heatmap" : "history" },
 		{ "m", lrs_metric_names[(model->metric + 1) % LRS_NR_METRICS] }, { "s", "sort" },
 		{ "p", "pause" }, { "+/-", "interval" }, { "/", "filter" }, { "h", "help" },
+		{ "x", tui->matrix ? "heatmap" : "matrix" }, { "c", "columns" },
 	};
+	size_t nr_keys = sizeof(keys) / sizeof(keys[0]);
 	const struct lrs_view_layout *l = &tui->layout;
 	const struct tui_msg *m = status_msg(tui);
 	int y = l->status_y, w = l->width, x = 0;
@@ -1272,7 +1403,12 @@ static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 		put(y, 0, w, m->keep ? tui->warn_attr : A_BOLD, m->text);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < w; i++) {
+	/* x and c only with holders; c only in the matrix */
+	if (!model->cur || !model->cur->holders)
+		nr_keys -= 2;
+	else if (!tui->matrix)
+		nr_keys--;
+	for (size_t i = 0; i < nr_keys && x < w; i++) {
 		x = put(y, x, w - x, tui->key_attr | A_BOLD, keys[i][0]);
 		x = putf(y, x, w - x, 0, " %s  ", keys[i][1]);
 	}
@@ -1301,6 +1437,8 @@ static void draw_help(struct lrs_tui *tui)
 		"/                             filter by cgroup path",
 		"p  or  space                  pause / resume",
 		"+  -                          longer / shorter interval",
+		"x                             holders: memcg x memcg matrix on/off",
+		"c  (matrix)                   columns: lruvec owner or holder's memcg",
 		"h  or  ?                      this help",
 		"q                             quit",
 	};
@@ -1387,6 +1525,8 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 	draw_others(tui, model);
 	draw_detail(tui, model);
+	if (tui->matrix)
+		draw_matrix(tui, model);
 	draw_status(tui, model);
 	if (model->show_help)
 		draw_help(tui);
@@ -1467,6 +1607,25 @@ void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_
 {
 	tui->source_name = name ? name : "";
 	tui->interval_s = interval_s;
+}
+
+void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder)
+{
+	tui->matrix = on;
+	tui->matrix_by_holder = by_holder;
+}
+
+bool lrs_tui__matrix_key(struct lrs_tui *tui, int key)
+{
+	if (key == 'x' || key == 'X') {
+		tui->matrix = !tui->matrix;
+		return true;
+	}
+	if ((key == 'c' || key == 'C') && tui->matrix) {
+		tui->matrix_by_holder = !tui->matrix_by_holder;
+		return true;
+	}
+	return false;
 }
 
 void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes)
@@ -1733,6 +1892,8 @@ static void loop__key(struct tui_loop *lp, int ch)
 		model->show_help = false;
 		return;
 	}
+	if (lrs_tui__matrix_key(tui, ch))
+		return;
 	act = lrs_tui__key_action(ch);
 	if (lrs_tui__time_view_key(tui, model, act)) {
 		lp->user_moved |= act != LRS_ACT_TIME_VIEW;

@@ -55,6 +55,13 @@ void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes);
  */
 bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
 			    enum lrs_action act);
+/*
+ * The holders' memcg x memcg matrix (issue 6) over the heatmap: rows the
+ * waiting memcg, columns the lruvec owner's memcg or (by_holder) the holder's.
+ */
+void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder);
+/* Its keys: x toggles it, c (in it) switches the columns. True if key was one. */
+bool lrs_tui__matrix_key(struct lrs_tui *tui, int key);
 /* What the header says about the source: its name and interval. */
 void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
 /* A status-line message; keep: also print it to stderr after curses ends. */

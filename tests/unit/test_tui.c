@@ -15,6 +15,7 @@
 
 #include "colour.h"
 #include "detail.h"
+#include "holders.h"
 #include "support/synth.h"
 #include "tui.h"
 
@@ -648,6 +649,100 @@ static void test_detail_deltas(void **state)
 	assert_int_equal(lrs_detail__top_waiters(f->model, lrs_model__selected_cell(f->model), w, 8), 0);
 }
 
+/* Holders (issue 6): the detail pane's holder lines and the matrix (key x, c). */
+static void test_holders(void **state)
+{
+	struct fixture *f = *state;
+	int y, y2, x, xc;
+
+	assert_int_equal(lrs_synth__holders(f->model->cur, LRS_HOLDERS_ESTIMATED), 0);
+	open_tui(f, "xterm-256color", 50, 160, false);
+	select_cell(f->model, 2, 1);	/* /lrs-s1 on N1 */
+	f->model->show_detail = true;
+	lrs_tui__draw(f->tui, f->model);
+	if (getenv("LRS_DUMP"))
+		dump_screen();
+	assert_true(find("holders: estimated", NULL) >= 0);
+	y = find("/lrs-s1@N1", NULL);
+	assert_true(y > 0);
+	/* the waiters stay; the holders take the stacks' column */
+	assert_non_null(strstr(line(y + 3), "top waiters"));
+	assert_non_null(strstr(line(y + 3), "holder's memcg"));
+	assert_null(strstr(line(y + 3), "top waiting stacks"));
+	/* heavy first: dd in /lrs-s1 imposed 80ms (40ms x node 1 + 1), 30 holds, 1.5 behind */
+	y2 = find("4242 dd", &x);
+	assert_true(y2 > y + 3);
+	assert_non_null(strstr(line(y2), "80.0ms"));
+	assert_non_null(strstr(line(y2), "1.5"));
+	assert_non_null(strstr(line(y2) + x, "/lrs-s1"));
+	/* its call path: stack 1 past the lock's frames */
+	assert_non_null(strstr(line(y2 + 1), "<-"));
+	assert_non_null(strstr(line(y2 + 1), "folio_add_lru"));
+	assert_true(find("77 kswapd0", NULL) > y2);
+	assert_true(find("(unknown holder)", NULL) > y2);
+	assert_true(find("x matrix", NULL) > 0);	/* the status line */
+
+	/* x: the matrix, columns by lruvec owner; heavy row and column first */
+	assert_true(lrs_tui__matrix_key(f->tui, 'x'));
+	lrs_tui__draw(f->tui, f->model);
+	if (getenv("LRS_DUMP"))
+		dump_screen();
+	y = find("rows: waiting memcg, columns: lruvec owner", NULL);
+	assert_true(y > 0);
+	assert_int_equal(find("4242 dd", NULL), -1);
+	y2 = find("waiter \\ owner", NULL);
+	assert_true(y2 > y);
+	assert_non_null(strstr(line(y2), "/lrs-s1"));
+	assert_true(strstr(line(y2), "/lrs-s1") < strstr(line(y2), "/lrs-s2"));
+	assert_true(strncmp(line(y2 + 1), "/lrs-s1", 7) == 0);
+	assert_non_null(strstr(line(y2 + 1), "100ms"));	/* 80 + 20 on owner /lrs-s1 */
+	assert_true(strncmp(line(y2 + 2), "/ ", 2) == 0);
+	assert_non_null(strstr(line(y2 + 2), "8.0ms"));
+	assert_non_null(strstr(line(y2 + 3), "3.0ms"));
+	/* the hottest cell has the top level's colour, an empty one level 0 */
+	find("100ms", &x);
+	find("3.0ms", &xc);
+	assert_true(bg_at(y2 + 1, x) != bg_at(y2 + 3, xc));
+	assert_true(bg_at(y2 + 1, x) != bg_at(y2 + 1, xc));
+	assert_true(find("x heatmap", NULL) > 0);
+	assert_true(find("c columns", NULL) > 0);
+
+	/* c: columns by holder's memcg: / gets the 20ms dd's waiters felt from kswapd0 */
+	assert_true(lrs_tui__matrix_key(f->tui, 'c'));
+	lrs_tui__draw(f->tui, f->model);
+	if (getenv("LRS_DUMP"))
+		dump_screen();
+	assert_true(find("columns: holder's memcg", NULL) > 0);
+	y2 = find("waiter \\ holder", NULL);
+	assert_true(y2 > 0);
+	assert_non_null(strstr(line(y2 + 1), "80.0ms"));
+	assert_non_null(strstr(line(y2 + 1), "20.0ms"));
+
+	/* x again: back to the heatmap */
+	assert_true(lrs_tui__matrix_key(f->tui, 'x'));
+	assert_false(lrs_tui__matrix_key(f->tui, 'c'));	/* c only in the matrix */
+	lrs_tui__draw(f->tui, f->model);
+	assert_int_equal(find("waiter \\ holder", NULL), -1);
+	assert_true(find("4242 dd", NULL) > 0);
+}
+
+/* Without holders: the stacks stay, the matrix says how to get holders. */
+static void test_holders_off(void **state)
+{
+	struct fixture *f = *state;
+
+	open_tui(f, "xterm-256color", 50, 160, false);
+	select_cell(f->model, 2, 0);
+	f->model->show_detail = true;
+	lrs_tui__draw(f->tui, f->model);
+	assert_int_equal(find("holders:", NULL), -1);
+	assert_true(find("top waiting stacks", NULL) > 0);
+	assert_int_equal(find("x matrix", NULL), -1);
+	lrs_tui__set_matrix_view(f->tui, true, false);
+	lrs_tui__draw(f->tui, f->model);
+	assert_true(find("holders are off: start with --holders", NULL) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +762,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_time_view_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_view_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_deltas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_holders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_holders_off, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

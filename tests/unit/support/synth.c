@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holders.h"
 #include "synth.h"
 
 #define SYNTH_FANOUT 16
@@ -295,4 +296,92 @@ struct lrs_snapshot *lrs_synth__snapshot(size_t nr_memcgs, size_t nr_nodes, uint
 fail:
 	lrs_snapshot__free(s);
 	return NULL;
+}
+
+/* ---- holders (issue 6) ------------------------------------------------------ */
+
+static int synth_row(struct lrs_holders *h, uint64_t lv_id, int node, int32_t pid,
+		     const char *comm, uint64_t id, const char *memcg, uint64_t imposed_ns,
+		     uint64_t holds, uint64_t waiters, int32_t stack_id)
+{
+	struct lrs_holder_row *r = &h->rows[h->nr_rows++];
+
+	r->lruvec_memcg_id = lv_id;
+	r->node = node;
+	r->pid = pid;
+	snprintf(r->comm, sizeof(r->comm), "%s", comm);
+	r->memcg_id = id;
+	r->memcg = memcg ? strdup(memcg) : NULL;
+	r->holds = holds;
+	r->hold_ns = imposed_ns / (waiters && holds ? (waiters + holds - 1) / holds : 1);
+	r->imposed_ns = imposed_ns;
+	r->waiters = waiters;
+	r->stack_id = stack_id;
+	return memcg && !r->memcg ? -1 : 0;
+}
+
+static int synth_cell(struct lrs_holders *h, uint64_t w, const char *wp, uint64_t o,
+		      const char *op, uint64_t hd, const char *hp, uint64_t imposed_ns)
+{
+	struct lrs_matrix_cell *c = &h->cells[h->nr_cells++];
+
+	c->waiter_id = w;
+	c->owner_id = o;
+	c->holder_id = hd;
+	c->waiter = strdup(wp);
+	c->owner = strdup(op);
+	c->holder = strdup(hp);
+	c->holds = imposed_ns / 1000000;
+	c->hold_ns = imposed_ns / 2;
+	c->imposed_ns = imposed_ns;
+	return c->waiter && c->owner && c->holder ? 0 : -1;
+}
+
+int lrs_synth__holders(struct lrs_snapshot *snap, int mode)
+{
+	struct lrs_holders *h = calloc(1, sizeof(*h));
+	size_t nr = 0;
+	int err = 0;
+
+	if (!h)
+		return -1;
+	h->mode = (enum lrs_holders_mode)mode;
+	for (size_t i = 0; i < snap->nr_lruvecs; i++)
+		nr += snap->lruvecs[i].memcg_id == 2 ? 3 : snap->lruvecs[i].memcg_id == 3;
+	h->rows = calloc(nr ? nr : 1, sizeof(*h->rows));
+	h->cells = calloc(4, sizeof(*h->cells));
+	if (!h->rows || !h->cells) {
+		lrs_holders__free(h);
+		return -1;
+	}
+	for (size_t i = 0; i < snap->nr_lruvecs && !err; i++) {
+		const struct lrs_lruvec *lv = &snap->lruvecs[i];
+		uint64_t k = (uint64_t)lv->node + 1;
+
+		if (lv->memcg_id == 2) {
+			err |= synth_row(h, 2, lv->node, 4242, "dd", 2, "/lrs-s1", 40000000 * k, 30, 45, 1);
+			err |= synth_row(h, 2, lv->node, 77, "kswapd0", 1, "/", 10000000, 8, 8, 3);
+			err |= synth_row(h, 2, lv->node, 0, "", 0, NULL, 2000000, 5, 5, -1);
+		} else if (lv->memcg_id == 3) {
+			err |= synth_row(h, 3, lv->node, 5151, "cat", 3, "/lrs-s2", 3000000, 2, 2, 2);
+		}
+	}
+	err |= synth_cell(h, 2, "/lrs-s1", 2, "/lrs-s1", 2, "/lrs-s1", 80000000);
+	err |= synth_cell(h, 2, "/lrs-s1", 2, "/lrs-s1", 1, "/", 20000000);
+	err |= synth_cell(h, 1, "/", 2, "/lrs-s1", 2, "/lrs-s1", 8000000);
+	err |= synth_cell(h, 3, "/lrs-s2", 3, "/lrs-s2", 3, "/lrs-s2", 3000000);
+	h->counters.unknown = 5;
+	h->counters.probable = 40;
+	if (mode == LRS_HOLDERS_EXACT) {
+		h->counters.cmp_est_ns = 100000000;
+		h->counters.cmp_memcg_ns = 93000000;
+		h->counters.cmp_pid_ns = 80000000;
+	}
+	if (err) {
+		lrs_holders__free(h);
+		return -1;
+	}
+	lrs_holders__free(snap->holders);
+	snap->holders = h;
+	return 0;
 }

@@ -23,6 +23,19 @@
 struct lrs_snapshot *lrs_synth__snapshot(size_t nr_memcgs, size_t nr_nodes, uint64_t t_ns,
 					 unsigned int seed);
 
+/*
+ * Holders (collector/holders.h) for snap, in mode: on each lruvec of memcg 1
+ * ("/lrs-s1", the heavy one) three rows, imposed down: pid 4242 "dd" in
+ * "/lrs-s1" (imposed 40 ms x node+1, stack 1), pid 77 "kswapd0" in "/"
+ * (10 ms, stack 3), and the unknown holder (pid 0, 2 ms); on memcg 2
+ * ("/lrs-s2") one row, pid 5151 "cat" in "/lrs-s2" (3 ms). The matrix:
+ * waiter /lrs-s1 x owner /lrs-s1 x holder /lrs-s1 80 ms, waiter /lrs-s1 x
+ * owner /lrs-s1 x holder / 20 ms, waiter / x owner /lrs-s1 x holder /lrs-s1
+ * 8 ms, waiter /lrs-s2 x owner /lrs-s2 x holder /lrs-s2 3 ms. Replaces
+ * snap->holders; 0 or -1 when out of memory.
+ */
+int lrs_synth__holders(struct lrs_snapshot *snap, int mode);
+
 /* The path of memcg i as lrs_synth__snapshot() names it. */
 char *lrs_synth__path(char *buf, size_t len, size_t i);
 
