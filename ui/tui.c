@@ -1097,14 +1097,14 @@ static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
 {
 	const struct lrs_holders *hs = model->cur->holders;
 	size_t first, n = lrs_holders__rows_of(hs, cell->lruvec->memcg_id, cell->lruvec->node, &first);
-	/* " imposed holds behind     pid comm " 40, then the holder's memcg */
-	int memcg_w = w - 41, line = 1;
+	/* " imposed holds behind     pid holder " 43 after the column's edge, then the memcg */
+	int memcg_w = w - 44, line = 1;
 	char a[32], b[32], path[256], fitted[256], comm[LRS_COMM_LEN + 1];
 
 	if (memcg_w < 6)
 		memcg_w = 6;
 	putf(y, x + 1, w - 1, A_BOLD, "%8s %5s %6s %7s %-11s %s", "imposed", "holds", "behind",
-	     "pid", "holder", "holder's memcg (since start; x: matrix)");
+	     "pid", "holder", "holder's memcg, since start");
 	if (!n) {
 		put(y + 1, x + 1, w - 1, tui->faint_attr, "no holder seen on this lruvec");
 		return;
@@ -1148,8 +1148,8 @@ static void draw_matrix(struct lrs_tui *tui, const struct lrs_model *model)
 	const struct lrs_holders *hs = model->cur ? model->cur->holders : NULL;
 	struct lrs_holders_matrix *m = &tui->mx;
 	int y0 = l->legend_y >= 0 ? l->legend_y : l->header_y + l->header_h, w = l->width;
-	int name_w = 24, col_w = 11, y, x;
-	char t[256], buf[32];
+	int name_w, col_w, y, x;
+	char t[256], buf[64];
 
 	for (y = y0; y < l->status_y; y++)
 		fill(y, 0, w, 0);
@@ -1172,6 +1172,23 @@ static void draw_matrix(struct lrs_tui *tui, const struct lrs_model *model)
 		put(y0 + 3, 1, w - 1, tui->faint_attr, "no holder was seen");
 		return;
 	}
+	/* as wide as the names need, within the screen: a column at least 11 cells */
+	name_w = 16;
+	for (size_t r = 0; r < m->nr_rows; r++) {
+		int n = (int)strlen(lrs_holders_view__name(hs, m->row_ids[r])) + 1;
+
+		name_w = n > name_w ? n : name_w;
+	}
+	name_w = name_w > w / 3 ? w / 3 : name_w;
+	col_w = 11;
+	for (size_t k = 0; k < m->nr_cols; k++) {
+		int n = (int)strlen(lrs_holders_view__name(hs, m->col_ids[k])) + 2;
+
+		col_w = n > col_w ? n : col_w;
+	}
+	if (col_w > (w - name_w) / (int)m->nr_cols)
+		col_w = (w - name_w) / (int)m->nr_cols;
+	col_w = col_w < 11 ? 11 : col_w > 40 ? 40 : col_w;
 	y = y0 + 3;
 	putf(y, 0, name_w, A_BOLD, "%*s", name_w, tui->matrix_by_holder ? "waiter \\ holder" :
 									  "waiter \\ owner");

@@ -12,7 +12,10 @@ fi
 
 tmp=$(mktemp -d /tmp/lrs-test-holders.XXXXXX)
 heavy=lrs-test-hh$$- light=lrs-test-hl$$-
+SOCK=lrs-test-holders$$		# a tmux server of our own: kill-server touches nothing else
+tm() { tmux -L "$SOCK" "$@"; }
 cleanup() {
+	tm kill-server 2>/dev/null
 	lrs_cleanup
 	rm -rf "$tmp"
 }
@@ -31,9 +34,9 @@ start_load() {
 	return 1
 }
 
-start_load heavy --layout shared --readers 6 --duration 12 --size 512m --limit 32m --prefix "$heavy" ||
+start_load heavy --layout shared --readers 6 --duration 30 --size 512m --limit 32m --prefix "$heavy" ||
 	{ tap_fail "holders: heavy workload started"; exit 1; }
-start_load light --layout shared --readers 2 --duration 12 --size 64m --limit 256m --prefix "$light" ||
+start_load light --layout shared --readers 2 --duration 30 --size 64m --limit 256m --prefix "$light" ||
 	{ tap_fail "holders: light workload started"; exit 1; }
 sleep 1
 "$LRS_BIN" report --holders -d 7 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
@@ -72,6 +75,62 @@ check('every holder row belongs to a reported lruvec', all(r['lruvec'].rsplit('@
 check('counters present', set(h['counters']) == {'unknown', 'probable', 'drop_full'}, str(h['counters']))
 check('no holder map was full', h['counters']['drop_full'] == 0, str(h['counters']))
 PY
+# ---- the TUI: lruscope top --holders in tmux, the same load ---------------------
+wait_for() {	# wait_for REGEX SECS: until the pane shows REGEX
+	local i
+	for ((i = 0; i < $2 * 4; i++)); do
+		tm capture-pane -p -t top | grep -Eq -- "$1" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+if ! command -v tmux >/dev/null; then
+	tap_fail "holders: tmux is missing (make deps)"
+else
+	tm new-session -d -s top -x 160 -y 50 \
+		"env -i PATH=$PATH HOME=/root TERM=xterm-256color LC_ALL=C $LRS_BIN top --holders -i 1; sleep 30"
+	wait_for 'holders: (estimated|exact)' 20; rc=$?
+	tap_check "holders: top --holders names the mode in its header" [ "$rc" -eq 0 ]
+	# the heavy memcg's lruvecs only, the hottest selected, the detail pane on
+	tm send-keys -t top / "$heavy" Enter
+	sleep 0.5
+	wait_for "$heavy.*@N" 10 || tm send-keys -t top Enter
+	wait_for "holder's memcg" 10
+	sleep 3
+	tm capture-pane -p -t top >"$tmp/top.txt"
+	/usr/bin/python3 - "$tmp/top.txt" "$heavy" <<'PY'
+import sys
+lines, heavy = open(sys.argv[1]).read().split('\n'), sys.argv[2]
+head = [i for i, l in enumerate(lines) if "holder's memcg" in l]
+ok, why = False, 'no holder panel'
+if head:
+    x = lines[head[0]].index(' imposed')
+    hl = [l[x:] for l in lines[head[0] + 1:] if len(l) > x]
+    # a long path keeps its tail ("...est-hh123-shared"): the pid tells heavy from light
+    ok = any(heavy[len('lrs-test-'):] + 'shared' in l for l in hl)
+    why = ' | '.join(l.strip() for l in hl[:6])
+print(('ok - ' if ok else 'not ok - ') + 'holders: top shows a holder of the heavy memcg in the detail pane' + ('' if ok else ': ' + why))
+PY
+	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/top.txt" "$LRS_KEEP_SCREENS/holders-top.txt"
+	grep -q "'/.*'$heavy\|/$heavy" "$tmp/top.txt" || sed 's/^/#   /' "$tmp/top.txt"
+	tm send-keys -t top x
+	wait_for 'waiter \\ (owner|holder)' 10; rc=$?
+	tm capture-pane -p -t top >"$tmp/matrix.txt"
+	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/matrix.txt" "$LRS_KEEP_SCREENS/holders-matrix.txt"
+	tap_check "holders: x shows the memcg x memcg matrix with the heavy memcg in it" \
+		[ "$rc" -eq 0 ] && sed -n '/waiter \\ /,$p' "$tmp/matrix.txt" | grep -q "/$heavy"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$tmp/matrix.txt"
+	tm send-keys -t top c
+	wait_for 'waiter \\ holder' 10; rc=$?
+	tm capture-pane -p -t top >"$tmp/matrix2.txt"
+	tap_check "holders: c switches the matrix's columns to the holder's memcg, heavy first" \
+		[ "$rc" -eq 0 ] && sed -n '/waiter \\ holder/p' "$tmp/matrix2.txt" | grep -q "^ *waiter \\\\ holder *\(/ *\)\?/$heavy"
+	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/matrix2.txt" "$LRS_KEEP_SCREENS/holders-matrix2.txt"
+	tm send-keys -t top q
+	sleep 1
+	tm kill-server 2>/dev/null
+fi
+for pid in "${LRS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
 for pid in "${LRS_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
 sleep 0.5
 # others may run lruscope at the same time, and this bpftool shows no owner pids: our
