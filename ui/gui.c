@@ -784,6 +784,14 @@ static void loop__event(struct gui_loop *lp, const SDL_Event *ev)
 			lp->dirty = true;
 			break;
 		}
+		if (ev->key.keysym.sym == SDLK_x || ev->key.keysym.sym == SDLK_c) {	/* holders' matrix */
+			if (ev->key.keysym.sym == SDLK_x)
+				gui->matrix_hidden = !gui->matrix_hidden;
+			else
+				gui->matrix_by_holder = !gui->matrix_by_holder;
+			lp->dirty = true;
+			break;
+		}
 		if (ev->key.keysym.sym == SDLK_n) {	/* GUI only: what the time heatmap shows */
 			gui->lane_mode = gui->lane_mode == GUI_LANES_HOT ? GUI_LANES_MEMCG : GUI_LANES_HOT;
 			gui__lanes_compute(gui, lp->model);

@@ -464,6 +464,12 @@ static void draw_header(struct lrs_gui *g, const struct lrs_model *model)
 			   (unsigned long long)cur->drops.task, (unsigned long long)cur->drops.stack,
 			   (unsigned long long)cur->drops.stats_full,
 			   (unsigned long long)cur->drops.negative_time);
+	if (cur && cur->holders) {
+		char hh[128];
+
+		lrs_holders_view__header(cur, hh, sizeof(hh));
+		x += textf(g, x, r->y + lh, LRS_GUI_ACCENT, r->w - (x - r->x), "     %s", hh);
+	}
 	if (cur && cur->unavailable) {
 		char u[256];
 
@@ -762,6 +768,116 @@ static void pen__gap(struct pen *p)
 	p->y += p->g->layout.line_h / 2;
 }
 
+/*
+ * The selected lruvec's top holders (issue 6): who held its lock while others
+ * waited, since start (the holder maps are cumulative), with a call path.
+ */
+static bool draw_holders(struct lrs_gui *g, const struct lrs_model *model,
+			 const struct lrs_lruvec *lv, struct pen *p)
+{
+	const struct lrs_holders *hs = model->cur->holders;
+	size_t first, n = lrs_holders__rows_of(hs, lv->memcg_id, lv->node, &first);
+	char a[32], b[32], memcg[256], fitted[256], path[160];
+
+	if (!pen__line(p, LRS_GUI_ACCENT, 0, "holders since start%s",
+		       n ? "" : ": none seen on this lruvec"))
+		return false;
+	if (n && !pen__line(p, LRS_GUI_FAINT, 1, "%7s %5s %5s %7s %-10s %s", "imposed", "holds",
+			    "behind", "pid", "comm", "memcg"))
+		return false;
+	for (size_t k = first; k < first + n && k < first + GUI_HOLDERS; k++) {
+		const struct lrs_holder_row *r = &hs->rows[k];
+		const struct lrs_stack *st = lrs_snapshot__find_stack(model->cur, r->stack_id);
+		bool foreign = r->memcg_id && r->memcg_id != lv->memcg_id;
+		size_t f0, len = 0;
+
+		sanitize(memcg, sizeof(memcg), r->memcg ? r->memcg : "?");
+		lrs_fmt__path(fitted, sizeof(fitted), memcg, chars_fit(g, p->w) - 41);
+		lrs_fmt__ns(a, sizeof(a), (double)r->imposed_ns);
+		lrs_fmt__count(b, sizeof(b), (double)r->holds);
+		if (!r->pid) {
+			if (!pen__line(p, LRS_GUI_FAINT, 1, "%7s %5s %5.1f       - (unknown holder)", a,
+				       b, r->holds ? (double)r->waiters / (double)r->holds : 0.0))
+				return false;
+			continue;
+		}
+		if (!pen__line(p, foreign ? LRS_GUI_WARN : LRS_GUI_TEXT, 1, "%7s %5s %5.1f %7d %-10.10s %s",
+			       a, b, r->holds ? (double)r->waiters / (double)r->holds : 0.0, r->pid,
+			       r->comm, fitted))
+			return false;
+		path[0] = '\0';
+		for (f0 = st ? lrs_detail__first_caller(st) : 0; st && f0 < st->nr_frames && len < 120;
+		     f0++) {
+			const char *plus = strchr(st->frames[f0], '+');
+			int fl = plus ? (int)(plus - st->frames[f0]) : (int)strlen(st->frames[f0]);
+
+			len += (size_t)snprintf(path + len, sizeof(path) - len, "%s%.*s",
+						len ? " < " : "<- ", fl, st->frames[f0]);
+		}
+		if (path[0] && !pen__line(p, LRS_GUI_FAINT, 3, "%s", path))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The memcg x memcg matrix as a small heatmap (issue 6): rows the waiting
+ * memcg, columns the lruvec owner's or (c) the holder's memcg; each cell the
+ * wait imposed since start on the wait colour scale, its top the largest cell.
+ */
+static bool draw_matrix(struct lrs_gui *g, const struct lrs_model *model, struct pen *p)
+{
+	const struct lrs_holders *hs = model->cur->holders;
+	struct lrs_holders_matrix *m = &g->mx;
+	int cw = g->layout.char_w, lh = g->layout.line_h, name_c = 18, cell_c, cell_w, x0;
+	size_t nr, nc;
+	char t[256], buf[64];
+
+	g->mx_rows = g->mx_cols = 0;
+	if (!pen__line(p, LRS_GUI_ACCENT, 0, "memcg x memcg, imposed: waiter x %s",
+		       g->matrix_by_holder ? "holder (c)" : "lruvec owner (c)"))
+		return false;
+	if (lrs_holders_view__matrix(hs, g->matrix_by_holder, m) || !m->nr_rows)
+		return pen__line(p, LRS_GUI_FAINT, 1, "no holder was seen");
+	nr = m->nr_rows < GUI_MATRIX ? m->nr_rows : GUI_MATRIX;
+	nc = m->nr_cols < GUI_MATRIX ? m->nr_cols : GUI_MATRIX;
+	cell_c = (chars_fit(g, p->w) - name_c - 1) / (int)nc;
+	cell_c = cell_c > 16 ? 16 : cell_c;
+	if (cell_c < 7)
+		return pen__line(p, LRS_GUI_FAINT, 1, "(too narrow for the matrix)");
+	cell_w = cell_c * cw;
+	x0 = p->x + (name_c + 1) * cw;
+	if (p->y + (int)(nr + 1) * lh > p->bottom)
+		return false;
+	for (size_t k = 0; k < nc; k++) {
+		sanitize(t, sizeof(t), lrs_holders_view__name(hs, m->col_ids[k]));
+		lrs_fmt__path(buf, sizeof(buf), t, cell_c - 1);
+		text_right(g, x0 + (int)(k + 1) * cell_w - cw / 2, p->y, LRS_GUI_FAINT, buf);
+	}
+	p->y += lh;
+	g->mx_cells = (struct lrs_gui_rect){ x0, p->y, cell_w, lh };
+	g->mx_rows = nr;
+	g->mx_cols = nc;
+	for (size_t r = 0; r < nr; r++) {
+		sanitize(t, sizeof(t), lrs_holders_view__name(hs, m->row_ids[r]));
+		lrs_fmt__path(buf, sizeof(buf), t, name_c);
+		text(g, p->x + cw, p->y, LRS_GUI_TEXT, buf, name_c * cw);
+		for (size_t k = 0; k < nc; k++) {
+			uint64_t v = m->vals[r * LRS_HOLDERS_MATRIX_MAX + k];
+			struct lrs_rgb c = v ? lrs_gui_colour__value((double)v, (double)m->max,
+								     LRS_GUI_DECADES) : LRS_GUI_ZERO;
+			int x = x0 + (int)k * cell_w;
+
+			fill(g, x + 1, p->y + 1, cell_w - 2, lh - 2, c);
+			if (v)
+				text_right(g, x + cell_w - cw / 2, p->y, lrs_gui_colour__text_on(c),
+					   lrs_fmt__ns(buf, sizeof(buf), (double)v));
+		}
+		p->y += lh;
+	}
+	return true;
+}
+
 static void draw_side(struct lrs_gui *g, const struct lrs_model *model)
 {
 	const struct lrs_gui_rect *r = &g->layout.side;
@@ -826,6 +942,18 @@ static void draw_side(struct lrs_gui *g, const struct lrs_model *model)
 			return;
 	}
 	pen__gap(&p);
+
+	g->mx_rows = g->mx_cols = 0;
+	if (model->cur && model->cur->holders) {
+		if (!draw_holders(g, model, lv, &p))
+			return;
+		pen__gap(&p);
+		if (!g->matrix_hidden) {
+			if (!draw_matrix(g, model, &p))
+				return;
+			pen__gap(&p);
+		}
+	}
 
 	ns = lrs_detail__top_stacks(model, cell, g->stacks, GUI_STACKS);
 	pen__line(&p, LRS_GUI_ACCENT, 0, "waiting stacks%s", ns ? " (sampled)" : ": none sampled");
@@ -900,9 +1028,11 @@ static void draw_status(struct lrs_gui *g, const struct lrs_model *model)
 		text(g, r->x, r->y, LRS_GUI_WARN, m->text, r->w - right_w - 16);
 	else
 		text(g, r->x, r->y, LRS_GUI_FAINT,
+		     model->cur && model->cur->holders ?
+		     "click or arrows select   Enter detail   s sort   / filter   p pause   "
+		     "+/- interval   m metric   n lanes   x matrix   c columns   h help   q quit" :
 		     "click or arrows select   Enter detail   s sort   / filter   p pause   "
 		     "+/- interval   m metric   n lanes   h help   q quit", r->w - right_w - 16);
-	(void)model;
 }
 
 static size_t tooltip__lines(struct lrs_gui *g, const struct lrs_model *model,
@@ -1047,6 +1177,8 @@ static void draw_help(struct lrs_gui *g)
 		"+ -              longer or shorter interval",
 		"n                time heatmap: hottest lruvecs / selected memcg's nodes",
 		"double click     a cell: its memcg's nodes over time",
+		"x                holders: show or hide the memcg x memcg matrix",
+		"c                matrix columns: lruvec owner or holder's memcg",
 		"hover            exact numbers in a tooltip",
 		"h, ?, F1         this help (Esc closes)",
 		"q, Esc           quit",

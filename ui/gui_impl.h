@@ -9,6 +9,7 @@
 #include "gui.h"
 #include "gui_font.h"
 #include "gui_layout.h"
+#include "holders_view.h"
 
 #define GUI_MSGS 8
 #define GUI_MSG_LEN 256
@@ -16,6 +17,8 @@
 #define GUI_RINGS 40		/* lruvecs whose interval histograms are kept */
 #define GUI_WAITERS 10
 #define GUI_STACKS 3
+#define GUI_HOLDERS 5
+#define GUI_MATRIX 6		/* rows and columns of the side panel's matrix */
 #define GUI_FONT_PT 13		/* text size in points: pixels at scale 1 */
 #define GUI_DEFAULT_W 1280
 #define GUI_DEFAULT_H 800
@@ -107,6 +110,13 @@ struct lrs_gui {
 	double frame_ms;		/* the last frame's draw time */
 	struct lrs_detail_waiter waiters[GUI_WAITERS];
 	struct lrs_detail_stack stacks[GUI_STACKS];
+
+	/* holders (issue 6): the side panel's matrix; x hides it, c switches its columns */
+	bool matrix_hidden;
+	bool matrix_by_holder;
+	struct lrs_holders_matrix mx;
+	struct lrs_gui_rect mx_cells;	/* the last frame's matrix cells; w, h: one cell's */
+	size_t mx_rows, mx_cols;	/* shown */
 };
 
 /* gui.c */

@@ -19,6 +19,7 @@
 
 #include "gui_colour.h"
 #include "gui_impl.h"
+#include "holders.h"
 #include "png.h"
 #include "support/synth.h"
 
@@ -335,6 +336,80 @@ static void test_keys(void **state)
 	assert_int_equal(lrs_gui__key_action(SDLK_z), LRS_ACT_NONE);
 }
 
+/*
+ * Holders (issue 6): the side panel lists the selected lruvec's holders and
+ * draws the memcg x memcg matrix as a small heatmap on the wait colour scale
+ * (its top: the largest cell); x hides it, c switches its columns.
+ */
+static void test_render_holders(void **state)
+{
+	char path[600];
+	struct lrs_gui *gui;
+	struct lrs_model *model;
+	struct frame f = { 0 };
+	const struct lrs_gui_rect *c;
+	struct lrs_gui_rect r;
+	int x, y;
+
+	out_path(path, sizeof(path), "gui-holders.png");
+	gui = gui_open(path, 1280, 800);
+	model = model_build(gui, 40, 2);
+	assert_int_equal(lrs_synth__holders(model->cur, LRS_HOLDERS_ESTIMATED), 0);
+	lrs_gui__draw(gui, model);
+	assert_int_equal(lrs_gui__save_png(gui, path), 0);
+	frame_load(&f, path);
+	check_frame(gui, model, &f);
+
+	/* by lruvec owner: rows /lrs-s1, /, /lrs-s2; columns /lrs-s1, /lrs-s2 */
+	assert_int_equal(gui->mx_rows, 3);
+	assert_int_equal(gui->mx_cols, 2);
+	assert_int_equal(gui->mx.row_ids[0], 2);
+	assert_int_equal(gui->mx.col_ids[0], 2);
+	assert_int_equal(gui->mx.max, 100000000);
+	c = &gui->mx_cells;
+	assert_true(c->x > gui->layout.side.x && c->x + 2 * c->w <= gui->layout.side.x + gui->layout.side.w);
+	/* the hottest cell: the top of the scale, sampled left of its number */
+	x = c->x + 3;
+	y = c->y + c->h / 2;
+	assert_true(rgb_near(px_at(&f, x, y), lrs_gui_colour__value(1e8, 1e8, LRS_GUI_DECADES), 0));
+	/* / x /lrs-s1 (8 ms): lower on the scale, another colour */
+	assert_true(rgb_near(px_at(&f, x, y + c->h),
+			     lrs_gui_colour__value(8e6, 1e8, LRS_GUI_DECADES), 0));
+	assert_false(rgb_near(px_at(&f, x, y + c->h), lrs_gui_colour__value(1e8, 1e8, LRS_GUI_DECADES), 8));
+	/* /lrs-s1 x /lrs-s2: nothing, the zero colour */
+	assert_true(rgb_near(px_at(&f, x + c->w, y), LRS_GUI_ZERO, 0));
+	/* the numbers are written in the cells */
+	r = (struct lrs_gui_rect){ c->x + c->w / 2, c->y + 2, c->w / 2 - 2, c->h - 4 };
+	assert_true(ink(&f, &r, lrs_gui_colour__value(1e8, 1e8, LRS_GUI_DECADES)) > 10);
+	/* the holder lines above the matrix: text in the panel between waiters and matrix */
+	r = (struct lrs_gui_rect){ gui->layout.side.x, c->y - 8 * gui->layout.line_h,
+				   gui->layout.side.w, 6 * gui->layout.line_h };
+	assert_true(ink(&f, &r, LRS_GUI_PANEL) > 500);
+	free(f.px);
+
+	/* c: columns by holder's memcg: /lrs-s1 80 ms (the top), / 20 ms */
+	gui->matrix_by_holder = true;
+	lrs_gui__draw(gui, model);
+	assert_int_equal(lrs_gui__save_png(gui, path), 0);
+	frame_load(&f, path);
+	assert_int_equal(gui->mx_cols, 3);
+	assert_int_equal(gui->mx.col_ids[0], 2);
+	assert_int_equal(gui->mx.max, 80000000);
+	assert_true(rgb_near(px_at(&f, gui->mx_cells.x + 3, gui->mx_cells.y + gui->mx_cells.h / 2),
+			     lrs_gui_colour__value(8e7, 8e7, LRS_GUI_DECADES), 0));
+	assert_true(rgb_near(px_at(&f, gui->mx_cells.x + gui->mx_cells.w + 3,
+				   gui->mx_cells.y + gui->mx_cells.h / 2),
+			     lrs_gui_colour__value(2e7, 8e7, LRS_GUI_DECADES), 0));
+	free(f.px);
+
+	/* x hides it */
+	gui->matrix_hidden = true;
+	lrs_gui__draw(gui, model);
+	assert_int_equal(gui->mx_rows, 0);
+	lrs_gui__close(gui);
+	lrs_model__free(model);
+}
+
 int main(void)
 {
 	const char *build = getenv("LRS_BUILD");
@@ -345,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_render_first_snapshot),
 		cmocka_unit_test(test_font_errors),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_render_holders),
 	};
 
 	snprintf(out_dir, sizeof(out_dir), "%s/tests/gui", build && *build ? build : "build");
