@@ -103,6 +103,15 @@ void lrs_json__dbl(struct lrs_json *j, double v)
 		fputs("null", j->f);	/* JSON has no inf or nan */
 }
 
+void lrs_json__addr(struct lrs_json *j, const char *key, uint64_t addr)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+	lrs_json__key(j, key);
+	lrs_json__str(j, buf);
+}
+
 void lrs_json__bool(struct lrs_json *j, bool v)
 {
 	before_value(j);

@@ -27,6 +27,8 @@ void lrs_json__u64(struct lrs_json *j, uint64_t v);
 void lrs_json__i64(struct lrs_json *j, int64_t v);
 void lrs_json__dbl(struct lrs_json *j, double v);
 void lrs_json__bool(struct lrs_json *j, bool v);
+/* key and "0xffff...": kernel addresses are strings, JSON numbers lose their low bits */
+void lrs_json__addr(struct lrs_json *j, const char *key, uint64_t addr);
 /* The string escaped for JSON, quotes included, into f. */
 void lrs_json__write_string(FILE *f, const char *s);
 

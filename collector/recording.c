@@ -52,14 +52,6 @@ int lrs_recording__write_header(FILE *f, const struct lrs_recording_header *hdr)
 	return ferror(f) ? -EIO : 0;
 }
 
-static void write_addr(struct lrs_json *j, const char *key, uint64_t addr)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
-	lrs_json__key(j, key);
-	lrs_json__str(j, buf);
-}
 
 /* An increment, modulo 2^64: exact whatever the counters did. */
 static void write_inc(struct lrs_json *j, const char *key, uint64_t cur, uint64_t prev)
@@ -180,7 +172,7 @@ static void write_lruvec_delta(struct lrs_json *j, const struct lrs_lruvec *lv,
 		lrs_json__i64(j, lv->depth);
 	}
 	if (full || lv->lock_addr != p->lock_addr)
-		write_addr(j, "lock", lv->lock_addr);
+		lrs_json__addr(j, "lock", lv->lock_addr);
 	if (lv->removed != p->removed) {
 		lrs_json__key(j, "removed");
 		lrs_json__bool(j, lv->removed);
@@ -225,7 +217,7 @@ static void write_other_delta(struct lrs_json *j, const struct lrs_other_lock *o
 			      const struct lrs_other_lock *p, bool full)
 {
 	lrs_json__obj_begin(j);
-	write_addr(j, "lock", ol->lock_addr);
+	lrs_json__addr(j, "lock", ol->lock_addr);
 	if (full || !str_same(ol->name, p->name)) {
 		lrs_json__key(j, "name");
 		lrs_json__str(j, ol->name);
@@ -286,17 +278,7 @@ int lrs_recording__write_line(FILE *f, const struct lrs_snapshot *snap,
 	if (d_stacks)
 		lrs_json__str(&j, "stacks");
 	lrs_json__arr_end(&j);
-	lrs_json__key(&j, "t_ns");
-	lrs_json__u64(&j, snap->t_ns);
-	lrs_json__key(&j, "interval_ns");
-	lrs_json__u64(&j, snap->interval_ns);
-	lrs_json__key(&j, "kernel");
-	lrs_json__str(&j, snap->kernel);
-	lrs_json__key(&j, "nodes");
-	lrs_json__arr_begin(&j);
-	for (size_t i = 0; i < snap->nr_nodes; i++)
-		lrs_json__i64(&j, snap->nodes[i]);
-	lrs_json__arr_end(&j);
+	lrs_snapshot_json__write_head_fields(&j, snap);
 
 	/*
 	 * A section whose keys changed (a memcg came or went) is written whole,
@@ -326,23 +308,9 @@ int lrs_recording__write_line(FILE *f, const struct lrs_snapshot *snap,
 	}
 	lrs_json__arr_end(&j);
 
-	if (!d_stacks) {
-		lrs_json__key(&j, "stacks");
-		lrs_json__obj_begin(&j);
-		for (size_t i = 0; i < snap->nr_stacks; i++) {
-			char id[16];
-
-			snprintf(id, sizeof(id), "%d", snap->stacks[i].id);
-			lrs_json__key(&j, id);
-			lrs_json__arr_begin(&j);
-			for (size_t k = 0; k < snap->stacks[i].nr_frames; k++)
-				lrs_json__str(&j, snap->stacks[i].frames[k]);
-			lrs_json__arr_end(&j);
-		}
-		lrs_json__obj_end(&j);
-	}
-
-	lrs_holders__write_json(&j, snap);	/* issue 6: whole on every line, when tracked */
+	if (!d_stacks)
+		lrs_snapshot_json__write_stacks(&j, snap);
+	lrs_snapshot_json__write_tail(&j, snap);	/* holders: whole on every line, when tracked */
 	lrs_json__key(&j, "drops");
 	lrs_json__obj_begin(&j);
 	lrs_json__key(&j, "task");

@@ -7,14 +7,6 @@
 #include "json_writer.h"
 #include "snapshot_json.h"
 
-static void write_addr(struct lrs_json *j, const char *key, uint64_t addr)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
-	lrs_json__key(j, key);
-	lrs_json__str(j, buf);
-}
 
 static void write_counters(struct lrs_json *j, const struct lrs_lock_counters *c)
 {
@@ -67,7 +59,7 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_lruvec *lv)
 	lrs_json__i64(j, lv->depth);
 	lrs_json__key(j, "node");
 	lrs_json__i64(j, lv->node);
-	write_addr(j, "lock", lv->lock_addr);
+	lrs_json__addr(j, "lock", lv->lock_addr);
 	if (lv->removed) {
 		lrs_json__key(j, "removed");
 		lrs_json__bool(j, true);
@@ -105,6 +97,58 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_lruvec *lv)
 	lrs_json__obj_end(j);
 }
 
+void lrs_snapshot_json__write_head_fields(struct lrs_json *j, const struct lrs_snapshot *snap)
+{
+	lrs_json__key(j, "t_ns");
+	lrs_json__u64(j, snap->t_ns);
+	lrs_json__key(j, "interval_ns");
+	lrs_json__u64(j, snap->interval_ns);
+	lrs_json__key(j, "kernel");
+	lrs_json__str(j, snap->kernel);
+	lrs_json__key(j, "nodes");
+	lrs_json__arr_begin(j);
+	for (size_t i = 0; i < snap->nr_nodes; i++)
+		lrs_json__i64(j, snap->nodes[i]);
+	lrs_json__arr_end(j);
+}
+
+void lrs_snapshot_json__write_stacks(struct lrs_json *j, const struct lrs_snapshot *snap)
+{
+	lrs_json__key(j, "stacks");
+	lrs_json__obj_begin(j);
+	for (size_t i = 0; i < snap->nr_stacks; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%d", snap->stacks[i].id);
+		lrs_json__key(j, id);
+		lrs_json__arr_begin(j);
+		for (size_t k = 0; k < snap->stacks[i].nr_frames; k++)
+			lrs_json__str(j, snap->stacks[i].frames[k]);
+		lrs_json__arr_end(j);
+	}
+	lrs_json__obj_end(j);
+}
+
+void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot *snap)
+{
+	lrs_json__key(j, "drops");
+	lrs_json__obj_begin(j);
+	lrs_json__key(j, "task");
+	lrs_json__u64(j, snap->drops.task);
+	lrs_json__key(j, "stack");
+	lrs_json__u64(j, snap->drops.stack);
+	lrs_json__key(j, "stats_full");
+	lrs_json__u64(j, snap->drops.stats_full);
+	lrs_json__key(j, "negative_time");
+	lrs_json__u64(j, snap->drops.negative_time);
+	lrs_json__obj_end(j);
+	if (snap->unavailable) {
+		lrs_json__key(j, "unavailable");
+		lrs_json__str(j, snap->unavailable);
+	}
+	lrs_holders__write_json(j, snap);	/* issue 6: only when holders were tracked */
+}
+
 int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 {
 	struct lrs_json j;
@@ -113,17 +157,7 @@ int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 	lrs_json__obj_begin(&j);
 	lrs_json__key(&j, "schema");
 	lrs_json__i64(&j, snap->schema);
-	lrs_json__key(&j, "t_ns");
-	lrs_json__u64(&j, snap->t_ns);
-	lrs_json__key(&j, "interval_ns");
-	lrs_json__u64(&j, snap->interval_ns);
-	lrs_json__key(&j, "kernel");
-	lrs_json__str(&j, snap->kernel);
-	lrs_json__key(&j, "nodes");
-	lrs_json__arr_begin(&j);
-	for (size_t i = 0; i < snap->nr_nodes; i++)
-		lrs_json__i64(&j, snap->nodes[i]);
-	lrs_json__arr_end(&j);
+	lrs_snapshot_json__write_head_fields(&j, snap);
 
 	lrs_json__key(&j, "lruvecs");
 	lrs_json__arr_begin(&j);
@@ -139,7 +173,7 @@ int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 		lrs_json__obj_begin(&j);
 		lrs_json__key(&j, "name");
 		lrs_json__str(&j, ol->name);
-		write_addr(&j, "lock", ol->lock_addr);
+		lrs_json__addr(&j, "lock", ol->lock_addr);
 		lrs_json__key(&j, "flags");
 		lrs_json__u64(&j, ol->flags);
 		write_counters(&j, &ol->counters);
@@ -148,36 +182,8 @@ int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 	}
 	lrs_json__arr_end(&j);
 
-	lrs_json__key(&j, "stacks");
-	lrs_json__obj_begin(&j);
-	for (size_t i = 0; i < snap->nr_stacks; i++) {
-		char id[16];
-
-		snprintf(id, sizeof(id), "%d", snap->stacks[i].id);
-		lrs_json__key(&j, id);
-		lrs_json__arr_begin(&j);
-		for (size_t k = 0; k < snap->stacks[i].nr_frames; k++)
-			lrs_json__str(&j, snap->stacks[i].frames[k]);
-		lrs_json__arr_end(&j);
-	}
-	lrs_json__obj_end(&j);
-
-	lrs_json__key(&j, "drops");
-	lrs_json__obj_begin(&j);
-	lrs_json__key(&j, "task");
-	lrs_json__u64(&j, snap->drops.task);
-	lrs_json__key(&j, "stack");
-	lrs_json__u64(&j, snap->drops.stack);
-	lrs_json__key(&j, "stats_full");
-	lrs_json__u64(&j, snap->drops.stats_full);
-	lrs_json__key(&j, "negative_time");
-	lrs_json__u64(&j, snap->drops.negative_time);
-	lrs_json__obj_end(&j);
-	if (snap->unavailable) {
-		lrs_json__key(&j, "unavailable");
-		lrs_json__str(&j, snap->unavailable);
-	}
-	lrs_holders__write_json(&j, snap);	/* issue 6: only when holders were tracked */
+	lrs_snapshot_json__write_stacks(&j, snap);
+	lrs_snapshot_json__write_tail(&j, snap);
 	lrs_json__obj_end(&j);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;

@@ -10,4 +10,13 @@
 /* Writes the snapshot and a newline. Returns 0 or -EIO. */
 int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f);
 
+/* Parts shared with the recording's delta lines (collector/recording.c). */
+struct lrs_json;
+/* "t_ns", "interval_ns", "kernel", "nodes" */
+void lrs_snapshot_json__write_head_fields(struct lrs_json *j, const struct lrs_snapshot *snap);
+/* "stacks": { "id": [frames] } */
+void lrs_snapshot_json__write_stacks(struct lrs_json *j, const struct lrs_snapshot *snap);
+/* "drops", "unavailable" and "holders", as far as the snapshot has them */
+void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot *snap);
+
 #endif
