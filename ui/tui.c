@@ -1103,8 +1103,9 @@ static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
 
 	if (memcg_w < 6)
 		memcg_w = 6;
+	/* since start: the holder maps are cumulative (the matrix title says so) */
 	putf(y, x + 1, w - 1, A_BOLD, "%8s %5s %6s %7s %-11s %s", "imposed", "holds", "behind",
-	     "pid", "holder", "holder's memcg, since start");
+	     "pid", "holder", "holder's memcg");
 	if (!n) {
 		put(y + 1, x + 1, w - 1, tui->faint_attr, "no holder seen on this lruvec");
 		return;

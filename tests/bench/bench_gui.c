@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "gui_impl.h"
+#include "holders.h"
 #include "support/synth.h"
 
 #define NR_MEMCGS 1000
@@ -40,7 +41,8 @@ static int push(struct lrs_model *model, struct lrs_gui *gui, int k)
 	struct lrs_snapshot *s = lrs_synth__snapshot(NR_MEMCGS, NR_NODES,
 						     (uint64_t)(100 + k) * 1000000000ull, 7);
 
-	if (!s || lrs_model__push(model, s))
+	/* with holders (issue 6): the side panel's holder lines and matrix are in the frame */
+	if (!s || lrs_synth__holders(s, LRS_HOLDERS_ESTIMATED) || lrs_model__push(model, s))
 		return -1;
 	lrs_gui__observe(gui, model);
 	return 0;
