@@ -43,7 +43,7 @@ static void help(FILE *f)
 		"                          (default 16; 0: no stacks)\n"
 		"      --holders           who held the lruvec locks others waited on: in the\n"
 		"                          detail panel, with the memcg x memcg matrix\n"
-		"                          (docs/holders.md)\n"
+		"                          (README.md, 'Lock holders')\n"
 		"  -v, --verbose           libbpf's messages\n"
 		"  -h, --help              this text\n"
 		"\n"

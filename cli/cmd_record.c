@@ -29,7 +29,7 @@ static void help(FILE *f)
 		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
 		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
 		"  -q, --quiet             no summary on stderr at the end\n"
-		"      --holders           also record lock holders (docs/holders.md); report -i\n"
+		"      --holders           also record lock holders (README.md, 'Lock holders'); report -i\n"
 		"                          FILE --holders shows them\n"
 		"  -v, --verbose           libbpf's messages on stderr\n"
 		"  -h, --help              this text\n\n"

@@ -35,7 +35,7 @@ static void help(FILE *f)
 		"      --max-locks N       locks the BPF map holds (default 16384); waits on locks\n"
 		"                          beyond it are counted in drops.stats_full\n"
 		"      --holders           who held the lruvec locks others waited on, and the\n"
-		"                          memcg x memcg matrix (docs/holders.md; json: \"holders\")\n"
+		"                          memcg x memcg matrix (README.md, 'Lock holders'; json: \"holders\")\n"
 		"      --no-color          no colour (also when NO_COLOR is set or not a terminal)\n"
 		"  -v, --verbose           libbpf's messages on stderr\n"
 		"  -h, --help              this text\n\n"

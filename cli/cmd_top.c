@@ -33,7 +33,7 @@ static void help(FILE *f)
 		"                         (default 16; 0: no stacks, the lowest overhead)\n"
 		"      --holders          who held the lruvec locks others waited on: the\n"
 		"                         detail pane lists them, x shows the memcg x memcg\n"
-		"                         matrix (docs/holders.md)\n"
+		"                         matrix (README.md, 'Lock holders')\n"
 		"      --no-color         no colours (also when NO_COLOR is set)\n"
 		"  -v, --verbose          libbpf's messages, on the status line\n"
 		"  -h, --help             this text\n"

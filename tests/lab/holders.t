@@ -8,7 +8,7 @@ acquisitions, that lruvec contention of the test memcgs is attributed on both no
 MIN_ACCURACY (85%; the issue aims at 90%, see below) of the estimated hold time, checked
 against the exact holders of the same waits.
 
-Why the guest has 4 vCPUs and no "hypervisor" CPUID bit (docs/holders.md, "Lab status"):
+Why the guest has 4 vCPUs and no "hypervisor" CPUID bit (README.md, "Lock holders", "Lab status"):
 on 6.1 x86, a kernel that sees X86_FEATURE_HYPERVISOR without paravirt spinlocks (TCG has
 none) takes spinlocks by test-and-set in virt_spin_lock(), before the queued slow path where
 lock:contention_begin fires: no spinlock contention event at all. Without the bit the native
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import lab  # noqa: E402
 import checks as ck  # noqa: E402
 
-# The bound, from measurements in this guest (docs/holders.md, "Lab"): right memcg for 99.2%,
+# The bound, from measurements in this guest (README.md, "Lock holders", "Lab status"): right memcg for 99.2%,
 # 94.6%, 94.7% and 89.7% of estimated hold time in four runs (right task: 97.2%, 87.9%, 68.0%,
 # 82.7%). The issue aims at 90%, met in three of four runs; asserting 90% would fail about
 # one run in four, so the test asserts 85%, below the lowest measured, and prints the number.
