@@ -48,11 +48,13 @@ fi
 
 # ---- the load ------------------------------------------------------------------
 read -r _ cgroot < <(lrs_memcg_root) || { tap_fail "$T: no memory cgroup hierarchy"; exit 1; }
-"$LRS_BIN" workload --layout isolated --readers 4 --duration 0 --size 512m --limit 64m \
+# four readers in one memcg: they contend every second, so the last frame's cells are hot
+# (an isolated memcg's two readers contend only while both run: bursty on two cores)
+"$LRS_BIN" workload --layout shared --readers 4 --duration 0 --size 512m --limit 64m --cpu-shares 8192 \
 	--prefix "$TAG-" >"$WORK/load.out" 2>"$WORK/load.err" &
 lrs_track_pid $!
 for _ in $(seq 1 60); do
-	[ "$(grep -c '^/' "$WORK/load.out" 2>/dev/null)" -ge 2 ] && break
+	grep -q '^/' "$WORK/load.out" 2>/dev/null && break
 	sleep 0.5
 done
 if ! grep -q '^/' "$WORK/load.out"; then
@@ -64,7 +66,7 @@ while read -r m; do lrs_track_cgroup "$cgroot$m"; done < <(grep '^/' "$WORK/load
 tap_ok "$T: workload in $(grep -c '^/' "$WORK/load.out") $TAG-* memcgs"
 
 # ---- headless frame --------------------------------------------------------------
-timeout 240 "$LRS_BIN" gui --screenshot "$WORK/headless.png" -d 5 -i 0.5 >"$WORK/out" 2>&1
+timeout 240 "$LRS_BIN" gui --screenshot "$WORK/headless.png" -d 5 -i 1 >"$WORK/out" 2>&1
 rc=$?
 if [ $rc = 0 ] && [ -s "$WORK/headless.png" ]; then
 	tap_ok "$T: --screenshot writes a PNG (no display)"

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Check a frame 'lruscope gui --screenshot' wrote: prints TAP lines.
 
-usage: gui_png.py PREFIX FILE.png WIDTH HEIGHT [--contention]
+usage: gui_png.py PREFIX FILE.png WIDTH HEIGHT [--contention | --history]
 
 Finds the legend's colour bar (a row that runs along viridis), then checks
 the header and status line have text, the heatmap above the legend and the
 time heatmaps below it have viridis-coloured cells (with --contention: the
-frame was taken under load), all from pixels alone.
+frame was taken under load; with --history: only the time heatmaps, for a
+frame whose last interval may have been quiet), all from pixels alone.
 """
 import struct
 import sys
@@ -85,6 +86,7 @@ def on_viridis(c, tol=4):
 def main(argv):
     prefix, path, want_w, want_h = argv[1], argv[2], int(argv[3]), int(argv[4])
     contention = "--contention" in argv
+    history = contention or "--history" in argv
     out = []
 
     def check(name, ok, why=""):
@@ -137,6 +139,7 @@ def main(argv):
     if contention:
         hm = coloured(h // 16, legend_y - 4, 0, w * 2 // 3)
         check("heatmap has coloured cells", hm > 30, "%d viridis pixels above the legend" % hm)
+    if history:
         tm = coloured(legend_y + h // 20, h - h // 20, w // 6, w * 2 // 3)
         check("time heatmaps have coloured columns", tm > 30,
               "%d viridis pixels below the legend" % tm)
