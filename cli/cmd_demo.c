@@ -116,29 +116,6 @@ static void usage(FILE *f)
 		DEMO_LOCK_PATH);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int parse_uint(const char *s, unsigned int max, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 /* The default limit: 256m per container, less when RAM is short. */
 static uint64_t default_limit(unsigned int containers)
 {
@@ -192,7 +169,7 @@ static int parse_args(int argc, char **argv, struct demo_opts *o)
 	while ((c = getopt_long(argc, argv, "hi:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_uint(optarg, 4096, &o->wl.readers) || !o->wl.readers) {
+			if (lrs_parse_uint(optarg, 4096, &o->wl.readers) || !o->wl.readers) {
 				fprintf(stderr, "lruscope demo: --readers '%s': a number from 1 to "
 					"4096 (2 per container)\n", optarg);
 				return -EINVAL;
@@ -217,7 +194,7 @@ static int parse_args(int argc, char **argv, struct demo_opts *o)
 			}
 			break;
 		case 'k':
-			if (parse_uint(optarg, 100, &o->runs) || !o->runs) {
+			if (lrs_parse_uint(optarg, 100, &o->runs) || !o->runs) {
 				fprintf(stderr, "lruscope demo: --runs '%s': a number from 1 to 100\n",
 					optarg);
 				return -EINVAL;
@@ -417,7 +394,7 @@ static int demo_run_one(const struct demo_opts *o, enum lrs_layout layout, unsig
 		goto out;
 	}
 	lrs_workload__start(wl);
-	t0 = now_s();
+	t0 = lrs_now_s();
 	if (o->batch) {
 		ret = lrs_workload__wait(wl, o->duration_s, &lrs_stop, err, sizeof(err));
 	} else {
@@ -442,7 +419,7 @@ static int demo_run_one(const struct demo_opts *o, enum lrs_layout layout, unsig
 			ret = -ECHILD;
 		}
 	}
-	if (!ret && (lrs_stop || now_s() - t0 < o->duration_s - 0.25))
+	if (!ret && (lrs_stop || lrs_now_s() - t0 < o->duration_s - 0.25))
 		cut = 1;	/* Ctrl-C, SIGTERM, or q in the heatmap */
 	if (!ret && !cut && take_retry(src, &s1))
 		cut = 2;

@@ -38,13 +38,7 @@ static void help(FILE *f)
 		"                          then save its last frame (needs a display)\n"
 		"      --size WxH          window size in points (default 1280x800)\n"
 		"      --font FILE         a TTF font (default: $LRS_FONT, DejaVu Sans Mono)\n"
-		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
-		"      --stack-every N     sample a waiter's stack on 1 in N contentions\n"
-		"                          (default 16; 0: no stacks)\n"
-		"      --holders           who held the lruvec locks others waited on: in the\n"
-		"                          detail panel, with the memcg x memcg matrix\n"
-		"                          (README.md, 'Lock holders')\n"
-		"  -v, --verbose           libbpf's messages\n"
+		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n"
 		"\n"
 		"keys: arrows select a cell, Enter shows or hides the detail panel, s sorts\n"
@@ -53,21 +47,6 @@ static void help(FILE *f)
 		"lruvecs and the selected memcg's nodes, h shows help, q quits.\n"
 		"mouse: hover for exact numbers, click to select, double click for the\n"
 		"memcg's nodes over time, the wheel moves the selection.\n");
-}
-
-static int parse_count(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > 1000000000UL)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
 }
 
 static int parse_size(const char *s, int *w, int *h)
@@ -89,11 +68,8 @@ int lrs_cmd_gui(int argc, char **argv)
 		{ "screenshot-window", no_argument, NULL, 'W' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "font", required_argument, NULL, 'F' },
-		{ "cgroup-root", required_argument, NULL, 'R' },
-		{ "stack-every", required_argument, NULL, 'S' },
-		{ "holders", no_argument, NULL, 'H' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		LRS_COLLECTOR_LONG_OPTS,
 		{}
 	};
 	struct lrs_collector_opts copts;
@@ -102,7 +78,7 @@ int lrs_cmd_gui(int argc, char **argv)
 	struct lrs_model *model = NULL;
 	char err[512] = "";
 	const char *font;
-	int c, ret = LRS_EXIT_FAIL;
+	int c, applied, ret = LRS_EXIT_FAIL;
 
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
@@ -138,27 +114,15 @@ int lrs_cmd_gui(int argc, char **argv)
 		case 'F':
 			gopts.font_path = optarg;
 			break;
-		case 'R':
-			copts.cgroup_root = optarg;
-			break;
-		case 'S':
-			if (parse_count(optarg, &copts.stack_every)) {
-				fprintf(stderr, "lruscope gui: --stack-every '%s': want a number, 0 for no stacks\n",
-					optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 'H':
-			copts.holders = true;
-			break;
-		case 'v':
-			copts.verbose = true;
-			break;
 		case 'h':
 			help(stdout);
 			return LRS_EXIT_OK;
 		default:
-			fprintf(stderr, "lruscope gui: see 'lruscope gui --help'\n");
+			applied = lrs_cli__collector_option("gui", c, optarg, &copts);
+			if (applied > 0)
+				break;
+			if (!applied)
+				fprintf(stderr, "lruscope gui: see 'lruscope gui --help'\n");
 			return LRS_EXIT_USAGE;
 		}
 	}

@@ -26,29 +26,18 @@ static void help(FILE *f)
 		"                          (sudo lruscope record -o - | lruscope replay -)\n"
 		"  -d, --duration SECS     stop after SECS (default: until Ctrl-C or SIGTERM)\n"
 		"  -i, --interval SECS     time between snapshots (default 1)\n"
-		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
-		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
 		"  -q, --quiet             no summary on stderr at the end\n"
-		"      --holders           also record lock holders (README.md, 'Lock holders'); report -i\n"
-		"                          FILE --holders shows them\n"
-		"  -v, --verbose           libbpf's messages on stderr\n"
+		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n\n"
+		"With --holders, 'lruscope report -i FILE --holders' shows the holders.\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Sleep until deadline (CLOCK_MONOTONIC seconds) or a signal. */
 static void sleep_until(double deadline)
 {
 	while (!lrs_stop) {
-		double left = deadline - now_s();
+		double left = deadline - lrs_now_s();
 
 		if (left <= 0)
 			break;
@@ -109,12 +98,9 @@ int lrs_cmd_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "cgroup-root", required_argument, NULL, 'R' },
-		{ "stack-every", required_argument, NULL, 'S' },
-		{ "holders", no_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		LRS_COLLECTOR_LONG_OPTS,
 		{}
 	};
 	struct lrs_collector_opts copts;
@@ -131,8 +117,6 @@ int lrs_cmd_record(int argc, char **argv)
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:d:i:qvh", long_opts, NULL)) != -1) {
-		char *end;
-
 		switch (c) {
 		case 'o':
 			path = optarg;
@@ -149,30 +133,18 @@ int lrs_cmd_record(int argc, char **argv)
 				return LRS_EXIT_USAGE;
 			}
 			break;
-		case 'R':
-			copts.cgroup_root = optarg;
-			break;
-		case 'S':
-			copts.stack_every = strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "lruscope record: --stack-every '%s': want a number\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 'H':
-			copts.holders = true;
-			break;
 		case 'q':
 			quiet = true;
-			break;
-		case 'v':
-			copts.verbose = true;
 			break;
 		case 'h':
 			help(stdout);
 			return LRS_EXIT_OK;
 		default:
-			help(stderr);
+			ret = lrs_cli__collector_option("record", c, optarg, &copts);
+			if (ret > 0)
+				break;
+			if (!ret)
+				help(stderr);
 			return LRS_EXIT_USAGE;
 		}
 	}
@@ -213,7 +185,7 @@ int lrs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "recording to %s every %.3g s (Ctrl-C ends)...\n", to_stdout ? "stdout" : path,
 			src->interval_s);
 
-	start = now_s();
+	start = lrs_now_s();
 	next = start + src->interval_s;
 	while (!lrs_stop) {
 		struct lrs_snapshot *snap = NULL;
@@ -235,11 +207,11 @@ int lrs_cmd_record(int argc, char **argv)
 				to_stdout ? " (the reader went away?)" : "");
 			goto out;
 		}
-		if (duration > 0 && now_s() - start >= duration - 1e-3)
+		if (duration > 0 && lrs_now_s() - start >= duration - 1e-3)
 			break;
 		next += src->interval_s;
-		if (next < now_s())
-			next = now_s() + src->interval_s;	/* fell behind: no burst to catch up */
+		if (next < lrs_now_s())
+			next = lrs_now_s() + src->interval_s;	/* fell behind: no burst to catch up */
 	}
 	status = LRS_EXIT_OK;
 out:

@@ -30,24 +30,12 @@ static void help(FILE *f)
 		"                          folded (waiter stacks weighted by wait, for flame graphs)\n"
 		"  -a, --all               text: list lruvecs that never waited too\n"
 		"  -n, --other-locks N     text: how many other locks to list (default 10)\n"
-		"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n"
-		"      --stack-every N     take a waiter stack on 1 in N waits (default 16, 0: none)\n"
-		"      --max-locks N       locks the BPF map holds (default 16384); waits on locks\n"
-		"                          beyond it are counted in drops.stats_full\n"
-		"      --holders           who held the lruvec locks others waited on, and the\n"
-		"                          memcg x memcg matrix (README.md, 'Lock holders'; json: \"holders\")\n"
 		"      --no-color          no colour (also when NO_COLOR is set or not a terminal)\n"
-		"  -v, --verbose           libbpf's messages on stderr\n"
+		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n\n"
+		"With --holders the report adds the holder table and the memcg x memcg matrix\n"
+		"(json: \"holders\"); with -i, those of a recording made with --holders.\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /*
@@ -57,10 +45,10 @@ static double now_s(void)
  */
 static void collect_until(struct lrs_source *src, double secs)
 {
-	double start = now_s(), next_refresh = start + 1.0;
+	double start = lrs_now_s(), next_refresh = start + 1.0;
 
 	while (!lrs_stop) {
-		double now = now_s(), left = secs - (now - start);
+		double now = lrs_now_s(), left = secs - (now - start);
 
 		if (left <= 0)
 			break;
@@ -83,13 +71,9 @@ int lrs_cmd_report(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "other-locks", required_argument, NULL, 'n' },
-		{ "cgroup-root", required_argument, NULL, 'R' },
-		{ "stack-every", required_argument, NULL, 'S' },
-		{ "max-locks", required_argument, NULL, 'L' },
 		{ "no-color", no_argument, NULL, 'C' },
-		{ "holders", no_argument, NULL, 'H' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		LRS_COLLECTOR_LONG_OPTS,
 		{}
 	};
 	struct lrs_collector_opts copts;
@@ -133,37 +117,22 @@ int lrs_cmd_report(int argc, char **argv)
 				return LRS_EXIT_USAGE;
 			}
 			break;
-		case 'R':
-			copts.cgroup_root = optarg;
-			break;
-		case 'S':
-			copts.stack_every = strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "lruscope report: --stack-every '%s': want a number\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 'L':
-			copts.max_locks = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || !copts.max_locks) {
-				fprintf(stderr, "lruscope report: --max-locks '%s': want a positive number\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
 		case 'C':
 			no_color = true;
 			break;
 		case 'H':
+			/* the report prints them too; -i reads a recording's */
 			copts.holders = ropts.holders = true;
-			break;
-		case 'v':
-			copts.verbose = true;
 			break;
 		case 'h':
 			help(stdout);
 			return LRS_EXIT_OK;
 		default:
-			help(stderr);
+			ret = lrs_cli__collector_option("report", c, optarg, &copts);
+			if (ret > 0)
+				break;
+			if (!ret)
+				help(stderr);
 			return LRS_EXIT_USAGE;
 		}
 	}
@@ -190,14 +159,14 @@ int lrs_cmd_report(int argc, char **argv)
 		}
 		if (isatty(STDERR_FILENO) && ropts.format == LRS_REPORT_TEXT)
 			fprintf(stderr, "collecting for %.1f s (Ctrl-C ends early)...\n", duration);
-		double started = now_s();
+		double started = lrs_now_s();
 
 		src->interval_s = duration;
 		collect_until(src, duration);
 		ret = src->take(src, &snap);
 		/* the counters are cumulative since the start: so is the report's interval */
 		if (!ret)
-			snap->interval_ns = (uint64_t)((now_s() - started) * 1e9);
+			snap->interval_ns = (uint64_t)((lrs_now_s() - started) * 1e9);
 		lrs_source__destroy(src);
 		if (ret) {
 			fprintf(stderr, "lruscope report: reading the collector's maps failed: %s\n", strerror(-ret));

@@ -28,15 +28,9 @@ static void help(FILE *f)
 		"options:\n"
 		"  -i, --interval SECS    time between updates (default 1; + and - change it)\n"
 		"  -d, --duration SECS    exit after this long (default: until q)\n"
-		"      --cgroup-root PATH the memory cgroup mount (default: detect v2, then v1)\n"
-		"      --stack-every N    sample a waiter's stack on 1 in N contentions\n"
-		"                         (default 16; 0: no stacks, the lowest overhead)\n"
-		"      --holders          who held the lruvec locks others waited on: the\n"
-		"                         detail pane lists them, x shows the memcg x memcg\n"
-		"                         matrix (README.md, 'Lock holders')\n"
-		"      --no-color         no colours (also when NO_COLOR is set)\n"
-		"  -v, --verbose          libbpf's messages, on the status line\n"
-		"  -h, --help             this text\n"
+		"      --no-color          no colours (also when NO_COLOR is set)\n"
+		LRS_COLLECTOR_OPTS_HELP
+		"  -h, --help              this text\n"
 		"\n"
 		"keys: arrows select a cell, Enter toggles the detail pane, t the time view\n"
 		"(each memcg's wait history), s sorts (wait, count, max, name), / filters by\n"
@@ -45,33 +39,15 @@ static void help(FILE *f)
 		"(lruvec owner or holder's memcg).\n");
 }
 
-static int parse_count(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > 1000000000UL)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 int lrs_cmd_top(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
-		{ "cgroup-root", required_argument, NULL, 'R' },
-		{ "stack-every", required_argument, NULL, 'S' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-colour", no_argument, NULL, 'C' },
-		{ "holders", no_argument, NULL, 'H' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		LRS_COLLECTOR_LONG_OPTS,
 		{}
 	};
 	struct lrs_collector_opts copts;
@@ -79,7 +55,7 @@ int lrs_cmd_top(int argc, char **argv)
 	struct lrs_source *src = NULL;
 	struct lrs_model *model = NULL;
 	char err[512] = "";
-	int c, ret = LRS_EXIT_FAIL;
+	int c, applied, ret = LRS_EXIT_FAIL;
 
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
@@ -99,30 +75,18 @@ int lrs_cmd_top(int argc, char **argv)
 				return LRS_EXIT_USAGE;
 			}
 			break;
-		case 'R':
-			copts.cgroup_root = optarg;
-			break;
-		case 'S':
-			if (parse_count(optarg, &copts.stack_every)) {
-				fprintf(stderr, "lruscope top: --stack-every '%s': want a number, 0 for no stacks\n",
-					optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
 		case 'C':
 			topts.no_color = true;
-			break;
-		case 'H':
-			copts.holders = true;
-			break;
-		case 'v':
-			copts.verbose = true;
 			break;
 		case 'h':
 			help(stdout);
 			return LRS_EXIT_OK;
 		default:
-			fprintf(stderr, "lruscope top: see 'lruscope top --help'\n");
+			applied = lrs_cli__collector_option("top", c, optarg, &copts);
+			if (applied > 0)
+				break;
+			if (!applied)
+				fprintf(stderr, "lruscope top: see 'lruscope top --help'\n");
 			return LRS_EXIT_USAGE;
 		}
 	}

@@ -23,9 +23,43 @@ int lrs_cmd_walk(int argc, char **argv);	/* cli/cmd_walk.c */
 extern volatile sig_atomic_t lrs_stop;
 void lrs_signals__install(void);
 
+/* CLOCK_MONOTONIC in seconds. */
+double lrs_now_s(void);
+
 /* Parse a positive number of seconds ("0.5", "2"); -EINVAL if not. */
 int lrs_parse_seconds(const char *s, double *out);
 /* Parse a size with an optional k/m/g suffix (powers of 1024). */
 int lrs_parse_bytes(const char *s, unsigned long long *out);
+/* Parse a whole number 0..max; -EINVAL if not one. */
+int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out);
+
+/*
+ * The live collector's options, the same in top, gui, record and report:
+ * their getopt_long entries, their help lines, and their parser.
+ */
+#define LRS_COLLECTOR_LONG_OPTS \
+	{ "cgroup-root", required_argument, NULL, 'R' }, \
+	{ "stack-every", required_argument, NULL, 'S' }, \
+	{ "max-locks", required_argument, NULL, 'L' }, \
+	{ "holders", no_argument, NULL, 'H' }, \
+	{ "verbose", no_argument, NULL, 'v' }
+
+#define LRS_COLLECTOR_OPTS_HELP \
+	"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n" \
+	"      --stack-every N     sample a waiter's stack on 1 in N waits (default 16;\n" \
+	"                          0: no stacks, the lowest overhead)\n" \
+	"      --max-locks N       locks the BPF map holds (default 16384); waits on\n" \
+	"                          locks beyond it are counted in drops.stats_full\n" \
+	"      --holders           also infer who held the lruvec locks others waited on\n" \
+	"                          (README.md, 'Lock holders')\n" \
+	"  -v, --verbose           libbpf's messages\n"
+
+struct lrs_collector_opts;
+/*
+ * Apply c, a getopt_long result, when it is one of the collector's options:
+ * returns 1 when applied, 0 when c is not one, -EINVAL on a bad value (said
+ * on stderr, naming the command).
+ */
+int lrs_cli__collector_option(const char *cmd, int c, const char *arg, struct lrs_collector_opts *opts);
 
 #endif

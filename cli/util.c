@@ -4,9 +4,12 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
+#include "../collector/collector.h"
 
 volatile sig_atomic_t lrs_stop;
 
@@ -29,6 +32,14 @@ void lrs_signals__install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+double lrs_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int lrs_parse_seconds(const char *s, double *out)
 {
 	char *end;
@@ -42,6 +53,51 @@ int lrs_parse_seconds(const char *s, double *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int lrs_cli__collector_option(const char *cmd, int c, const char *arg, struct lrs_collector_opts *opts)
+{
+	switch (c) {
+	case 'R':
+		opts->cgroup_root = arg;
+		return 1;
+	case 'S':
+		if (lrs_parse_uint(arg, 1000000000, &opts->stack_every)) {
+			fprintf(stderr, "lruscope %s: --stack-every '%s': want a number, 0 for no stacks\n",
+				cmd, arg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'L':
+		if (lrs_parse_uint(arg, 1000000000, &opts->max_locks) || !opts->max_locks) {
+			fprintf(stderr, "lruscope %s: --max-locks '%s': want a positive number\n", cmd, arg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'H':
+		opts->holders = true;
+		return 1;
+	case 'v':
+		opts->verbose = true;
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 int lrs_parse_bytes(const char *s, unsigned long long *out)

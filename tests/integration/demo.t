@@ -95,7 +95,7 @@ else
 fi
 
 # -- a short demo: 8 readers (4 containers), 3 s per layout
-"$LRS_BIN" demo --json "${SMALL[@]}" --duration 3 --runs 1 >"$OUT/json" 2>"$OUT/err" &
+"$LRS_BIN" demo --json "${SMALL[@]}" --duration 6 --runs 1 >"$OUT/json" 2>"$OUT/err" &
 pid=$!
 lrs_track_pid "$pid"
 watch_demo "$pid"

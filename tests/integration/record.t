@@ -22,8 +22,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# the load: 4 readers in 2 isolated memcgs until the cleanup stops it (SIGTERM)
-"$LRS_BIN" workload --layout isolated --readers 4 --duration 0 --cpu-shares 8192 --prefix "$prefix" \
+# the load: 4 readers in one memcg until the cleanup stops it (SIGTERM); they
+# contend every second (isolated memcgs' readers contend only while both run)
+"$LRS_BIN" workload --layout shared --readers 4 --duration 0 --cpu-shares 8192 --prefix "$prefix" \
 	>"$dir/workload.out" 2>"$dir/workload.err" &
 lrs_track_pid $!
 for _ in $(seq 50); do grep -q "$prefix" "$dir/workload.out" && break; sleep 0.2; done
@@ -71,8 +72,7 @@ if [ $rc -eq 0 ] && [ -n "$rec_hot" ]; then
 else
 	tap_fail "report -i: exit $rc, no $prefix lruvec: $(head -c 300 "$dir/rec.err")"
 fi
-# with isolated memcgs under the same load the order among them can swap: the
-# live hottest must be among the recording's contended ones, and the reverse
+# the live hottest must be among the recording's contended ones, and the reverse
 live_in_rec=$(grep -c "^lruvec,$(echo "$live_hot" | cut -d, -f1)," "$dir/rec.csv")
 rec_in_live=$(grep -c "^lruvec,$(echo "$rec_hot" | cut -d, -f1)," "$dir/live.csv")
 live_wait=$(grep "^lruvec,$(echo "$live_hot" | cut -d, -f1),$(echo "$live_hot" | cut -d, -f2)," "$dir/rec.csv" | cut -d, -f7)
