@@ -286,8 +286,13 @@ struct {
 	__type(value, struct holders_scratch);
 } holders_scratch SEC(".maps");
 
-/* Look up key, inserting init first if missing; NULL (and counted) if the map is full. */
-static __always_inline void *holders_get(void *map, const void *key, const void *init)
+/*
+ * Look up key, inserting init first if missing (another CPU may insert it at
+ * the same time: then its entry is used); NULL, counted in *full, when the
+ * map is full.
+ */
+static __always_inline void *map_lookup_or_init(void *map, const void *key, const void *init,
+						__u64 *full)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 
@@ -296,8 +301,13 @@ static __always_inline void *holders_get(void *map, const void *key, const void 
 	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(map, key);
 	if (!v)
-		__sync_fetch_and_add(&holder_drop_full, 1);
+		__sync_fetch_and_add(full, 1);
 	return v;
+}
+
+static __always_inline void *holders_get(void *map, const void *key, const void *init)
+{
+	return map_lookup_or_init(map, key, init, &holder_drop_full);
 }
 
 static __always_inline struct holders_scratch *scratch(void)
@@ -552,6 +562,7 @@ static __always_inline void account(struct pending *p, __u64 now)
 	}
 	wait = now - p->start_ns;
 
+	/* a plain lookup first: the hot path builds no 300-byte init */
 	st = bpf_map_lookup_elem(&lock_stats, &key);
 	if (!st) {
 		struct lock_stat init = {
@@ -559,12 +570,7 @@ static __always_inline void account(struct pending *p, __u64 now)
 			.owner_node = p->owner_node,
 		};
 
-		if (bpf_map_update_elem(&lock_stats, &key, &init, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&lock_stats, &key)) {
-			__sync_fetch_and_add(&drop_stats_full, 1);
-			return;
-		}
-		st = bpf_map_lookup_elem(&lock_stats, &key);
+		st = map_lookup_or_init(&lock_stats, &key, &init, &drop_stats_full);
 		if (!st)
 			return;
 	}
@@ -587,10 +593,7 @@ static __always_inline void account(struct pending *p, __u64 now)
 			struct waiter_stat init = { .waiter_cgid = p->waiter_cgid };
 
 			bpf_get_current_comm(init.comm, sizeof(init.comm));
-			if (bpf_map_update_elem(&waiter_stats, &wk, &init, BPF_NOEXIST) &&
-			    !bpf_map_lookup_elem(&waiter_stats, &wk))
-				__sync_fetch_and_add(&drop_stats_full, 1);
-			ws = bpf_map_lookup_elem(&waiter_stats, &wk);
+			ws = map_lookup_or_init(&waiter_stats, &wk, &init, &drop_stats_full);
 		}
 		if (ws) {
 			__sync_fetch_and_add(&ws->contended, 1);
@@ -602,16 +605,9 @@ static __always_inline void account(struct pending *p, __u64 now)
 		struct stack_key sk = {
 			.lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid, .stack_id = p->stack_id,
 		};
-		struct stack_stat *ss = bpf_map_lookup_elem(&stack_stats, &sk);
+		struct stack_stat init = {};
+		struct stack_stat *ss = map_lookup_or_init(&stack_stats, &sk, &init, &drop_stats_full);
 
-		if (!ss) {
-			struct stack_stat init = {};
-
-			if (bpf_map_update_elem(&stack_stats, &sk, &init, BPF_NOEXIST) &&
-			    !bpf_map_lookup_elem(&stack_stats, &sk))
-				__sync_fetch_and_add(&drop_stats_full, 1);
-			ss = bpf_map_lookup_elem(&stack_stats, &sk);
-		}
 		if (ss) {
 			__sync_fetch_and_add(&ss->contended, 1);
 			__sync_fetch_and_add(&ss->wait_ns, wait);
