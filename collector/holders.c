@@ -227,12 +227,6 @@ int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_eve
 	return end_wait(est, p, ev->pid, ev->t_ns);
 }
 
-const struct lrs_holder_tally *lrs_holder_est__holders(const struct lrs_holder_est *est, size_t *nr)
-{
-	*nr = est->nr_tallies;
-	return est->tallies;
-}
-
 const struct lrs_matrix_tally *lrs_holder_est__matrix(const struct lrs_holder_est *est, size_t *nr)
 {
 	*nr = est->nr_cells;

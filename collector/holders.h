@@ -76,9 +76,6 @@ int lrs_holder_est__new(struct lrs_holder_est **out);
 void lrs_holder_est__free(struct lrs_holder_est *est);	/* accepts NULL */
 /* Feed one event in time order; 0 or -ENOMEM. */
 int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_event *ev);
-/* Results so far; the pointers live until the next feed or free. */
-const struct lrs_holder_tally *lrs_holder_est__holders(const struct lrs_holder_est *est,
-						       size_t *nr);
 const struct lrs_matrix_tally *lrs_holder_est__matrix(const struct lrs_holder_est *est,
 						      size_t *nr);
 /* The tally of pid on lock, or NULL. */

@@ -137,15 +137,6 @@ out:
 	return err;
 }
 
-const struct lrs_memcg_info *lrs_lruvec_table__memcg(const struct lrs_lruvec_table *t, uint64_t cgid)
-{
-	/* callers that look up many ids build their own index */
-	for (size_t i = 0; i < t->nr_memcgs; i++)
-		if (t->memcgs[i].cgid == cgid)
-			return &t->memcgs[i];
-	return NULL;
-}
-
 struct lrs_lruvec_iter {
 	struct lruvec_iter_bpf *skel;
 	struct bpf_link *link;

@@ -67,9 +67,6 @@ struct lrs_lruvec_raw {
 /* Build the table from one walk's entries: tree order, paths, per-node lruvecs. */
 int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_table *out);
 void lrs_lruvec_table__clear(struct lrs_lruvec_table *table);
-/* The memcg with that cgroup id, or NULL. */
-const struct lrs_memcg_info *lrs_lruvec_table__memcg(const struct lrs_lruvec_table *table,
-						     uint64_t cgid);
 
 /* The iterator's life cycle. */
 struct lrs_lruvec_iter;

@@ -318,8 +318,3 @@ size_t lrs_replay__count(const struct lrs_source *src)
 {
 	return ((const struct replay *)src->ctx)->nr_lines;
 }
-
-long lrs_replay__position(const struct lrs_source *src)
-{
-	return ((const struct replay *)src->ctx)->pos;
-}

@@ -30,6 +30,5 @@ const char *lrs_replay__error(const struct lrs_source *src);
 const char *lrs_replay__warning(const struct lrs_source *src);
 /* Snapshots known so far, and the index of the one last taken (or -1). */
 size_t lrs_replay__count(const struct lrs_source *src);
-long lrs_replay__position(const struct lrs_source *src);
 
 #endif

@@ -1023,11 +1023,6 @@ const struct lrs_workload_memcg *lrs_workload__memcg(const struct lrs_workload *
 	return i < wl->nr_memcgs ? &wl->memcgs[i] : NULL;
 }
 
-const char *lrs_workload__dir(const struct lrs_workload *wl)
-{
-	return wl->dir;
-}
-
 double lrs_workload__elapsed_s(const struct lrs_workload *wl)
 {
 	if (!wl->t_start_ns)
@@ -1049,14 +1044,6 @@ uint64_t lrs_workload__bytes_now(const struct lrs_workload *wl)
 	for (size_t i = 0; i < wl->nr_readers; i++)
 		b += atomic_load_explicit(&wl->shm->readers[i].bytes, memory_order_relaxed);
 	return b;
-}
-
-long lrs_workload__memcg_of_pid(const struct lrs_workload *wl, pid_t pid)
-{
-	for (size_t i = 0; i < wl->nr_readers; i++)
-		if (wl->readers[i].pid == pid)
-			return (long)wl->readers[i].memcg;
-	return -1;
 }
 
 /* NAME is PREFIX + one of the names create uses: shared, parent, cpu, c<N>. */

@@ -110,13 +110,10 @@ void lrs_workload__destroy(struct lrs_workload *wl);
 
 size_t lrs_workload__nr_memcgs(const struct lrs_workload *wl);
 const struct lrs_workload_memcg *lrs_workload__memcg(const struct lrs_workload *wl, size_t i);
-const char *lrs_workload__dir(const struct lrs_workload *wl);	/* the temp dir */
 double lrs_workload__elapsed_s(const struct lrs_workload *wl);	/* start..stop, or ..now */
 uint64_t lrs_workload__bytes(const struct lrs_workload *wl);	/* all readers */
 /* Bytes read so far by all readers (while running). */
 uint64_t lrs_workload__bytes_now(const struct lrs_workload *wl);
-/* The memcg (index) a reader pid belongs to, or -1. */
-long lrs_workload__memcg_of_pid(const struct lrs_workload *wl, pid_t pid);
 
 /*
  * Remove leftovers of a killed run: empty memcgs named PREFIX* directly under

@@ -63,12 +63,6 @@ void lrs_gui__set_source(struct lrs_gui *gui, const char *name, double interval_
 	gui->interval_s = interval_s;
 }
 
-void lrs_gui__size(const struct lrs_gui *gui, int *w, int *h)
-{
-	*w = gui->px_w;
-	*h = gui->px_h;
-}
-
 enum lrs_action lrs_gui__key_action(int key)
 {
 	switch (key) {

@@ -64,7 +64,5 @@ void lrs_gui__message(struct lrs_gui *gui, const char *fmt, ...)
 void lrs_gui__set_source(struct lrs_gui *gui, const char *name, double interval_s);
 /* The action of a key (an SDL_Keycode), the same as the TUI's keys. */
 enum lrs_action lrs_gui__key_action(int sdl_keycode);
-/* The drawable size in pixels (a HiDPI window has more than its points). */
-void lrs_gui__size(const struct lrs_gui *gui, int *w, int *h);
 
 #endif

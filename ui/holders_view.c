@@ -23,20 +23,6 @@ void lrs_holders_view__header(const struct lrs_snapshot *snap, char *buf, size_t
 		snprintf(buf, len, "holders: %s", lrs_holders__mode_name(h->mode));
 }
 
-void lrs_holders_view__line(const struct lrs_holder_row *r, char *buf, size_t len)
-{
-	char imposed[16];
-
-	lrs_fmt__ns(imposed, sizeof(imposed), (double)r->imposed_ns);
-	if (!r->pid) {
-		snprintf(buf, len, "%8s  (no contended holder seen) x%" PRIu64, imposed, r->holds);
-		return;
-	}
-	snprintf(buf, len, "%8s  %d %s  %s  x%" PRIu64 " (%.1f behind)", imposed, r->pid, r->comm,
-		 r->memcg ? r->memcg : "?", r->holds,
-		 r->holds ? (double)r->waiters / (double)r->holds : 0.0);
-}
-
 static const struct lrs_snapshot *sort_snap;
 
 static int cmp_wait(const void *a, const void *b)

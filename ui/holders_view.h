@@ -18,8 +18,6 @@ void lrs_holders_view__header(const struct lrs_snapshot *snap, char *buf, size_t
 int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lruvecs, bool color,
 				 FILE *f);
 
-/* One holder as a short line for a detail pane: "12.3ms x3  1234 kswapd0  /  (4 behind)". */
-void lrs_holders_view__line(const struct lrs_holder_row *r, char *buf, size_t len);
 
 /* A memcg's path as the matrix cells name it: "(unknown)" for 0, "?" if not found. */
 const char *lrs_holders_view__name(const struct lrs_holders *h, uint64_t id);
