@@ -218,20 +218,11 @@ out:
 	if (w) {
 		uint64_t snaps = lrs_recording_writer__snapshots(w), bytes;
 
-		ret = lrs_recording_writer__close(w);
-		bytes = 0;
+		ret = lrs_recording_writer__close(w, &bytes);
 		if (ret && status == LRS_EXIT_OK) {
 			fprintf(stderr, "lruscope record: %s: finishing the file failed: %s\n", path,
 				strerror(-ret));
 			status = LRS_EXIT_FAIL;
-		}
-		if (!to_stdout && !ret) {
-			long end;
-
-			fflush(f);
-			/* after close: the compressed stream's trailer counts */
-			if (!fseek(f, 0, SEEK_END) && (end = ftell(f)) >= 0)
-				bytes = (uint64_t)end;
 		}
 		if (!quiet)
 			fprintf(stderr, "lruscope record: wrote %llu snapshots, %llu bytes to %s\n",

@@ -1311,11 +1311,6 @@ const char *lrs_recording__name(const struct lrs_recording *rec)
 	return rec->name;
 }
 
-enum lrs_zkind lrs_recording__kind(const struct lrs_recording *rec)
-{
-	return lrs_zreader__kind(rec->zr);
-}
-
 void lrs_recording__close(struct lrs_recording *rec)
 {
 	if (!rec)
@@ -1385,7 +1380,7 @@ int lrs_recording_writer__open(struct lrs_recording_writer **out, FILE *f, enum 
 	if (!err)
 		err = lrs_zwriter__flush(w->zw);
 	if (err) {
-		lrs_zwriter__close(w->zw);
+		lrs_zwriter__close(w->zw, NULL);
 		free(w);
 		return err;
 	}
@@ -1425,18 +1420,15 @@ uint64_t lrs_recording_writer__snapshots(const struct lrs_recording_writer *w)
 	return w->snapshots;
 }
 
-uint64_t lrs_recording_writer__bytes(const struct lrs_recording_writer *w)
-{
-	return lrs_zwriter__bytes_out(w->zw);
-}
-
-int lrs_recording_writer__close(struct lrs_recording_writer *w)
+int lrs_recording_writer__close(struct lrs_recording_writer *w, uint64_t *bytes)
 {
 	int err;
 
+	if (bytes)
+		*bytes = 0;
 	if (!w)
 		return 0;
-	err = lrs_zwriter__close(w->zw);
+	err = lrs_zwriter__close(w->zw, bytes);
 	if (w->err)
 		err = w->err;
 	lrs_snapshot__free(w->prev);

@@ -74,7 +74,6 @@ const char *lrs_recording__error(const struct lrs_recording *rec);
 /* A warning about the end (a cut-short last line), or NULL. */
 const char *lrs_recording__warning(const struct lrs_recording *rec);
 const char *lrs_recording__name(const struct lrs_recording *rec);
-enum lrs_zkind lrs_recording__kind(const struct lrs_recording *rec);
 void lrs_recording__close(struct lrs_recording *rec);	/* accepts NULL */
 
 /* ---- writer ------------------------------------------------------------------ */
@@ -87,9 +86,12 @@ int lrs_recording_writer__open(struct lrs_recording_writer **out, FILE *f, enum 
 /* Append one snapshot and flush it to f, so a killed writer leaves it readable. */
 int lrs_recording_writer__write(struct lrs_recording_writer *w, const struct lrs_snapshot *snap);
 uint64_t lrs_recording_writer__snapshots(const struct lrs_recording_writer *w);
-uint64_t lrs_recording_writer__bytes(const struct lrs_recording_writer *w);
-/* End the stream; returns the first error seen. Accepts NULL. */
-int lrs_recording_writer__close(struct lrs_recording_writer *w);
+/*
+ * End the stream; returns the first error seen. Accepts NULL. bytes, if not
+ * NULL, gets the bytes written (after compression, trailer included): also
+ * right for a pipe, which has no size to ask for.
+ */
+int lrs_recording_writer__close(struct lrs_recording_writer *w, uint64_t *bytes);
 
 /*
  * The whole recording as one snapshot (last minus first, lrs_snapshot__diff).

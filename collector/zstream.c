@@ -328,10 +328,12 @@ int lrs_zwriter__flush(struct lrs_zwriter *zw)
 	return err;
 }
 
-int lrs_zwriter__close(struct lrs_zwriter *zw)
+int lrs_zwriter__close(struct lrs_zwriter *zw, uint64_t *bytes_out)
 {
 	int err;
 
+	if (bytes_out)
+		*bytes_out = 0;
 	if (!zw)
 		return 0;
 	err = zw->err;
@@ -341,6 +343,8 @@ int lrs_zwriter__close(struct lrs_zwriter *zw)
 		err = zstd_all(zw, NULL, 0, ZSTD_e_end);
 	if (!err && fflush(zw->f))
 		err = -EIO;
+	if (bytes_out)
+		*bytes_out = zw->bytes_out;
 	if (zw->z_ready)
 		deflateEnd(&zw->z);
 	ZSTD_freeCCtx(zw->zc);
@@ -348,7 +352,3 @@ int lrs_zwriter__close(struct lrs_zwriter *zw)
 	return err;
 }
 
-uint64_t lrs_zwriter__bytes_out(const struct lrs_zwriter *zw)
-{
-	return zw->bytes_out;
-}

@@ -40,9 +40,10 @@ int lrs_zwriter__open(struct lrs_zwriter **out, FILE *f, enum lrs_zkind kind, in
 int lrs_zwriter__write(struct lrs_zwriter *zw, const void *buf, size_t len);
 /* Everything written so far reaches the file and can be decompressed. */
 int lrs_zwriter__flush(struct lrs_zwriter *zw);
-/* End the stream (trailer) and free; returns the first error seen. Accepts NULL. */
-int lrs_zwriter__close(struct lrs_zwriter *zw);
-/* Bytes handed to f so far (after compression). */
-uint64_t lrs_zwriter__bytes_out(const struct lrs_zwriter *zw);
+/*
+ * End the stream (trailer) and free; returns the first error seen. Accepts
+ * NULL. bytes_out, if not NULL, gets all bytes handed to f, trailer included.
+ */
+int lrs_zwriter__close(struct lrs_zwriter *zw, uint64_t *bytes_out);
 
 #endif

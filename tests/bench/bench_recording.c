@@ -86,7 +86,7 @@ static int bench_write(const char *path, size_t memcgs, size_t nodes, unsigned i
 		lrs_snapshot__free(s);
 	}
 	if (!err)
-		err = lrs_recording_writer__close(w);
+		err = lrs_recording_writer__close(w, NULL);
 	fclose(f);
 	free(acc);
 	if (err) {

@@ -52,6 +52,9 @@ else
 	tap_fail "record: exit $rc: $(cat "$dir/record.err")"
 fi
 tap_check "record: the .zst file is a complete zstd stream" zstd -tq "$dir/r.jsonl.zst"
+said=$(sed -n 's/.*snapshots, \([0-9]*\) bytes to.*/\1/p' "$dir/record.err")
+size=$(stat -c %s "$dir/r.jsonl.zst")
+tap_check "record: the bytes it says it wrote ($said) are the file's size ($size)" [ "${said:-x}" = "$size" ]
 zstdcat "$dir/r.jsonl.zst" > "$dir/r.jsonl"
 lines=$(wc -l < "$dir/r.jsonl")
 if [ "$lines" -ge 6 ] && head -n1 "$dir/r.jsonl" | grep -q '"lruscope_recording":1'; then
@@ -111,6 +114,11 @@ if "$LRS_BIN" record -q -o - -d 3 2>"$dir/pipe.err" | "$LRS_BIN" report -i - -f 
 else
 	tap_fail "record -o - | report -i -: $(head -c 300 "$dir/pipe.csv") $(cat "$dir/pipe.err")"
 fi
+# a pipe has no size to ask for: the count comes from the writer
+"$LRS_BIN" record -o - -d 2 2>"$dir/pipe2.err" | wc -c >"$dir/pipe2.count"
+said=$(sed -n 's/.*snapshots, \([0-9]*\) bytes to stdout.*/\1/p' "$dir/pipe2.err")
+tap_check "record -o -: the bytes it says it wrote ($said) are the bytes the pipe carried ($(cat "$dir/pipe2.count"))" \
+	[ "${said:-x}" = "$(cat "$dir/pipe2.count")" -a "${said:-0}" -gt 0 ]
 
 # the GUI replays a recording headless: the frame is checked from its pixels
 if "$LRS_BIN" replay "$dir/r.jsonl.zst" --gui --screenshot "$dir/replay.png" >/dev/null 2>"$dir/replay-gui.err"; then

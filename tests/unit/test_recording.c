@@ -88,7 +88,7 @@ static void record_synth(const char *path, size_t n, size_t memcgs, size_t nodes
 		lrs_snapshot__free(s);
 	}
 	assert_int_equal(lrs_recording_writer__snapshots(w), n);
-	assert_int_equal(lrs_recording_writer__close(w), 0);
+	assert_int_equal(lrs_recording_writer__close(w, NULL), 0);
 	fclose(f);
 }
 
@@ -267,7 +267,7 @@ static void round_trip(const char *name)
 	assert_int_equal(lrs_recording_writer__open(&w, f, lrs_zkind__from_name(path), &test_hdr), 0);
 	for (size_t t = 0; t < n; t++)
 		assert_int_equal(lrs_recording_writer__write(w, in[t]), 0);
-	assert_int_equal(lrs_recording_writer__close(w), 0);
+	assert_int_equal(lrs_recording_writer__close(w, NULL), 0);
 	fclose(f);
 
 	assert_int_equal(lrs_recording__open(&rec, path, 0, err, sizeof(err)), 0);
