@@ -189,9 +189,15 @@ fi
 "$LRS_BIN" report -d 30 -f json >"$tmp/int.json" 2>/dev/null &
 rpid=$!
 lrs_track_pid "$rpid"
-sleep 1.5
-# our own programs, by id: other lruscope instances may be running
-ids=$(grep -h '^prog_id:' /proc/"$rpid"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
+# our own programs, by id: other lruscope instances may be running. Loading
+# takes from 0.3 s to a few seconds on a busy machine: wait for them.
+ids=""
+for i in $(seq 1 40); do
+	ids=$(grep -h '^prog_id:' /proc/"$rpid"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
+	[ -n "$ids" ] && break
+	sleep 0.25
+done
+sleep 0.5
 tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"
 wait "$rpid"; rc=$?

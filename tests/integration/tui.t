@@ -138,13 +138,14 @@ if ! start_top "$S1" TERM=xterm-256color; then
 	screen_text "$S1" | sed 's/^/#   /'
 	exit 1
 fi
-ids=$(prog_ids "$top_pid")
 # a row for our memcg with a rate: the load contends within a few intervals
 if wait_for "$S1" "$leaf .*[0-9.]+[mun]?s/s" 30; then
 	tap_ok "$T: the test memcg's row shows its lruvec lock wait"
 else
 	tap_fail "$T: no contended row for $memcg"
 fi
+# read only now: until the first frame, top may still be loading its programs
+ids=$(prog_ids "$top_pid")
 save_screen "$S1" first
 grep -q "lruscope .* live every 1s" "$WORK/first.txt" && grep -q "drops: task" "$WORK/first.txt" &&
 	grep -q "lruvec locks" "$WORK/first.txt" &&
@@ -273,8 +274,8 @@ tm kill-session -t "$S1"
 # ---- 2: 8 colours, SIGTERM --------------------------------------------------
 S2=term
 if start_top "$S2" TERM=screen; then
-	ids=$(prog_ids "$top_pid")
 	wait_for "$S2" "$leaf .*[0-9.]+[mun]?s/s" 20
+	ids=$(prog_ids "$top_pid")
 	save_screen "$S2" eight
 	grep "$leaf" "$WORK/eight.esc" | grep -Eq $'\e\\[([0-9;]*;)?4[0-7](;[0-9;]*)?m' &&
 		! grep -q $'\e\\[[0-9;]*48;5;' "$WORK/eight.esc" &&
@@ -297,8 +298,8 @@ tm kill-session -t "$S2" 2>/dev/null
 # ---- 3: NO_COLOR, then the terminal goes away ----------------------------------
 S3=lost
 if start_top "$S3" TERM=xterm-256color NO_COLOR=1; then
-	ids=$(prog_ids "$top_pid")
 	wait_for "$S3" "$leaf .*[0-9.]+[mun]?s/s" 20
+	ids=$(prog_ids "$top_pid")
 	save_screen "$S3" mono
 	grep "$leaf" "$WORK/mono.esc" | grep -q "$leaf" &&
 		! grep -Eq $'\e\\[([0-9;]*;)?(3|4)[0-7](;[0-9;]*)?m|\e\\[[0-9;]*[34]8;5;' "$WORK/mono.esc" &&
