@@ -200,12 +200,16 @@ __u64 holder_drop_full = 0;	/* lock_last, holder_stats, matrix_stats or exact_* 
  * The holder maps allocate on use, as lock_stats: preallocated they took
  * 4.8 MB (16,384 locks) and put the collector over its 8 MB budget.
  */
-__u64 holder_unknown = 0;	/* waits with no known holder (no earlier contended acquirer) */
-__u64 holder_probable = 0;	/* waits charged by the weaker rule (see holders.h) */
+__u64 holder_unknown = 0;	/* waits with no known holder (rule 4) */
+__u64 holder_probable = 0;	/* waits charged to an earlier acquirer (rule 3) */
+__u64 holder_running = 0;	/* waits charged to a task seen running (rule 2) */
 /* estimate vs exact, in estimated hold ns: all compared, right memcg, right task */
 __u64 cmp_est_ns = 0;
 __u64 cmp_memcg_ns = 0;
 __u64 cmp_pid_ns = 0;
+/* the same per basis (enum holder_basis): which rule errs */
+__u64 cmp_basis_est_ns[HOLDER_NR_BASES] = {};
+__u64 cmp_basis_memcg_ns[HOLDER_NR_BASES] = {};
 __u64 cmp_exact_ns = 0;		/* the exact hold time of the same waits */
 __u64 cmp_no_exact = 0;		/* waits with no acquirer seen by the exact hooks */
 
@@ -266,6 +270,16 @@ struct {
  * for a call chain is otherwise exceeded. Tracing programs do not nest on a
  * CPU (the kernel's recursion guard), so one scratch per CPU is enough.
  */
+/* rule 2's scan over the other CPUs (scan_cpu) */
+struct running_scan {
+	__u64 owner_cgid;
+	__u64 start_ns;		/* the wait's */
+	__u64 cgid;		/* the chosen task's memcg */
+	__u32 self_cpu, last_pid;
+	__u32 pid;		/* the chosen task, 0: none */
+	__s32 score;
+};
+
 struct holders_scratch {
 	struct lock_key key;
 	struct holder_last last_init;
@@ -277,6 +291,9 @@ struct holders_scratch {
 	__u64 hold_ns, queued;
 	__s32 stack_id;
 	__u32 probable;
+	__u32 basis;		/* enum holder_basis of the estimate */
+	__u32 pad;
+	struct running_scan rs;
 };
 
 struct {
@@ -385,8 +402,12 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
 		from = ex->t_ns > p->start_ns ? ex->t_ns : p->start_ns;
 		__sync_fetch_and_add(&cmp_est_ns, est_hold);
 		__sync_fetch_and_add(&cmp_exact_ns, now - from);
-		if (sc->hk.pid && sc->mk.holder_cgid == ex->cgid)
+		__sync_fetch_and_add(&cmp_basis_est_ns[sc->basis & (HOLDER_NR_BASES - 1)], est_hold);
+		if (sc->hk.pid && sc->mk.holder_cgid == ex->cgid) {
 			__sync_fetch_and_add(&cmp_memcg_ns, est_hold);
+			__sync_fetch_and_add(&cmp_basis_memcg_ns[sc->basis & (HOLDER_NR_BASES - 1)],
+					     est_hold);
+		}
 		if (sc->hk.pid == ex->pid)
 			__sync_fetch_and_add(&cmp_pid_ns, est_hold);
 		sc->hk.pid = ex->pid;
@@ -407,13 +428,135 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
 		__sync_fetch_and_add(&holder_drop_full, 1);
 }
 
+/*
+ * Who runs on the other CPUs (rule 2 of holders.h). A spinlock's holder cannot
+ * sleep or be preempted, so whoever released the lock a moment ago still runs
+ * on its CPU. Candidates: the task current on each other CPU, not idle, not
+ * spinning in a traced wait that began before ours (lruvec locks are
+ * innermost: such a task held no L while we waited). A task that began to
+ * spin after us stays: the holder often releases L and queues for it again. The best scores 2 if it is in the
+ * lruvec's memcg (the usual taker of a memcg's lruvec lock), 1 if it is the
+ * last contended acquirer; the first of equals wins.
+ *
+ * The current task of each CPU comes from sched_switch, not from the
+ * scheduler's runqueues: a per-CPU variable is a __ksym only where kallsyms
+ * lists data (CONFIG_KALLSYMS_ALL), which many kernels (this machine's) lack.
+ */
+const volatile __u32 nr_cpus = 1;
+#define HOLDERS_MAX_CPUS 1024	/* the scan's bound: costlier than the wait beyond it */
+
+struct cpu_curr {
+	__u64 task;		/* the task_struct running there (read with probe reads) */
+	__u32 pid;		/* 0: idle, or no switch seen yet */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_curr);
+} cpu_curr SEC(".maps");
+
+/*
+ * A spinning wait never spans a context switch: a CPU wait still pending here
+ * lost its end (its contention_end ran while our program was active on this
+ * CPU, and the kernel skips a program that would nest in itself). Left, it
+ * would mark the CPU as spinning for good and fill its slots.
+ */
+static __always_inline void drop_stale_waits(void)
+{
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	struct holder_last *last;
+	struct lock_key key;
+	__u32 d;
+
+	if (!cs || !cs->depth)
+		return;
+	d = cs->depth;
+	__sync_fetch_and_add(&drop_task, d);
+	for (__u32 i = 0; i < CPU_DEPTH; i++) {
+		if (i >= d)
+			break;
+		if (!(cs->slot[i].flags & PENDING_F_WAITING))
+			continue;
+		key.lock_addr = cs->slot[i].lock_addr;
+		key.owner_cgid = cs->slot[i].owner_cgid;
+		last = bpf_map_lookup_elem(&lock_last, &key);
+		if (last)
+			__sync_fetch_and_add(&last->waiting, -1);
+	}
+	cs->depth = 0;
+}
+
+/* loaded only with holders (user space turns autoload off otherwise) */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(holders_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	__u32 zero = 0;
+	struct cpu_curr *c = bpf_map_lookup_elem(&cpu_curr, &zero);
+
+	drop_stale_waits();
+	if (c) {
+		c->task = (__u64)next;
+		c->pid = BPF_CORE_READ(next, pid);
+	}
+	return 0;
+}
+
+static __always_inline struct cpu_curr *curr_on(__u32 cpu)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_percpu_elem(&cpu_curr, &zero, cpu);
+}
+
+/* bpf_loop's callback; its state is in the scratch (6.1: 512 stack bytes per call chain) */
+static long scan_cpu(__u32 cpu, void *unused)
+{
+	struct holders_scratch *sc = scratch();
+	struct running_scan *rs = sc ? &sc->rs : NULL;
+	struct pending_stack *ps;
+	struct cpu_curr *c;
+	__u32 zero = 0, pid;
+	__u64 cgid;
+	__s32 score;
+
+	if (!rs)
+		return 1;
+	if (cpu == rs->self_cpu)
+		return 0;
+	c = curr_on(cpu);
+	pid = c ? c->pid : 0;
+	if (!pid)
+		return 0;	/* idle */
+	ps = bpf_map_lookup_percpu_elem(&cpu_pending, &zero, cpu);
+	if (ps && ps->depth && ps->depth <= CPU_DEPTH &&
+	    ps->slot[(ps->depth - 1) & (CPU_DEPTH - 1)].start_ns < rs->start_ns)
+		return 0;	/* spinning since before our wait: it held no L in it */
+	cgid = current_memcg_cgid((struct task_struct *)c->task);
+	score = (cgid == rs->owner_cgid ? 2 : 0) + (pid == rs->last_pid ? 1 : 0);
+	if (score > rs->score) {
+		rs->score = score;
+		rs->pid = pid;
+		rs->cgid = cgid;
+	}
+	return 0;
+}
+
 /* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
 static __noinline void holders_end(struct pending *p, __u64 now)
 {
 	struct holders_scratch *sc = scratch();
 	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 cpu = bpf_get_smp_processor_id();
 	struct holder_last *last;
+	struct cpu_curr *c;
 	__s64 waiting = 0;
+	__u64 from;
+	bool in_wait;
 
 	if (!sc)
 		return;
@@ -444,28 +587,57 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 		waiting = __sync_fetch_and_add(&last->waiting, -1) - 1;
 	if (waiting < 0)
 		waiting = 0;
-	if (last->pid && last->pid != pid) {
+	/* did the last contended acquirer take the lock while we waited? */
+	in_wait = last->pid && last->pid != pid && last->end_ns >= p->start_ns &&
+		  last->end_ns <= now;
+	from = in_wait ? last->end_ns : p->start_ns;
+	c = in_wait ? curr_on(last->cpu) : NULL;
+	if (c && c->pid == last->pid) {
+		/* rule 1: it took the lock while we queued and still runs: it held it until now */
+		sc->basis = HOLDER_BASIS_CHAIN;
 		sc->hk.pid = last->pid;
 		sc->mk.holder_cgid = last->cgid;
 		sc->stack_id = last->stack_id;
-		if (last->end_ns >= p->start_ns && last->end_ns <= now) {
-			/* rule 1: it took the lock while we queued: it held it until now */
-			sc->hold_ns = now - last->end_ns;
-			sc->queued = last->queued ? last->queued : 1;
-		} else {
-			/* rule 2: it took the lock before we came; probably still held it */
-			sc->hold_ns = now - p->start_ns;
+		sc->queued = last->queued ? last->queued : 1;
+	} else {
+		/* rule 2: someone we did not see take it; it runs on another CPU */
+		sc->rs.owner_cgid = p->owner_cgid;
+		sc->rs.self_cpu = cpu;
+		sc->rs.start_ns = p->start_ns;
+		sc->rs.last_pid = last->pid;
+		sc->rs.pid = 0;
+		sc->rs.cgid = 0;
+		sc->rs.score = -1;
+		bpf_loop(nr_cpus < HOLDERS_MAX_CPUS ? nr_cpus : HOLDERS_MAX_CPUS, scan_cpu, NULL, 0);
+		if (sc->rs.pid) {
+			sc->basis = HOLDER_BASIS_RUNNING;
+			sc->hk.pid = sc->rs.pid;
+			sc->mk.holder_cgid = sc->rs.cgid;
+			if (sc->rs.pid == last->pid)
+				sc->stack_id = last->stack_id;
+			if (in_wait)
+				sc->queued = last->queued ? last->queued : 1;
+			sc->probable = 1;
+			__sync_fetch_and_add(&holder_running, 1);
+		} else if (last->pid && last->pid != pid) {
+			/* rule 3: the last contended acquirer, from before: a guess */
+			sc->basis = HOLDER_BASIS_PROBABLE;
+			sc->hk.pid = last->pid;
+			sc->mk.holder_cgid = last->cgid;
+			sc->stack_id = last->stack_id;
 			sc->probable = 1;
 			__sync_fetch_and_add(&holder_probable, 1);
+		} else {
+			sc->basis = HOLDER_BASIS_UNKNOWN;
+			__sync_fetch_and_add(&holder_unknown, 1);
 		}
-	} else {
-		sc->hold_ns = now - p->start_ns;
-		__sync_fetch_and_add(&holder_unknown, 1);
 	}
+	sc->hold_ns = now - from;
 	/* racy across CPUs by design: a torn record misattributes one wait at worst */
 	last->end_ns = now;
 	last->cgid = p->waiter_cgid;
 	last->pid = pid;
+	last->cpu = cpu;
 	last->stack_id = p->stack_id;
 	last->queued = (__u64)waiting;
 	holders_charge(sc, &holder_stats, &matrix_stats);

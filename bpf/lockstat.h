@@ -89,6 +89,17 @@ struct holder_last {		/* lock_last: the last contended acquirer of a lock */
 	__s32 stack_id;		/* its own wait's stack, or -1 if not sampled */
 	__s64 waiting;		/* tasks waiting on the lock now (begin +1, end -1) */
 	__u64 queued;		/* tasks still waiting when it took the lock */
+	__u32 cpu;		/* where it took the lock (a spinlock holder stays there) */
+	__u32 pad;
+};
+
+/* How a wait's holder was found (holders.h, THE RULE): compare counters per basis. */
+enum holder_basis {
+	HOLDER_BASIS_CHAIN = 0,		/* rule 1: FIFO hand-over from the last contended acquirer */
+	HOLDER_BASIS_RUNNING = 1,	/* rule 2: a task running on another CPU, not waiting */
+	HOLDER_BASIS_PROBABLE = 2,	/* rule 3: the last contended acquirer, from before */
+	HOLDER_BASIS_UNKNOWN = 3,	/* rule 4: nobody */
+	HOLDER_NR_BASES = 4,
 };
 
 struct holder_key {		/* holder_stats */

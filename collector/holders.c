@@ -7,6 +7,13 @@
 #include "holders.h"
 #include "u64map.h"
 
+const char *lrs_holder_basis__name(enum lrs_holder_basis b)
+{
+	static const char *const names[LRS_NR_BASES] = { "chain", "running", "probable", "unknown" };
+
+	return b < LRS_NR_BASES ? names[b] : "?";
+}
+
 /* ---- the model ---------------------------------------------------------------- */
 
 #define CPU_DEPTH 4	/* as bpf/lockstat.bpf.c */
@@ -20,13 +27,15 @@ struct cpu_state {
 	uint32_t cpu;
 	uint32_t depth;
 	struct pending slot[CPU_DEPTH];
+	uint32_t curr_pid;	/* from LRS_HOLDER_SWITCH; 0: idle */
+	uint64_t curr_memcg;
 };
 
 struct last {
 	uint64_t lock_addr, owner_cgid;
 	uint64_t end_ns, cgid, queued;
 	int64_t waiting;
-	uint32_t pid;
+	uint32_t pid, cpu;
 	int32_t stack_id;
 };
 
@@ -73,13 +82,20 @@ void lrs_holder_est__free(struct lrs_holder_est *est)
 	free(est);
 }
 
-static struct cpu_state *cpu_of(struct lrs_holder_est *est, uint32_t cpu)
+static struct cpu_state *find_cpu(struct lrs_holder_est *est, uint32_t cpu)
 {
-	struct cpu_state *c;
-
 	for (size_t i = 0; i < est->nr_cpus; i++)
 		if (est->cpus[i].cpu == cpu)
 			return &est->cpus[i];
+	return NULL;
+}
+
+static struct cpu_state *cpu_of(struct lrs_holder_est *est, uint32_t cpu)
+{
+	struct cpu_state *c = find_cpu(est, cpu);
+
+	if (c)
+		return c;
 	c = grow((void **)&est->cpus, &est->nr_cpus, sizeof(*c));
 	if (c)
 		c->cpu = cpu;
@@ -128,7 +144,7 @@ static int charge(struct lrs_holder_est *est, const struct pending *p, uint32_t 
 	t->imposed_ns += hold * queued;
 	t->waiters += queued;
 	if (probable)
-		t->probable_ns += hold;
+		t->probable_ns += hold;	/* rules 2 and 3: not from the FIFO chain */
 	if (stack_id >= 0)
 		t->stack_id = stack_id;
 
@@ -150,15 +166,41 @@ static int charge(struct lrs_holder_est *est, const struct pending *p, uint32_t 
 	return 0;
 }
 
+/* Rule 2's scan, as scan_cpu() in bpf/lockstat.bpf.c (CPUs in ascending order). */
+static const struct cpu_state *running_holder(const struct lrs_holder_est *est,
+					      const struct pending *p, uint32_t self_cpu,
+					      uint32_t last_pid)
+{
+	const struct cpu_state *best = NULL;
+	int best_score = -1;
+
+	for (size_t i = 0; i < est->nr_cpus; i++) {
+		const struct cpu_state *c = &est->cpus[i];
+		int score;
+
+		if (c->cpu == self_cpu || !c->curr_pid)
+			continue;
+		if (c->depth && c->slot[c->depth - 1].start_ns < p->start_ns)
+			continue;	/* spinning since before our wait */
+		score = (c->curr_memcg == p->owner_cgid ? 2 : 0) + (c->curr_pid == last_pid ? 1 : 0);
+		if (score > best_score || (score == best_score && c->cpu < best->cpu)) {
+			best = c;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
 /* The rule of holders.h, step by step as holders_end() in bpf/lockstat.bpf.c. */
 static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_t pid,
-		    uint64_t now)
+		    uint32_t cpu, uint64_t now)
 {
 	struct last *last = last_of(est, p->lock_addr, p->owner_cgid);
-	uint64_t hold, queued = 1, holder_cgid = 0;
+	uint64_t queued = 1, holder_cgid = 0, from;
+	const struct cpu_state *last_cpu, *run;
 	uint32_t holder_pid = 0;
 	int32_t stack_id = -1;
-	bool probable = false;
+	bool probable = false, in_wait;
 	int64_t waiting;
 
 	if (!last)
@@ -168,28 +210,43 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 	waiting = --last->waiting;
 	if (waiting < 0)
 		waiting = 0;
-	if (last->pid && last->pid != pid) {
+	in_wait = last->pid && last->pid != pid && last->end_ns >= p->start_ns &&
+		  last->end_ns <= now;
+	from = in_wait ? last->end_ns : p->start_ns;
+	last_cpu = in_wait ? find_cpu(est, last->cpu) : NULL;
+	if (last_cpu && last_cpu->curr_pid == last->pid) {
+		/* rule 1: the FIFO chain */
 		holder_pid = last->pid;
 		holder_cgid = last->cgid;
 		stack_id = last->stack_id;
-		if (last->end_ns >= p->start_ns && last->end_ns <= now) {
-			hold = now - last->end_ns;
+		queued = last->queued ? last->queued : 1;
+	} else if ((run = running_holder(est, p, cpu, last->pid))) {
+		/* rule 2: a task running on another CPU */
+		holder_pid = run->curr_pid;
+		holder_cgid = run->curr_memcg;
+		if (holder_pid == last->pid)
+			stack_id = last->stack_id;
+		if (in_wait)
 			queued = last->queued ? last->queued : 1;
-		} else {
-			hold = now - p->start_ns;
-			probable = true;
-			est->counters.probable++;
-		}
+		probable = true;
+		est->counters.running++;
+	} else if (last->pid && last->pid != pid) {
+		/* rule 3: the last contended acquirer, from before */
+		holder_pid = last->pid;
+		holder_cgid = last->cgid;
+		stack_id = last->stack_id;
+		probable = true;
+		est->counters.probable++;
 	} else {
-		hold = now - p->start_ns;
 		est->counters.unknown++;
 	}
 	last->end_ns = now;
 	last->cgid = p->memcg;
 	last->pid = pid;
+	last->cpu = cpu;
 	last->stack_id = p->stack_id;
 	last->queued = (uint64_t)waiting;
-	return charge(est, p, holder_pid, holder_cgid, hold, queued, stack_id, probable);
+	return charge(est, p, holder_pid, holder_cgid, now - from, queued, stack_id, probable);
 }
 
 int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_event *ev)
@@ -199,6 +256,11 @@ int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_eve
 
 	if (!c)
 		return -ENOMEM;
+	if (ev->type == LRS_HOLDER_SWITCH) {
+		c->curr_pid = ev->pid;
+		c->curr_memcg = ev->memcg;
+		return 0;
+	}
 	if (ev->type == LRS_HOLDER_BEGIN) {
 		struct last *last;
 
@@ -224,7 +286,7 @@ int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_eve
 		return 0;
 	}
 	p = &c->slot[--c->depth];
-	return end_wait(est, p, ev->pid, ev->t_ns);
+	return end_wait(est, p, ev->pid, ev->cpu, ev->t_ns);
 }
 
 const struct lrs_matrix_tally *lrs_holder_est__matrix(const struct lrs_holder_est *est, size_t *nr)

@@ -3,33 +3,45 @@
  * Lock holders (issue 6): who held an lruvec lock while others waited.
  *
  * Spinlocks record no owner and this kernel offers no fentry or kprobes, so
- * holders are inferred from lock:contention_begin/end alone. THE RULE (the
- * BPF side, bpf/lockstat.bpf.c "Holders", and the C model below implement
- * exactly this; change both or neither):
+ * holders are inferred from lock:contention_begin/end and sched_switch. THE
+ * RULE (the BPF side, bpf/lockstat.bpf.c "Holders", and the C model below
+ * implement exactly this; change both or neither):
  *
  *   Per lruvec lock L keep `last` = the most recent contention_end on L:
- *   {pid, its memcg, end_ns, its sampled wait stack, queued}, and `waiting`,
- *   the number of tasks between contention_begin and contention_end on L.
+ *   {pid, its memcg, its CPU, end_ns, its sampled wait stack, queued}, and
+ *   `waiting`, the number of tasks between contention_begin and
+ *   contention_end on L. Per CPU keep the task sched_switch put there.
  *   When waiter B (wait began at start_ns) ends its wait on L at now:
- *     1. last.pid != B and last.end_ns >= start_ns: B was already queued when
- *        last took L. Queued spinlocks hand over in FIFO order, so last held
- *        L from last.end_ns until now: hold = now - last.end_ns, charged to
- *        last; every task queued when last took L (last.queued, at least 1)
- *        waited through that hold: imposed = hold x queued.
- *     2. last.pid != B and last.end_ns < start_ns: last took L before B came;
- *        it probably still held it (an uncontended acquirer in between is
- *        invisible): hold = now - start_ns, charged to last, marked probable.
- *     3. otherwise (no last, or last is B itself): holder unknown (pid 0):
- *        hold = now - start_ns.
- *   Then B becomes last: {B, B's memcg, now, B's stack, queued = waiting
- *   after B left}.
+ *     1. chain: last.pid != B, last.end_ns >= start_ns, and last still runs on
+ *        last.cpu: B was already queued when last took L. Queued spinlocks
+ *        hand over in FIFO order, so last held L from last.end_ns until now:
+ *        hold = now - last.end_ns, charged to last; every task queued when
+ *        last took L (last.queued, at least 1) waited through that hold:
+ *        imposed = hold x queued.
+ *     2. running: otherwise someone took L unseen (uncontended, or by the
+ *        pending-bit path that 6.1 does not trace). A spinlock holder runs
+ *        until it releases, so it runs now, on another CPU: of the tasks
+ *        current on the other CPUs, not idle and not spinning in a traced
+ *        wait that began before B's (lruvec locks are innermost: such a
+ *        spinner held no L in B's wait; one that began later may have
+ *        released L and queued again),
+ *        the one in L's memcg (+2) and/or the last contended acquirer (+1)
+ *        scores best; lowest CPU among equals. hold = now - start_ns (from
+ *        last.end_ns if that fell in the wait); marked probable.
+ *     3. probable: no such task (or no sched_switch seen yet): last, if it is
+ *        not B: hold = now - start_ns, marked probable.
+ *     4. otherwise holder unknown (pid 0): hold = now - start_ns.
+ *   Then B becomes last: {B, B's memcg, B's CPU, now, B's stack, queued =
+ *   waiting after B left}.
  *
  * The matrix adds each charge to the cell (B's memcg, L's owner memcg,
- * holder's memcg). Where the estimate can be wrong: uncontended acquisitions
- * are invisible (rule 2 guesses), a lost begin or end breaks the chain (the
- * next waiter is charged to an older holder), unfair locks (paravirt
- * test-and-set spinning under some hypervisors) break FIFO, and the BPF
- * record is updated without a lock (a torn read misattributes one wait).
+ * holder's memcg). Where the estimate can be wrong: rule 2 picks among
+ * several running tasks by memcg, so a holder from another memcg that runs
+ * next to a task of L's memcg loses to it; an unseen acquirer that released
+ * L before B ended is invisible (the hold is charged to its successor); a
+ * lost begin or end breaks the chain; unfair locks (paravirt test-and-set
+ * spinning under some hypervisors) break FIFO; and the BPF record is updated
+ * without a lock (a torn read misattributes one wait).
  */
 #ifndef LRS_HOLDERS_H
 #define LRS_HOLDERS_H
@@ -42,7 +54,8 @@
 
 /* ---- the model of the rule, for tests on synthetic event streams ---------- */
 
-enum lrs_holder_ev { LRS_HOLDER_BEGIN, LRS_HOLDER_END };
+/* SWITCH: pid (memcg) now runs on cpu, as sched_switch; pid 0 is idle */
+enum lrs_holder_ev { LRS_HOLDER_BEGIN, LRS_HOLDER_END, LRS_HOLDER_SWITCH };
 
 struct lrs_holder_event {
 	enum lrs_holder_ev type;
@@ -83,8 +96,9 @@ const struct lrs_holder_tally *lrs_holder_est__find(const struct lrs_holder_est 
 						    uint64_t lock_addr, uint32_t pid);
 
 struct lrs_holder_est_counters {
-	uint64_t unknown;	/* rule 3 */
-	uint64_t probable;	/* rule 2 */
+	uint64_t unknown;	/* rule 4 */
+	uint64_t probable;	/* rule 3 */
+	uint64_t running;	/* rule 2 */
 	uint64_t drop_task;	/* an end without its begin, or nesting deeper than kept */
 };
 void lrs_holder_est__counters(const struct lrs_holder_est *est,
@@ -115,10 +129,18 @@ struct lrs_matrix_cell {
 	uint64_t holds, hold_ns, imposed_ns;
 };
 
+/* How a wait's holder was found: the rules of THE RULE, as bpf/lockstat.h's holder_basis. */
+enum lrs_holder_basis {
+	LRS_BASIS_CHAIN, LRS_BASIS_RUNNING, LRS_BASIS_PROBABLE, LRS_BASIS_UNKNOWN, LRS_NR_BASES,
+};
+const char *lrs_holder_basis__name(enum lrs_holder_basis b);	/* "chain", ... */
+
 struct lrs_holders_counters {
-	uint64_t unknown, probable, drop_full;
+	uint64_t unknown, probable, running, drop_full;
 	/* exact mode: estimated hold ns compared, of which on the right memcg / task */
 	uint64_t cmp_est_ns, cmp_memcg_ns, cmp_pid_ns, cmp_exact_ns, cmp_no_exact;
+	/* the same per basis: which rule errs */
+	uint64_t cmp_basis_est_ns[LRS_NR_BASES], cmp_basis_memcg_ns[LRS_NR_BASES];
 	uint64_t exact_acquisitions, exact_drop_full;
 };
 

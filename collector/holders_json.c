@@ -108,6 +108,8 @@ void lrs_holders__write_json(struct lrs_json *j, const struct lrs_snapshot *snap
 	lrs_json__u64(j, c->unknown);
 	lrs_json__key(j, "probable");
 	lrs_json__u64(j, c->probable);
+	lrs_json__key(j, "running");
+	lrs_json__u64(j, c->running);
 	lrs_json__key(j, "drop_full");
 	lrs_json__u64(j, c->drop_full);
 	lrs_json__obj_end(j);
@@ -132,6 +134,18 @@ void lrs_holders__write_json(struct lrs_json *j, const struct lrs_snapshot *snap
 		lrs_json__u64(j, c->exact_drop_full);
 		lrs_json__key(j, "accuracy_memcg");
 		lrs_json__dbl(j, lrs_holders__accuracy(h));
+		lrs_json__key(j, "by_basis");
+		lrs_json__obj_begin(j);
+		for (int b = 0; b < LRS_NR_BASES; b++) {
+			lrs_json__key(j, lrs_holder_basis__name(b));
+			lrs_json__obj_begin(j);
+			lrs_json__key(j, "est_ns");
+			lrs_json__u64(j, c->cmp_basis_est_ns[b]);
+			lrs_json__key(j, "right_memcg_ns");
+			lrs_json__u64(j, c->cmp_basis_memcg_ns[b]);
+			lrs_json__obj_end(j);
+		}
+		lrs_json__obj_end(j);
 		lrs_json__obj_end(j);
 	}
 	lrs_json__obj_end(j);
@@ -314,6 +328,7 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 	counters = lrs_jval__get(obj, "counters");
 	if (!ret && counters && (get_u64(counters, "unknown", &c->unknown) ||
 				 get_u64(counters, "probable", &c->probable) ||
+				 get_u64(counters, "running", &c->running) ||
 				 get_u64(counters, "drop_full", &c->drop_full)))
 		ret = -EINVAL;
 	cmp = lrs_jval__get(obj, "compare");
@@ -325,6 +340,14 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 			    get_u64(cmp, "acquisitions", &c->exact_acquisitions) ||
 			    get_u64(cmp, "exact_drop_full", &c->exact_drop_full)))
 		ret = -EINVAL;
+	for (int b = 0; !ret && cmp && b < LRS_NR_BASES; b++) {
+		const struct lrs_jval *basis = lrs_jval__get(lrs_jval__get(cmp, "by_basis"),
+							     lrs_holder_basis__name(b));
+
+		if (basis && (get_u64(basis, "est_ns", &c->cmp_basis_est_ns[b]) ||
+			      get_u64(basis, "right_memcg_ns", &c->cmp_basis_memcg_ns[b])))
+			ret = -EINVAL;
+	}
 	if (ret) {
 		lrs_holders__free(h);
 		return ret == -ENOMEM ? ret : bad(err, err_len, "a row, cell or counter is malformed");

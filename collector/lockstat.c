@@ -58,6 +58,11 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	if (!opts->stack_every)
 		bpf_map__set_max_entries(ls->skel->maps.stacks, 1);
 	ls->skel->rodata->track_holders = opts->track_holders;
+	ret = libbpf_num_possible_cpus();
+	ls->skel->rodata->nr_cpus = ret > 0 ? (__u32)ret : 1;
+	bpf_program__set_autoload(ls->skel->progs.holders_sched_switch, opts->track_holders);
+	if (!opts->track_holders)
+		bpf_map__set_max_entries(ls->skel->maps.cpu_curr, 1);
 	ls->skel->rodata->exact_holders = opts->track_holders && opts->exact_holders;
 	ls->holders = opts->track_holders;
 	if (!opts->track_holders) {
@@ -290,6 +295,11 @@ int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read 
 	}
 	c->unknown = ls->skel->bss->holder_unknown;
 	c->probable = ls->skel->bss->holder_probable;
+	c->running = ls->skel->bss->holder_running;
+	for (int b = 0; b < LRS_NR_BASES; b++) {
+		c->cmp_basis_est_ns[b] = ls->skel->bss->cmp_basis_est_ns[b];
+		c->cmp_basis_memcg_ns[b] = ls->skel->bss->cmp_basis_memcg_ns[b];
+	}
 	c->drop_full = ls->skel->bss->holder_drop_full;
 	c->cmp_est_ns = ls->skel->bss->cmp_est_ns;
 	c->cmp_memcg_ns = ls->skel->bss->cmp_memcg_ns;

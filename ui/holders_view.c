@@ -93,9 +93,9 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 	fprintf(f, "\n%s%s%s\n", bold, head, off);
 	if (!h)
 		return ferror(f) ? -EIO : 0;
-	fprintf(f, "waits with no known holder %" PRIu64 ", charged to a probable holder %" PRIu64
-		", map full %" PRIu64 "\n", h->counters.unknown, h->counters.probable,
-		h->counters.drop_full);
+	fprintf(f, "waits charged to a task seen running %" PRIu64 ", to an earlier acquirer %"
+		PRIu64 ", to nobody %" PRIu64 ", map full %" PRIu64 "\n", h->counters.running,
+		h->counters.probable, h->counters.unknown, h->counters.drop_full);
 	if (h->mode == LRS_HOLDERS_EXACT) {
 		const struct lrs_holders_counters *c = &h->counters;
 
@@ -104,6 +104,14 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 			c->exact_acquisitions, 100.0 * lrs_holders__accuracy(h),
 			c->cmp_est_ns ? 100.0 * (double)c->cmp_pid_ns / (double)c->cmp_est_ns : 0.0,
 			c->cmp_no_exact);
+		fprintf(f, "  by rule:");
+		for (int b = 0; b < LRS_NR_BASES; b++)
+			if (c->cmp_basis_est_ns[b])
+				fprintf(f, " %s %.1f%% of %.3f s", lrs_holder_basis__name(b),
+					100.0 * (double)c->cmp_basis_memcg_ns[b] /
+						(double)c->cmp_basis_est_ns[b],
+					(double)c->cmp_basis_est_ns[b] / 1e9);
+		fprintf(f, "\n");
 	}
 	idx = calloc(snap->nr_lruvecs ? snap->nr_lruvecs : 1, sizeof(*idx));
 	if (!idx)

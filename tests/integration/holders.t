@@ -72,7 +72,9 @@ top = sorted(cols.items(), key=lambda kv: -kv[1])
 check('the heavy memcg is the first holder column of the matrix', top and top[0][0].startswith('/' + heavy), str(top))
 lv = {(l['memcg'], l['node']) for l in snap['lruvecs']}
 check('every holder row belongs to a reported lruvec', all(r['lruvec'].rsplit('@N', 1)[0] in {m for m, _ in lv} for r in h['rows']))
-check('counters present', set(h['counters']) == {'unknown', 'probable', 'drop_full'}, str(h['counters']))
+check('counters present', set(h['counters']) == {'unknown', 'running', 'probable', 'drop_full'}, str(h['counters']))
+# two CPUs queue one waiter at most: no FIFO chain, holders come from who runs (sched_switch)
+check('waits charged to a task seen running on the other CPU', h['counters']['running'] > 0, str(h['counters']))
 check('no holder map was full', h['counters']['drop_full'] == 0, str(h['counters']))
 PY
 # ---- the TUI: lruscope top --holders in tmux, the same load ---------------------

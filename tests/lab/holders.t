@@ -49,7 +49,7 @@ def one_run(tap, kdir, binary, work, first):
     for attempt in (1, 2):
         boot = os.path.join(work, str(attempt))
         os.makedirs(boot)
-        g = lab.Guest(kdir, boot, append="lrs_dur=10", init=os.path.join(lab.HERE, "guest-holders.sh"),
+        g = lab.Guest(kdir, boot, append="lrs_dur=10 lrs_v", init=os.path.join(lab.HERE, "guest-holders.sh"),
                       extra=lab.binary_files(binary), disk="256M", timeout=240,
                       cpus_per_node=2, cpu="qemu64,-hypervisor")
         try:
@@ -65,9 +65,16 @@ def one_run(tap, kdir, binary, work, first):
     rc = [l.split()[2] for l in lines if l.startswith("LRS report_rc")]
     err = (lab.read_guest_file(g.disk_path(), "/report.err") or b"").decode()
     raw = lab.read_guest_file(g.disk_path(), "/holders.json")
+    if os.environ.get("LRS_HOLDERS_KEEP"):	# the guest's report, for a closer look
+        with open(os.environ["LRS_HOLDERS_KEEP"], "wb") as f:
+            f.write(raw or b"")
     try:
         snap = json.loads(raw)
     except (TypeError, ValueError):
+        # the guest's second run was -v: the verifier's log says why a load failed
+        log = (lab.read_guest_file(g.disk_path(), "/holders.txt") or b"").decode(errors="replace")
+        for line in [l for l in log.splitlines() if " relo #" not in l][-40:]:
+            print("#   guest -v: " + line)
         tap.check("the report is JSON", ["rc %s: %s; unreadable: %r" % (rc, err.strip()[-300:],
                                                                           (raw or b"")[:200])])
         return None, True
@@ -120,6 +127,12 @@ def main():
                       run, ", ".join("%s@N%d %d waits" % (lv["memcg"], lv["node"], lv["contended"])
                                      for lv in busy) or "no test lruvec contention traced",
                       100 * acc, 100 * task, cmp_.get("no_exact", 0)))
+            basis = cmp_.get("by_basis") or {}
+            print("# run %d: waits charged by rule: %s; drops %s" % (run, h.get("counters"),
+                                                                     snap.get("drops")))
+            print("# run %d by rule: %s" % (run, ", ".join(
+                "%s %.1f%% of %.3f s" % (k, 100 * v["right_memcg_ns"] / v["est_ns"], v["est_ns"] / 1e9)
+                for k, v in basis.items() if v.get("est_ns")) or "none"))
             if nodes == [0, 1] and acc >= 0:
                 break
         if nodes != [0, 1] or acc < 0:

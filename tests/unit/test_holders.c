@@ -31,27 +31,33 @@ static void ev(struct lrs_holder_est *e, enum lrs_holder_ev type, uint64_t t, ui
 
 #define B(t, cpu, pid, memcg, lock) ev(e, LRS_HOLDER_BEGIN, t, cpu, pid, memcg, lock)
 #define E(t, cpu, pid, memcg, lock) ev(e, LRS_HOLDER_END, t, cpu, pid, memcg, lock)
+/* sched_switch: pid (of memcg) now runs on cpu; pid 0 is idle */
+#define S(t, cpu, pid, memcg) ev(e, LRS_HOLDER_SWITCH, t, cpu, pid, memcg, 0)
 
 /* A queue of three on one lock: each hold goes to the one before, FIFO. */
 static void test_fifo_chain(void **state)
 {
 	struct lrs_holder_est *e;
-	const struct lrs_holder_tally *a, *b, *u;
+	const struct lrs_holder_tally *a, *b, *h;
 	struct lrs_holder_est_counters c;
 
 	assert_int_equal(lrs_holder_est__new(&e), 0);
+	S(0, 0, 10, 1);
+	S(0, 1, 20, 2);
+	S(0, 2, 30, 2);
+	S(0, 3, 5, OWNER);	/* 5 took L1 unseen (uncontended) and runs on cpu 3 */
 	B(100, 0, 10, 1, L1);	/* A waits */
 	B(110, 1, 20, 2, L1);	/* B waits */
 	B(120, 2, 30, 2, L1);	/* C waits */
-	E(200, 0, 10, 1, L1);	/* A gets it: holder before it unknown */
+	E(200, 0, 10, 1, L1);	/* A gets it: 5 held it (rule 2: running, in L1's memcg) */
 	E(500, 1, 20, 2, L1);	/* B gets it: A held 300 ns, C queued too */
 	E(650, 2, 30, 2, L1);	/* C gets it: B held 150 ns */
 	a = lrs_holder_est__find(e, L1, 10);
 	b = lrs_holder_est__find(e, L1, 20);
-	u = lrs_holder_est__find(e, L1, 0);
+	h = lrs_holder_est__find(e, L1, 5);
 	assert_non_null(a);
 	assert_non_null(b);
-	assert_non_null(u);
+	assert_non_null(h);
 	assert_int_equal(a->hold_ns, 300);
 	assert_int_equal(a->holds, 1);
 	assert_int_equal(a->waiters, 2);	/* B and C queued when A took it */
@@ -61,10 +67,13 @@ static void test_fifo_chain(void **state)
 	assert_int_equal(a->probable_ns, 0);
 	assert_int_equal(b->hold_ns, 150);
 	assert_int_equal(b->waiters, 1);
-	assert_int_equal(u->hold_ns, 100);	/* A's own wait: unknown holder */
+	assert_int_equal(h->hold_ns, 100);	/* A's own wait */
+	assert_int_equal(h->probable_ns, 100);
+	assert_int_equal(h->cgid, OWNER);
 	lrs_holder_est__counters(e, &c);
-	assert_int_equal(c.unknown, 1);
+	assert_int_equal(c.unknown, 0);
 	assert_int_equal(c.probable, 0);
+	assert_int_equal(c.running, 1);
 	assert_int_equal(c.drop_task, 0);
 	lrs_holder_est__free(e);
 }
@@ -75,6 +84,8 @@ static void test_interleaved_locks(void **state)
 	struct lrs_holder_est *e;
 
 	assert_int_equal(lrs_holder_est__new(&e), 0);
+	for (uint32_t cpu = 0; cpu < 4; cpu++)
+		S(0, cpu, cpu + 1, cpu + 1);
 	B(0, 0, 1, 1, L1);
 	B(5, 1, 2, 2, L2);
 	B(10, 2, 3, 3, L1);
@@ -83,10 +94,17 @@ static void test_interleaved_locks(void **state)
 	E(25, 1, 2, 2, L2);
 	E(70, 2, 3, 3, L1);	/* behind 1 on L1: 50 */
 	E(95, 3, 4, 4, L2);	/* behind 2 on L2: 70 */
+	/* the chains: each lock's holds go to its own predecessor, nothing else */
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 50);
+	assert_int_equal(lrs_holder_est__find(e, L1, 1)->probable_ns, 0);
 	assert_int_equal(lrs_holder_est__find(e, L2, 2)->hold_ns, 70);
-	assert_null(lrs_holder_est__find(e, L1, 2));
-	assert_null(lrs_holder_est__find(e, L2, 1));
+	assert_int_equal(lrs_holder_est__find(e, L2, 2)->probable_ns, 0);
+	/* the first waits have no chain: a running task is charged by rule 2 (which
+	 * cannot know that 1 holds L1, nor that a task holds one lruvec lock at a time) */
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 20);
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->probable_ns, 20);
+	assert_int_equal(lrs_holder_est__find(e, L2, 1)->hold_ns, 20);
+	assert_int_equal(lrs_holder_est__find(e, L2, 1)->probable_ns, 20);
 	lrs_holder_est__free(e);
 }
 
@@ -97,18 +115,23 @@ static void test_nested_on_one_cpu(void **state)
 	struct lrs_holder_est_counters c;
 
 	assert_int_equal(lrs_holder_est__new(&e), 0);
+	S(0, 0, 1, 1);
+	S(0, 1, 9, 9);
 	B(0, 1, 9, 9, L2);	/* 9 waits on L2 on cpu 1 */
-	E(10, 1, 9, 9, L2);	/* 9 holds L2 from 10 */
+	E(10, 1, 9, 9, L2);	/* 9 holds L2 from 10 (1, running on cpu 0, is charged) */
 	B(20, 0, 1, 1, L1);	/* task 1 spins on L1 on cpu 0 */
 	B(30, 0, 1, 1, L2);	/* an irq on cpu 0 spins on L2 */
-	E(60, 0, 1, 1, L2);	/* irq got L2: 9 held it (probable: came after 9 took it) */
-	E(90, 0, 1, 1, L1);	/* task 1 got L1: no holder known */
+	E(60, 0, 1, 1, L2);	/* irq got L2: 9, running on cpu 1, held it */
+	S(70, 1, 0, 0);		/* cpu 1 goes idle */
+	E(90, 0, 1, 1, L1);	/* task 1 got L1: nobody else runs: no holder known */
 	lrs_holder_est__counters(e, &c);
 	assert_int_equal(c.drop_task, 0);
 	assert_int_equal(lrs_holder_est__find(e, L2, 9)->hold_ns, 30);
 	assert_int_equal(lrs_holder_est__find(e, L2, 9)->probable_ns, 30);
 	assert_int_equal(lrs_holder_est__find(e, L1, 0)->hold_ns, 70);
-	assert_int_equal(c.probable, 1);
+	assert_int_equal(c.running, 2);
+	assert_int_equal(c.probable, 0);
+	assert_int_equal(c.unknown, 1);
 	lrs_holder_est__free(e);
 }
 
@@ -119,6 +142,8 @@ static void test_missed_events(void **state)
 	struct lrs_holder_est_counters c;
 
 	assert_int_equal(lrs_holder_est__new(&e), 0);
+	for (uint32_t cpu = 0; cpu < 3; cpu++)
+		S(0, cpu, cpu + 1, cpu + 1);
 	E(5, 0, 1, 1, L1);	/* begin lost */
 	lrs_holder_est__counters(e, &c);
 	assert_int_equal(c.drop_task, 1);
@@ -129,7 +154,56 @@ static void test_missed_events(void **state)
 	/* task 2's end is lost (its CPU's slot stays): 3 is charged to 1, for 1's and 2's holds */
 	E(80, 2, 3, 3, L1);
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 60);
-	assert_null(lrs_holder_est__find(e, L1, 2));
+	assert_int_equal(lrs_holder_est__find(e, L1, 1)->probable_ns, 0);
+	/* 2 is charged only for 1's wait (rule 2: it began to spin after 1), never by the chain */
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10);
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->probable_ns, 10);
+	lrs_holder_est__free(e);
+}
+
+/*
+ * Unseen acquirers (uncontended, or 6.1's untraced pending-bit waiter): the
+ * hold goes to a task running on another CPU, not waiting on the lock, best
+ * one in the lruvec's memcg; the last contended acquirer only when nobody runs.
+ */
+static void test_running_holder(void **state)
+{
+	struct lrs_holder_est *e;
+	struct lrs_holder_est_counters c;
+
+	assert_int_equal(lrs_holder_est__new(&e), 0);
+	S(0, 0, 1, 60);
+	S(0, 1, 2, 60);
+	S(0, 2, 3, 60);
+	S(0, 3, 4, 60);
+	B(10, 0, 1, 60, L1);
+	E(20, 0, 1, 60, L1);	/* 1 took L1 (cpus 1-3 run, none in L1's memcg: cpu 1's task) */
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10);
+	S(30, 3, 5, OWNER);	/* 5, of L1's memcg, runs on cpu 3: takes L1 unseen */
+	B(40, 1, 2, 60, L1);	/* 2 waits; 3 waits too (cpu 2), after it */
+	B(45, 2, 3, 60, L1);
+	E(100, 1, 2, 60, L1);	/* 1 (last, still running) and 5 run: 5 is in L1's memcg */
+	assert_int_equal(lrs_holder_est__find(e, L1, 5)->hold_ns, 60);
+	assert_int_equal(lrs_holder_est__find(e, L1, 5)->probable_ns, 60);
+	assert_int_equal(lrs_holder_est__find(e, L1, 5)->cgid, OWNER);
+	E(130, 2, 3, 60, L1);	/* the chain: 2 took it at 100 and runs on cpu 1 */
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10 + 30);
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->probable_ns, 10);
+	/* the chain is broken when last no longer runs where it took the lock */
+	S(140, 2, 0, 0);	/* 3 (last) leaves cpu 2 */
+	S(140, 3, 0, 0);
+	B(150, 0, 1, 60, L1);
+	E(190, 0, 1, 60, L1);	/* last (3) not running; cpu 1 runs 2, last but one */
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10 + 30 + 40);
+	S(200, 0, 0, 0);	/* nobody runs: the last contended acquirer, 1, is the guess */
+	S(200, 1, 0, 0);
+	B(210, 2, 6, 60, L1);
+	E(260, 2, 6, 60, L1);
+	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 50);
+	lrs_holder_est__counters(e, &c);
+	assert_int_equal(c.running, 3);
+	assert_int_equal(c.probable, 1);
+	assert_int_equal(c.unknown, 0);
 	lrs_holder_est__free(e);
 }
 
@@ -141,6 +215,8 @@ static void test_matrix(void **state)
 	size_t n, found = 0;
 
 	assert_int_equal(lrs_holder_est__new(&e), 0);
+	S(0, 0, 100, 50);
+	S(0, 1, 200, 60);
 	for (int i = 0; i < 10; i++) {
 		uint64_t t = (uint64_t)i * 1000;
 
@@ -234,7 +310,8 @@ static struct lrs_snapshot *holders_snapshot(uint64_t t_ns, uint64_t heavy_impos
 	h->exact_rows[0].memcg = strdup("/heavy");
 	h->counters = (struct lrs_holders_counters){ .unknown = 1, .probable = 2, .drop_full = 3,
 		.cmp_est_ns = 1000, .cmp_memcg_ns = 930, .cmp_pid_ns = 800, .cmp_exact_ns = 990,
-		.cmp_no_exact = 4, .exact_acquisitions = 1550, .exact_drop_full = 0 };
+		.cmp_no_exact = 4, .exact_acquisitions = 1550, .exact_drop_full = 0, .running = 5,
+		.cmp_basis_est_ns = { 600, 300, 60, 40 }, .cmp_basis_memcg_ns = { 600, 290, 40, 0 } };
 	s->holders = h;
 	return s;
 }
@@ -292,6 +369,10 @@ static void test_recording_round_trip(void **state)
 		assert_int_equal(h->nr_exact_cells, 0);
 		assert_int_equal(h->counters.probable, 2);
 		assert_int_equal(h->counters.exact_acquisitions, 1550);
+		assert_int_equal(h->counters.running, 5);
+		assert_int_equal(h->counters.cmp_basis_est_ns[LRS_BASIS_RUNNING], 300);
+		assert_int_equal(h->counters.cmp_basis_memcg_ns[LRS_BASIS_PROBABLE], 40);
+		assert_int_equal(h->counters.cmp_basis_est_ns[LRS_BASIS_UNKNOWN], 40);
 		assert_true(lrs_holders__accuracy(h) > 0.929 && lrs_holders__accuracy(h) < 0.931);
 	}
 	/* report -i: the run's diff keeps the last line's holders (cumulative since start) */
@@ -331,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_locks),
 		cmocka_unit_test(test_nested_on_one_cpu),
 		cmocka_unit_test(test_missed_events),
+		cmocka_unit_test(test_running_holder),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_recording_round_trip),
