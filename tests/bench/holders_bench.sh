@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make bench: holder tracking's overhead on the readtwice workload: workload MB/s with
 # `report` attached without and with --holders, alternating A/B runs, medians and ranges
-# (budget: ratio >= 0.98). The estimate's accuracy comes from the lab
-# (tests/lab/holders.t prints it). Run alone: two cores, no builds next to it.
+# (budget: ratio >= 0.98). The estimate's accuracy: holders_accuracy.sh.
+# Run alone: two cores, no builds next to it.
 set -u
 bin=${LRS_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/lruscope}
 runs=${LRS_HOLDERS_RUNS:-3} secs=${LRS_HOLDERS_SECS:-8}

@@ -5,8 +5,8 @@ heavy and a light memcg whose readers are pinned round the CPUs of both nodes, e
 Asserts that the collector's BPF loads on 6.1, that exact mode is named and sees
 acquisitions, that lruvec contention of the test memcgs is attributed on both nodes
 (memcg@N0 and memcg@N1), that the heavy memcg is among the holders, and that the estimate
-is compared against the exact holders of the same waits; the share of estimated hold time on
-the right memcg is printed, and asserted when LRS_HOLDERS_MIN_ACCURACY is set (see below).
+puts at least 90% of its hold time on the right memcg (the exact holders of the same waits;
+LRS_HOLDERS_MIN_ACCURACY changes the bound). The share per rule is printed.
 
 Why the guest has 4 vCPUs and no "hypervisor" CPUID bit (README.md, "Lock holders", "Lab status"):
 on 6.1 x86, a kernel that sees X86_FEATURE_HYPERVISOR without paravirt spinlocks (TCG has
@@ -28,12 +28,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import lab  # noqa: E402
 import checks as ck  # noqa: E402
 
-# Accuracy measured in this guest (README.md, "Lock holders"): right memcg for 99.2%, 94.6%,
-# 94.7% and 89.7% of estimated hold time in four runs on a busy host, 57.0% (778 waits) in a
-# run on a quiet one. The issue aims at 90%, which the estimator does not reach reliably
-# (issue 6 stays open for it): the test asserts that a comparison was made and prints the
-# number; LRS_HOLDERS_MIN_ACCURACY=0.9 asserts the aim as well.
-MIN_ACCURACY = float(os.environ.get("LRS_HOLDERS_MIN_ACCURACY", "0"))
+# Accuracy measured in this guest (README.md, "Lock holders"): right memcg for 99.7% to 100%
+# of estimated hold time in 8 runs since rule 2 looks at who runs (sched_switch); before it,
+# 57% to 99%. The issue aims at 90%.
+MIN_ACCURACY = float(os.environ.get("LRS_HOLDERS_MIN_ACCURACY", "0.9"))
 
 
 RUNS = int(os.environ.get("LRS_HOLDERS_RUNS", "3"))
@@ -139,9 +137,13 @@ def main():
             why = ("%d guest runs traced no lruvec contention on both nodes: 6.1 traces only "
                    "waits queued two deep (qspinlock's pv_queue), which a TCG guest on a "
                    "2-core host makes only when the host preempts a holder" % RUNS)
-            for name in ("lruvec contention of the test memcgs on both nodes",
-                         "estimate vs exact: compared on the same waits",
-                         "the heavy memcg's tasks are among the holders"):
+            names = ["lruvec contention of the test memcgs on both nodes",
+                     "estimate vs exact: compared on the same waits",
+                     "the heavy memcg's tasks are among the holders"]
+            if MIN_ACCURACY:
+                names.insert(2, "estimate vs exact: right memcg for >= %.0f%% of hold time" % (
+                    100 * MIN_ACCURACY))
+            for name in names:
                 tap.skip(name, why)
             return 0
         tap.check("lruvec contention of the test memcgs on both nodes (memcg@N0 and memcg@N1)",
