@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Holders from the live collector's maps into a snapshot. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@ struct names_ctx {
 	const struct lrs_path_memory *paths;
 	const struct lrs_lockstat_read *rd;
 	struct u64map waiter_index;	/* (lock, owner, pid) -> rd->waiters[] */
+	char comm[LRS_COMM_LEN];	/* holder_comm()'s answer from /proc */
 };
 
 static uint64_t waiter_key(uint64_t lock, uint64_t owner, uint32_t pid)
@@ -31,15 +33,29 @@ static const char *memcg_path(void *ctx, uint64_t cgid)
 	return u64map__get(&nc->paths->index, cgid, &i) ? nc->paths->paths[i] : NULL;
 }
 
-/* A holder was a waiter on the same lock just before: its comm is there. */
+/*
+ * A holder from the FIFO chain was a waiter on the same lock just before: its
+ * comm is there. One seen running (rule 2) may never have waited: /proc has it
+ * while the task lives (a thread's id works as a pid there).
+ */
 static const char *holder_comm(void *ctx, uint64_t lock, uint64_t owner, uint32_t pid)
 {
-	const struct names_ctx *nc = ctx;
+	struct names_ctx *nc = ctx;
+	char path[64];
 	size_t i;
+	FILE *f;
 
-	if (!u64map__get(&nc->waiter_index, waiter_key(lock, owner, pid), &i))
+	if (u64map__get(&nc->waiter_index, waiter_key(lock, owner, pid), &i))
+		return nc->rd->waiters[i].comm;
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
 		return NULL;
-	return nc->rd->waiters[i].comm;
+	if (!fgets(nc->comm, sizeof(nc->comm), f))
+		nc->comm[0] = '\0';
+	fclose(f);
+	nc->comm[strcspn(nc->comm, "\n")] = '\0';
+	return nc->comm[0] ? nc->comm : NULL;
 }
 
 static bool frame_is_tracer(const char *sym)
