@@ -46,6 +46,8 @@ tap_check "holders: report --holders -f json exits 0 (rc $rc: $(head -c 300 "$tm
 "$LRS_BIN" report --holders -d 1 >"$tmp/h.txt" 2>&1; rc=$?
 tap_check "holders: the text report has the holder table and both matrices (rc $rc)" \
 	[ "$rc" -eq 0 ] && grep -q '^holders: ' "$tmp/h.txt" && [ "$(grep -c 'memcg x memcg' "$tmp/h.txt")" -eq 2 ]
+tap_check "holders: the text report counts the waits per rule ($(grep -o 'waits charged to a task seen running [0-9]*' "$tmp/h.txt"))" \
+	grep -Eq '^waits charged to a task seen running [0-9]+, to an earlier acquirer [0-9]+, to nobody [0-9]+, map full [0-9]+$' "$tmp/h.txt"
 
 /usr/bin/python3 - "$tmp/h.json" "$heavy" "$light" <<'PY'
 import json, sys

@@ -19,6 +19,7 @@ that queue behind it. Measured in this guest, 4 s of this workload: 0 contention
 
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -85,6 +86,13 @@ def one_run(tap, kdir, binary, work, first):
         acq = (h.get("compare") or {}).get("acquisitions", 0)
         tap.check("exact mode's fentry/fexit hooks see lruvec lock acquisitions (%d)" % acq,
                   [] if acq > 0 else ["no acquisition seen"])
+        # the guest's second report is text: exact mode's comparison line and its split by rule
+        text = (lab.read_guest_file(g.disk_path(), "/holders.txt") or b"").decode(errors="replace")
+        tap.check("the text report names exact mode's comparison and splits it by rule",
+                  [] if re.search(r"^exact \(fentry\): \d+ acquisitions; estimated hold on the right "
+                                  r"memcg .*\n  by rule:", text, re.M) else
+                  ["not in the text report: " + " | ".join(
+                      l for l in text.splitlines() if not l.startswith("libbpf"))[-400:]])
     return snap, bool(tap.failed)
 
 
