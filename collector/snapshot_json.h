@@ -10,7 +10,7 @@
 /* Writes the snapshot and a newline. Returns 0 or -EIO. */
 int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f);
 
-/* Parts shared with the recording's delta lines (collector/recording.c). */
+/* Parts shared with the recording's delta lines (collector/recording_encode.c). */
 struct lrs_json;
 /* "t_ns", "interval_ns", "kernel", "nodes" */
 void lrs_snapshot_json__write_head_fields(struct lrs_json *j, const struct lrs_snapshot *snap);
