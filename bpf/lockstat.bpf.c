@@ -16,6 +16,12 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Load-time settings, set by user space before load. */
 const volatile __u32 stack_every = 16;	/* a stack on 1 in N waits per CPU; 0: never */
+/*
+ * and at most one per CPU per this many ns (200 a second): a stack costs
+ * about 6 us here (bpf_get_stackid from the lock slow path); 1 in 16 of 65k
+ * waits/s per CPU took 2.4% of that CPU.
+ */
+const volatile __u64 stack_gap_ns = 5000000;
 const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 
@@ -83,6 +89,7 @@ struct pending {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
+	__u64 last_stack_ns;	/* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 };
 
@@ -120,6 +127,42 @@ static __always_inline int log2_bucket(__u64 v)
 	return b < LOCKSTAT_HIST_BUCKETS ? b : LOCKSTAT_HIST_BUCKETS - 1;
 }
 
+/*
+ * Each node's pglist_data, learnt from the first lruvec lock classified on it.
+ * Once every node's is known, a lock whose would-be lruvec->pgdat is none of
+ * them is rejected without reading through that pointer: for most locks it is
+ * not a pointer at all, and a probe read of a random address is the costly
+ * part of classify() (115 of 290 ns a contention_begin here).
+ */
+__u64 known_pgdat[LOCKSTAT_MAX_NODES] = {};
+__u32 known_nodes = 0;
+
+static __always_inline void learn_pgdat(int node, struct pglist_data *pgdat)
+{
+	__u64 *slot;
+
+	if (node < 0 || node >= LOCKSTAT_MAX_NODES)
+		return;
+	slot = &known_pgdat[node & (LOCKSTAT_MAX_NODES - 1)];
+	/* two CPUs may learn it at once: only the one that fills the slot counts it */
+	if (!*slot && __sync_val_compare_and_swap(slot, 0, (__u64)pgdat) == 0)
+		__sync_fetch_and_add(&known_nodes, 1);
+}
+
+/* The node of pgdat if it is a known one; -1 if not; -2 while not all are known. */
+static __always_inline int known_node(struct pglist_data *pgdat)
+{
+	if (known_nodes < nr_nodes)
+		return -2;
+	for (int n = 0; n < LOCKSTAT_MAX_NODES; n++) {
+		if ((__u32)n >= nr_nodes)
+			break;
+		if (known_pgdat[n] == (__u64)pgdat)
+			return n;
+	}
+	return -1;
+}
+
 static __always_inline __u64 cgroup_id_of_css(struct cgroup_subsys_state *css)
 {
 	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
@@ -148,13 +191,18 @@ static __always_inline void classify(struct pending *p, void *lock)
 	pgdat = BPF_CORE_READ(lruvec, pgdat);
 	if (!pgdat)
 		return;
-	node = BPF_CORE_READ(pgdat, node_id);
+	node = known_node(pgdat);
+	if (node == -1)
+		return;
+	if (node == -2)
+		node = BPF_CORE_READ(pgdat, node_id);
 	if (node < 0 || node >= LOCKSTAT_MAX_NODES || (__u32)node >= nr_nodes)
 		return;
 	/* pgdat->__lruvec: the node's own lruvec (all of it when memcg is off) */
 	if ((char *)pgdat + bpf_core_field_offset(struct pglist_data, __lruvec) == (char *)lruvec) {
 		p->kind = LOCK_KIND_NODE_LRUVEC;
 		p->owner_node = node;
+		learn_pgdat(node, pgdat);
 		return;
 	}
 	memcg = BPF_CORE_READ(pn, memcg);
@@ -165,6 +213,7 @@ static __always_inline void classify(struct pending *p, void *lock)
 	p->kind = LOCK_KIND_LRUVEC;
 	p->owner_node = node;
 	p->owner_cgid = BPF_CORE_READ(memcg, css.cgroup, kn, id);
+	learn_pgdat(node, pgdat);
 }
 
 static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
@@ -176,9 +225,22 @@ static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
 	return cgroup_id_of_css(css);
 }
 
+/*
+ * The same for the current task, by direct loads: bpf_get_current_task_btf()
+ * is a BTF pointer, so each field is one load, not a helper call (this runs
+ * on every lruvec wait).
+ */
+static __always_inline __u64 own_memcg_cgid(struct task_struct *task)
+{
+	struct cgroup_subsys_state *css;
+
+	css = task->cgroups->subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)];
+	return css ? css->cgroup->kn->id : 0;
+}
+
 static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *lock)
 {
-	struct mm_struct *mm = BPF_CORE_READ(task, mm);
+	struct mm_struct *mm = task->mm;	/* direct load, as above */
 
 	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
 }
@@ -645,22 +707,27 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 /* ---- end of holders ---------------------------------------------------------- */
 
 static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32 flags,
-				 __u32 *sample_ctr)
+				 struct pending_stack *cs)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 now;
 
 	p->lock_addr = (__u64)lock;
 	p->flags = flags;
 	classify(p, lock);
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && is_own_mmap_lock(task, lock))
 		p->kind = LOCK_KIND_MMAP;
-	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? current_memcg_cgid(task) : 0;
+	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? own_memcg_cgid(task) : 0;
 	p->stack_id = -1;
-	if (stack_every && ++*sample_ctr >= stack_every) {
-		*sample_ctr = 0;
-		p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
-		if (p->stack_id < 0)
-			__sync_fetch_and_add(&drop_stack, 1);
+	if (stack_every && ++cs->sample_ctr >= stack_every) {
+		now = bpf_ktime_get_ns();
+		if (now - cs->last_stack_ns >= stack_gap_ns) {
+			cs->sample_ctr = 0;
+			cs->last_stack_ns = now;
+			p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+			if (p->stack_id < 0)
+				__sync_fetch_and_add(&drop_stack, 1);
+		}
 	}
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))
 		holders_begin(p);
@@ -684,7 +751,7 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 			__sync_fetch_and_add(&drop_task, 1);
 			return 0;
 		}
-		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, flags, &cs->sample_ctr);
+		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, flags, cs);
 		cs->depth = d + 1;
 		return 0;
 	}
@@ -717,7 +784,7 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 		__sync_fetch_and_add(&drop_task, 1);
 		return 0;
 	}
-	fill(&ts->slot[ts->depth & (TASK_DEPTH - 1)], ctx, lock, flags, &cs->sample_ctr);
+	fill(&ts->slot[ts->depth & (TASK_DEPTH - 1)], ctx, lock, flags, cs);
 	ts->depth++;
 	return 0;
 }
