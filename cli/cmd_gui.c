@@ -85,18 +85,12 @@ int lrs_cmd_gui(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:d:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (lrs_parse_seconds(optarg, &copts.interval_s)) {
-				fprintf(stderr, "lruscope gui: -i '%s': want a positive number of seconds\n",
-					optarg);
+			if (lrs_cli__seconds("gui", 'i', optarg, &copts.interval_s))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'd':
-			if (lrs_parse_seconds(optarg, &gopts.duration_s)) {
-				fprintf(stderr, "lruscope gui: -d '%s': want a positive number of seconds\n",
-					optarg);
+			if (lrs_cli__seconds("gui", 'd', optarg, &gopts.duration_s))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'P':
 			gopts.screenshot = optarg;

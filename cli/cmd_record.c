@@ -122,10 +122,8 @@ int lrs_cmd_record(int argc, char **argv)
 			path = optarg;
 			break;
 		case 'd':
-			if (lrs_parse_seconds(optarg, &duration)) {
-				fprintf(stderr, "lruscope record: -d '%s': want a positive number of seconds\n", optarg);
+			if (lrs_cli__seconds("record", 'd', optarg, &duration))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'i':
 			if (lrs_parse_seconds(optarg, &copts.interval_s) || copts.interval_s < 0.01) {

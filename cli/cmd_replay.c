@@ -78,10 +78,8 @@ int lrs_cmd_replay(int argc, char **argv)
 			ropts.once = true;
 			break;
 		case 'd':
-			if (lrs_parse_seconds(optarg, &duration)) {
-				fprintf(stderr, "lruscope replay: -d '%s': want a positive number of seconds\n", optarg);
+			if (lrs_cli__seconds("replay", 'd', optarg, &duration))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'C':
 			topts.no_color = true;

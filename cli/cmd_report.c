@@ -93,10 +93,8 @@ int lrs_cmd_report(int argc, char **argv)
 
 		switch (c) {
 		case 'd':
-			if (lrs_parse_seconds(optarg, &duration)) {
-				fprintf(stderr, "lruscope report: -d '%s': want a positive number of seconds\n", optarg);
+			if (lrs_cli__seconds("report", 'd', optarg, &duration))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'i':
 			input = optarg;

@@ -62,18 +62,12 @@ int lrs_cmd_top(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:d:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (lrs_parse_seconds(optarg, &copts.interval_s)) {
-				fprintf(stderr, "lruscope top: -i '%s': want a positive number of seconds\n",
-					optarg);
+			if (lrs_cli__seconds("top", 'i', optarg, &copts.interval_s))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'd':
-			if (lrs_parse_seconds(optarg, &topts.duration_s)) {
-				fprintf(stderr, "lruscope top: -d '%s': want a positive number of seconds\n",
-					optarg);
+			if (lrs_cli__seconds("top", 'd', optarg, &topts.duration_s))
 				return LRS_EXIT_USAGE;
-			}
 			break;
 		case 'C':
 			topts.no_color = true;

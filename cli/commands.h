@@ -28,6 +28,8 @@ double lrs_now_s(void);
 
 /* Parse a positive number of seconds ("0.5", "2"); -EINVAL if not. */
 int lrs_parse_seconds(const char *s, double *out);
+/* The same for option -OPT of command CMD; says what it wants on stderr when not. */
+int lrs_cli__seconds(const char *cmd, char opt, const char *arg, double *out);
 /* Parse a size with an optional k/m/g suffix (powers of 1024). */
 int lrs_parse_bytes(const char *s, unsigned long long *out);
 /* Parse a whole number 0..max; -EINVAL if not one. */
@@ -46,8 +48,8 @@ int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out);
 
 #define LRS_COLLECTOR_OPTS_HELP \
 	"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n" \
-	"      --stack-every N     sample a waiter's stack on 1 in N waits (default 16;\n" \
-	"                          0: no stacks, the lowest overhead)\n" \
+	"      --stack-every N     sample a waiter's stack on 1 in N waits, at most one\n" \
+	"                          per CPU per 5 ms (default 16; 0: no stacks)\n" \
 	"      --max-locks N       locks the BPF map holds (default 16384); waits on\n" \
 	"                          locks beyond it are counted in drops.stats_full\n" \
 	"      --holders           also infer who held the lruvec locks others waited on\n" \

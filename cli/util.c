@@ -55,6 +55,14 @@ int lrs_parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+int lrs_cli__seconds(const char *cmd, char opt, const char *arg, double *out)
+{
+	if (!lrs_parse_seconds(arg, out))
+		return 0;
+	fprintf(stderr, "lruscope %s: -%c '%s': want a positive number of seconds\n", cmd, opt, arg);
+	return -EINVAL;
+}
+
 int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out)
 {
 	char *end;
