@@ -290,6 +290,39 @@ static int parse_number(struct parser *ps, struct lrs_jval *v)
 
 static int parse_value(struct parser *ps, struct lrs_jval **out);
 
+/*
+ * After an array item or object member: 1 if a ',' follows (another comes), 0
+ * if the closing bracket does (consumed), else an error.
+ */
+static int list_next(struct parser *ps, char close)
+{
+	static const char *const what[] = { "expected ',' or ']'", "expected ',' or '}'" };
+
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == ',') {
+		ps->p++;
+		return 1;
+	}
+	if (ps->p < ps->end && *ps->p == close) {
+		ps->p++;
+		return 0;
+	}
+	return fail(ps, -EINVAL, ps->p < ps->end ? what[close == '}'] : "unexpected end");
+}
+
+/* The items pushed since base, moved into the arena; NULL when out of memory. */
+static void *stack_to_arena(struct parser *ps, size_t base, size_t bytes)
+{
+	void *dst = arena__alloc(ps->arena, bytes);
+
+	if (!dst) {
+		fail(ps, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	memcpy(dst, (char *)ps->stack + base, bytes);
+	return dst;
+}
+
 static int parse_array(struct parser *ps, struct lrs_jval *v)
 {
 	size_t base = ps->stack_len, n = 0;
@@ -301,7 +334,7 @@ static int parse_array(struct parser *ps, struct lrs_jval *v)
 		ps->p++;
 		return 0;
 	}
-	for (;;) {
+	do {
 		struct lrs_jval *item;
 
 		err = parse_value(ps, &item);
@@ -312,26 +345,15 @@ static int parse_array(struct parser *ps, struct lrs_jval *v)
 			goto out;
 		}
 		n++;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == ']') {
-			ps->p++;
-			break;
-		}
-		err = fail(ps, -EINVAL, ps->p < ps->end ? "expected ',' or ']'" : "unexpected end");
+	} while ((err = list_next(ps, ']')) > 0);
+	if (err)
 		goto out;
-	}
-	v->u.arr.items = arena__alloc(ps->arena, n * sizeof(*v->u.arr.items));
+	v->u.arr.items = stack_to_arena(ps, base, n * sizeof(*v->u.arr.items));
 	if (!v->u.arr.items) {
-		err = fail(ps, -ENOMEM, "out of memory");
+		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(v->u.arr.items, (char *)ps->stack + base, n * sizeof(*v->u.arr.items));
 	v->u.arr.len = n;
-	err = 0;
 out:
 	ps->stack_len = base;
 	return err;
@@ -348,7 +370,7 @@ static int parse_object(struct parser *ps, struct lrs_jval *v)
 		ps->p++;
 		return 0;
 	}
-	for (;;) {
+	do {
 		struct lrs_jmember m;
 		size_t klen;
 
@@ -374,26 +396,15 @@ static int parse_object(struct parser *ps, struct lrs_jval *v)
 			goto out;
 		}
 		n++;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == '}') {
-			ps->p++;
-			break;
-		}
-		err = fail(ps, -EINVAL, ps->p < ps->end ? "expected ',' or '}'" : "unexpected end");
+	} while ((err = list_next(ps, '}')) > 0);
+	if (err)
 		goto out;
-	}
-	v->u.obj.members = arena__alloc(ps->arena, n * sizeof(*v->u.obj.members));
+	v->u.obj.members = stack_to_arena(ps, base, n * sizeof(*v->u.obj.members));
 	if (!v->u.obj.members) {
-		err = fail(ps, -ENOMEM, "out of memory");
+		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(v->u.obj.members, (char *)ps->stack + base, n * sizeof(*v->u.obj.members));
 	v->u.obj.len = n;
-	err = 0;
 out:
 	ps->stack_len = base;
 	return err;

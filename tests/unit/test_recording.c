@@ -184,6 +184,8 @@ static void test_json_errors(void **state)
 		{ "{", "unexpected end" },
 		{ "{\"a\":1,}", "expected a key at byte 8" },
 		{ "[1 2]", "expected ',' or ']' at byte 4" },
+		{ "{\"a\":1 \"b\":2}", "expected ',' or '}' at byte 8" },
+		{ "[1,", "unexpected end at byte 4" },
 		{ "{\"a\" 1}", "expected ':'" },
 		{ "\"abc", "unterminated string" },
 		{ "\"a\tb\"", "control character in string" },
