@@ -1,5 +1,5 @@
-# lruscope: make (build), make check, make demo, make bench, make deps.
-# Quiet by default; V=1 shows the commands. All outputs go under build/.
+# lruscope: make (build only), make deps, make check, make demo, make bench, make install.
+# Quiet by default; V=1 shows the commands. GUI=0 builds without SDL2. All outputs go under build/.
 
 BUILD      := build
 LRS_CACHE  ?= /var/cache/lruscope
@@ -8,6 +8,8 @@ PREFIX     ?= /usr/local
 CLANG      ?= clang
 BPFTOOL    ?= bpftool
 CC         ?= gcc
+PKG_CONFIG ?= pkg-config
+GUI        ?= 1
 ARCH       := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 
 ifeq ($(V),1)
@@ -23,30 +25,86 @@ endif
 .DEFAULT_GOAL := all
 export LRS_CACHE
 
+# pkg-config where the library ships a .pc file, the plain -l otherwise
+pc_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+
+# One include style: every project header by its path from the top ("model/snapshot.h");
+# generated headers (vmlinux.h, skeletons) from build/.
 CFLAGS_COMMON := -std=gnu11 -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-	-I$(BUILD) -Icollector -Iui -Icli -D_GNU_SOURCE
+	-I. -I$(BUILD) -D_GNU_SOURCE -DLRS_GUI=$(GUI) -MMD -MP
 CFLAGS  ?=
-LDLIBS  := -lbpf -lelf -lz -lzstd -lncursesw -ltinfo -lSDL2 -lSDL2_ttf -lm
+
+# ---- layers: one static archive each, linked in this order (a layer uses only those after it) ----
+LAYERS := demo text tui gui ui walk replay live model
+ifeq ($(GUI),0)
+LAYERS := $(filter-out gui,$(LAYERS))
+endif
+
+model_SRCS  := $(wildcard model/*.c model/json/*.c)
+live_SRCS   := $(wildcard collector/live/*.c)
+replay_SRCS := $(wildcard collector/replay/*.c)
+walk_SRCS   := $(wildcard collector/walk/*.c)
+ui_SRCS     := $(wildcard ui/*.c)
+tui_SRCS    := $(wildcard ui/tui/*.c)
+gui_SRCS    := $(wildcard ui/gui/*.c)
+text_SRCS   := $(wildcard ui/text/*.c)
+demo_SRCS   := $(wildcard demo/*.c)
+
+model_LIBS  := -lm
+ui_LIBS     := -lm
+live_LIBS   := $(call pc_libs,libbpf,-lbpf) $(call pc_libs,libelf,-lelf) $(call pc_libs,zlib,-lz)
+replay_LIBS := $(call pc_libs,zlib,-lz) $(call pc_libs,libzstd,-lzstd)
+tui_LIBS    := $(call pc_libs,ncursesw,-lncursesw -ltinfo)
+gui_LIBS    := $(call pc_libs,sdl2,-lSDL2) $(call pc_libs,SDL2_ttf,-lSDL2_ttf) $(call pc_libs,libpng,-lpng)
+
+gui_CFLAGS  := $(call pc_cflags,libpng)
+
+layer_lib  = $(BUILD)/lib/liblrs-$(1).a
+# archives and libraries for a list of layers, in link order
+layers_ar  = $(foreach l,$(filter $(1),$(LAYERS)),$(call layer_lib,$(l)))
+layers_ld  = $(call layers_ar,$(1)) $(foreach l,$(filter $(1),$(LAYERS)),$($(l)_LIBS))
+
+obj_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
-BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS   := $(wildcard collector/*.c ui/*.c)
-LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CLI_SRCS   := $(wildcard cli/*.c)
-CLI_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
+ALL_OBJS   := $(call obj_of,$(CLI_SRCS) $(foreach l,$(LAYERS),$($(l)_SRCS)))
+
+# What each unit test and bench binary links (tests/unit/support is always in).
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+ifeq ($(GUI),0)
+UNIT_BINS  := $(filter-out %/test_gui_layout %/test_gui_render,$(UNIT_BINS))
+endif
 TEST_SUPPORT_SRCS := $(wildcard tests/unit/support/*.c)
+test_attribute_LAYERS    := live model
+test_colour_LAYERS       := ui
+test_demo_summary_LAYERS := demo model
+test_gui_layout_LAYERS   := gui ui model
+test_gui_render_LAYERS   := gui ui model
+test_holders_LAYERS      := replay model
+test_layout_LAYERS       := ui
+test_model_LAYERS        := model
+test_recording_LAYERS    := text ui replay model
+test_sources_LAYERS      := text ui replay live model
+test_tui_LAYERS          := tui ui walk replay model
+test_walk_LAYERS         := tui text ui walk replay model
+bench_frames_LAYERS      := tui ui walk replay model
+bench_gui_LAYERS         := gui ui model
+bench_model_LAYERS       := model
+bench_recording_LAYERS   := replay model
 
-.PHONY: all deps deps-check check unit bench demo install clean fuzz
+.PHONY: all deps deps-check check unit bench demo install clean fuzz lint
 
 all: deps-check $(BUILD)/lruscope
 
-# Every target that builds calls this: it installs what is missing.
+# Building never installs: it names what is missing and how to get it.
 deps-check:
-	$(Q)mk/deps.sh 2>/dev/null || $(MAKE) --no-print-directory deps
+	$(Q)mk/deps.sh --check-build $(if $(filter 0,$(GUI)),--no-gui)
 
+# Installs every Debian package lruscope needs to build, test and run the demo.
 deps:
 	$(Q)mk/deps.sh --install
 
@@ -61,58 +119,85 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(BUILD)/vmlinux.h | deps-
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) -I$(BUILD) -Ibpf -c $< -o $@
-	$(Q)llvm-strip -g $@ 2>/dev/null || true
+	$(Q)llvm-strip -g $@
 
 $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
-$(BUILD)/obj/%.o: %.c $(BPF_SKELS) $(wildcard collector/*.h ui/*.h cli/*.h bpf/*.h) | deps-check
+# Only the live collector includes skeletons: its objects wait for them.
+$(call obj_of,$(live_SRCS)): | $(BPF_SKELS)
+
+$(BUILD)/obj/%.o: %.c | deps-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_COMMON) $($(word 1,$(foreach l,$(LAYERS),$(if $(filter $<,$($(l)_SRCS)),$(l))))_CFLAGS) \
+		$(CFLAGS) -c $< -o $@
 
-$(BUILD)/liblruscope.a: $(LIB_OBJS)
+define layer_rule
+$(call layer_lib,$(1)): $(call obj_of,$($(1)_SRCS))
+	$$(call msg,AR,$$@)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
+
+$(BUILD)/lruscope: $(call obj_of,$(CLI_SRCS)) $(call layers_ar,$(LAYERS))
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(call obj_of,$(CLI_SRCS)) $(call layers_ld,$(LAYERS))
+
+# the tests' support code (synthetic snapshots, reading PNGs back): never shipped
+TEST_SUPPORT_LIB := $(BUILD)/lib/liblrs-testsupport.a
+$(TEST_SUPPORT_LIB): $(call obj_of,$(TEST_SUPPORT_SRCS))
 	$(call msg,AR,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/lruscope: $(CLI_OBJS) $(BUILD)/liblruscope.a
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/liblruscope.a $(LDLIBS)
-
-$(BUILD)/tests/unit/%: tests/unit/%.c $(TEST_SUPPORT_SRCS) $(BUILD)/liblruscope.a
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_SRCS) $(BUILD)/liblruscope.a $(LDLIBS) -lcmocka
+define test_rule
+$(BUILD)/tests/$(1)/$(2): tests/$(1)/$(2).c $(TEST_SUPPORT_LIB) $(call layers_ar,$($(2)_LAYERS) model)
+	$$(call msg,CC,$$@)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $$(CFLAGS) -Itests/unit -o $$@ $$< $(TEST_SUPPORT_LIB) \
+		$(call layers_ld,$($(2)_LAYERS) model) $(if $(filter unit,$(1)),$(call pc_libs,cmocka,-lcmocka)) \
+		$(if $(filter gui,$($(2)_LAYERS)),$(call pc_libs,libpng,-lpng))
+endef
+$(foreach t,$(UNIT_BINS),$(eval $(call test_rule,unit,$(notdir $(t)))))
 
 unit: deps-check $(UNIT_BINS)
 
-# The README's test command: unit tests, live-kernel tests, TUI/GUI tests, the lab VM.
-check: all unit
+# The README's test command: installs what is missing, builds, runs every test.
+check:
+	$(Q)mk/deps.sh --install
+	$(Q)$(MAKE) --no-print-directory all unit
 	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(abspath $(BUILD)) LRS_BIN=$(abspath $(BUILD))/lruscope \
 		tests/run-all.sh
 
-# The README's main command.
-demo: all
+# The README's main command: installs what is missing, builds, runs the demo.
+demo:
+	$(Q)mk/deps.sh --install
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BUILD)/lruscope demo
 
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/bench/*.c))
+ifeq ($(GUI),0)
+BENCH_BINS := $(filter-out %/bench_gui,$(BENCH_BINS))
+endif
+$(foreach t,$(BENCH_BINS),$(eval $(call test_rule,bench,$(notdir $(t)))))
 
-bench: all $(BENCH_BINS)
+bench:
+	$(Q)mk/deps.sh --install
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
 	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(abspath $(BUILD)) LRS_BIN=$(abspath $(BUILD))/lruscope \
 		tests/bench/run.sh
-
-$(BUILD)/tests/bench/%: tests/bench/%.c $(TEST_SUPPORT_SRCS) $(BUILD)/liblruscope.a
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_SRCS) $(BUILD)/liblruscope.a $(LDLIBS)
 
 install: all
 	$(Q)install -D -m 0755 $(BUILD)/lruscope $(DESTDIR)$(PREFIX)/bin/lruscope
 	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts
-	$(Q)install -m 0644 drgn-scripts/*.py $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts/ 2>/dev/null || true
+	$(Q)cp -R drgn-scripts/. $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts/
+	$(Q)find $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts -name __pycache__ -prune -exec rm -rf {} +
 
 clean:
 	$(Q)rm -rf $(BUILD)
 
+-include $(patsubst %.o,%.d,$(ALL_OBJS) $(call obj_of,$(TEST_SUPPORT_SRCS)))
 -include $(wildcard mk/*.mk)

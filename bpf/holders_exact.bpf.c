@@ -2,7 +2,7 @@
 /*
  * Holders, exact mode (issue 6): every acquisition of an lruvec lock that a
  * function boundary shows, as the last acquirer of that lock. Where fentry
- * loads (not on every kernel: probed at start, see collector/holders_exact.c).
+ * loads (not on every kernel: probed at start, see collector/live/holders_exact.c).
  *
  * The unlocks are inline spin_unlock*(&lruvec->lru_lock): no hook sees a
  * release. What we can see is the acquirer: fexit of folio_lruvec_lock*

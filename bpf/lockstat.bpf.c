@@ -248,8 +248,8 @@ static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *loc
 /*
  * ---- Holders (issue 6) ------------------------------------------------------
  * Who held an lruvec lock while others waited, inferred from the FIFO hand-over
- * of queued spinlocks: the rule is written once, in collector/holders.h, and
- * collector/holders.c is its C model (unit-tested on synthetic streams). Only
+ * of queued spinlocks: the rule is written once, in model/holders.h, and
+ * model/holders.c is its C model (unit-tested on synthetic streams). Only
  * LOCK_KIND_LRUVEC spinning waits; off unless user space sets track_holders.
  */
 const volatile bool track_holders = false;

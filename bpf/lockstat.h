@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared by lockstat.bpf.c and collector/bpf_lockstat.c: map keys and values. */
+/* Shared by lockstat.bpf.c and collector/live/lockstat.c: map keys and values. */
 #ifndef LRS_BPF_LOCKSTAT_H
 #define LRS_BPF_LOCKSTAT_H
 
@@ -79,8 +79,8 @@ struct stack_stat {
 
 /*
  * Holders (issue 6): who held an lruvec lock while others waited. The rule,
- * shared by the BPF side and collector/holders.c, is documented once, in
- * collector/holders.h. Keys and values of the holder maps:
+ * shared by the BPF side and model/holders.c, is documented once, in
+ * model/holders.h. Keys and values of the holder maps:
  */
 struct holder_last {		/* lock_last: the last contended acquirer of a lock */
 	__u64 end_ns;		/* its contention_end: when it took the lock */

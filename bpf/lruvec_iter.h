@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by lruvec_iter.bpf.c and collector/lruvec_table.c. The iterator
+ * Shared by lruvec_iter.bpf.c and collector/live/lruvec_table.c. The iterator
  * writes into maps, not into its seq_file: a cgroup iterator's output is one
  * read() session of 8 pages (kernel/bpf/cgroup_iter.c), ~150 memcgs of
  * records, while the maps hold any number. Each walk stamps what it wrote

@@ -16,12 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "commands.h"
-#include "demo_summary.h"
-#include "model.h"
-#include "tui.h"
-#include "workload.h"
+#include "collector/live/live.h"
+#include "cli/commands.h"
+#include "demo/demo_summary.h"
+#include "model/model.h"
+#include "ui/tui/tui.h"
+#include "demo/workload.h"
 
 #define DEMO_PREFIX "lrs-demo-"
 #define DEMO_LOCK_PATH "/run/lruscope-demo.lock"

@@ -7,11 +7,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "commands.h"
-#include "gui.h"
-#include "gui_font.h"
-#include "model.h"
+#include "cli/commands.h"
+
+#if !LRS_GUI
+int lrs_cmd_gui(int argc, char **argv)
+{
+	fprintf(stderr, "lruscope gui: this lruscope was built without the SDL2 window (make GUI=0); "
+			"use 'lruscope top', or rebuild with libsdl2-dev, libsdl2-ttf-dev and "
+			"libpng-dev installed\n");
+	return LRS_EXIT_USAGE;
+}
+#else
+#include "collector/live/live.h"
+#include "model/model.h"
+#include "ui/gui/gui.h"
+#include "ui/gui/gui_font.h"
 
 static void help(FILE *f)
 {
@@ -153,3 +163,4 @@ out:
 	lrs_source__destroy(src);
 	return ret;
 }
+#endif /* LRS_GUI */

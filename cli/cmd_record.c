@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "commands.h"
-#include "../collector/collector.h"
-#include "../collector/recording.h"
+#include "cli/commands.h"
+#include "collector/live/live.h"
+#include "collector/replay/recording.h"
 
 static void help(FILE *f)
 {

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "../collector/replay.h"
-#include "../ui/gui.h"
-#include "../ui/tui.h"
+#include "cli/commands.h"
+#include "collector/replay/replay.h"
+#include "ui/gui/gui.h"
+#include "ui/tui/tui.h"
 
 /* The GUI is its own module: a build without SDL2 says so. */
 #pragma weak lrs_gui__run
@@ -102,8 +102,9 @@ int lrs_cmd_replay(int argc, char **argv)
 		return LRS_EXIT_USAGE;
 	}
 	if (gui && !lrs_gui__run) {
-		fprintf(stderr, "lruscope replay: --gui: the GUI is not in this build\n");
-		return LRS_EXIT_FAIL;
+		fprintf(stderr, "lruscope replay: --gui: this lruscope was built without the SDL2 "
+				"window (make GUI=0); replay in the terminal, without --gui\n");
+		return LRS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "-") && !gui && isatty(STDIN_FILENO)) {
 		fprintf(stderr, "lruscope replay: '-' reads a recording from stdin, which is a terminal: "

@@ -8,9 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "../collector/collector.h"
-#include "../ui/report.h"
+#include "cli/commands.h"
+#include "collector/live/live.h"
+#include "ui/text/report.h"
 
 #pragma weak lrs_report__from_recording
 

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "commands.h"
-#include "model.h"
-#include "tui.h"
+#include "collector/live/live.h"
+#include "cli/commands.h"
+#include "model/model.h"
+#include "ui/tui/tui.h"
 
 static void help(FILE *f)
 {

@@ -17,11 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "../collector/model.h"
-#include "../collector/walk_import.h"
-#include "../ui/tui.h"
-#include "../ui/walk_report.h"
+#include "cli/commands.h"
+#include "model/model.h"
+#include "collector/walk/walk_import.h"
+#include "ui/tui/tui.h"
+#include "ui/text/walk_report.h"
 
 #define WALK_PYTHON "/usr/bin/python3"	/* the python3 on PATH may lack drgn */
 #define WALK_MAX_JSON (256u << 20)

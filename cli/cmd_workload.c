@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "workload.h"
+#include "cli/commands.h"
+#include "demo/workload.h"
 
 static void usage(FILE *f)
 {

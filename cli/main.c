@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 #ifndef LRS_VERSION
 #define LRS_VERSION "0.1"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "commands.h"
-#include "../collector/collector.h"
+#include "cli/commands.h"
+#include "collector/live/live.h"
 
 volatile sig_atomic_t lrs_stop;
 

@@ -7,7 +7,7 @@
 #ifndef LRS_SOURCE_H
 #define LRS_SOURCE_H
 
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 struct lrs_source {
 	const char *name;		/* "live", "replay", "drgn" */

@@ -1,28 +1,54 @@
 #!/bin/sh
-# Print the Debian packages lruscope needs that are not installed; with
-# --install, install them (apt-get update first). Exit 0 when all are there.
+# The Debian packages lruscope needs, in two sets: to build it, and to run
+# its tests, demo and lab. Usage:
+#   deps.sh --check-build [--no-gui]  name what building needs and is missing; exit 1 if any
+#   deps.sh --install                 install both sets (apt-get update first); needs root
+# Exit 0 when nothing is missing.
 set -eu
-PACKAGES="make clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev pkg-config
-libncurses-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core libcmocka-dev python3-drgn
-qemu-system-x86 busybox-static cpio e2fsprogs tmux xvfb procps"
-missing=""
-for p in $PACKAGES; do
-	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	case "$s" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
-done
-if [ -z "$missing" ]; then
-	exit 0
-fi
-if [ "${1:-}" != "--install" ]; then
-	echo "missing Debian packages:$missing" >&2
+BUILD_PACKAGES="make clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev pkg-config
+libncurses-dev"
+GUI_PACKAGES="libsdl2-dev libsdl2-ttf-dev libpng-dev fonts-dejavu-core"
+TEST_PACKAGES="libcmocka-dev python3-drgn qemu-system-x86 busybox-static cpio e2fsprogs tmux
+xvfb xdotool procps groff man-db"
+
+missing_of() {
+	m=""
+	for p in "$@"; do
+		s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		case "$s" in *"install ok installed"*) ;; *) m="$m $p" ;; esac
+	done
+	echo "$m"
+}
+
+mode=${1:-}
+case "$mode" in
+--check-build)
+	want="$BUILD_PACKAGES"
+	[ "${2:-}" = "--no-gui" ] || want="$want $GUI_PACKAGES"
+	# shellcheck disable=SC2086
+	missing=$(missing_of $want)
+	[ -z "$missing" ] && exit 0
+	echo "lruscope: cannot build: missing Debian packages:$missing" >&2
+	echo "  install them with: sudo make deps   (or: sudo apt-get install$missing)" >&2
+	echo "  to build without the SDL2 window: make GUI=0" >&2
 	exit 1
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "deps: installing$missing needs root: run 'sudo make deps'" >&2
-	exit 1
-fi
-echo "deps: installing$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	;;
+--install)
+	# shellcheck disable=SC2086
+	missing=$(missing_of $BUILD_PACKAGES $GUI_PACKAGES $TEST_PACKAGES)
+	[ -z "$missing" ] && exit 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: installing$missing needs root: run 'sudo make deps'" >&2
+		exit 1
+	fi
+	echo "deps: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	;;
+*)
+	echo "usage: deps.sh --check-build [--no-gui] | --install" >&2
+	exit 2
+	;;
+esac

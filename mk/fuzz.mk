@@ -6,17 +6,17 @@ FUZZ_CC    ?= clang
 FUZZ_SECS  ?= 300
 FUZZ_DIR   := $(BUILD)/fuzz
 FUZZ_BIN   := $(FUZZ_DIR)/fuzz_recording
-# the whole collector, so a new module the snapshot code calls needs no edit here
-FUZZ_SRCS  := $(wildcard collector/*.c)
+# the recording reader and the model under it: no libbpf, no screens
+FUZZ_SRCS  := $(replay_SRCS) $(model_SRCS)
 
 .PHONY: fuzz fuzz-build fuzz-corpus
 
-$(FUZZ_BIN): tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) $(wildcard collector/*.h) $(BPF_SKELS)
+$(FUZZ_BIN): tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) $(wildcard collector/replay/*.h model/*.h model/json/*.h)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -I$(BUILD) -Icollector -o $@ tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) \
-		-lbpf -lelf -lz -lzstd -lm
+		-D_GNU_SOURCE -I. -o $@ tests/fuzz/fuzz_recording.c $(FUZZ_SRCS) \
+		$(replay_LIBS) $(model_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 

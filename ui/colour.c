@@ -2,7 +2,7 @@
 /* The heatmap's colour scale: value -> level -> style or RGB. */
 #include <math.h>
 
-#include "colour.h"
+#include "ui/colour.h"
 
 enum lrs_colour_mode lrs_colour__mode(int nr_colours, bool no_color_opt, const char *no_color_env)
 {

@@ -2,7 +2,7 @@
 /* Top waiters and stacks of one lruvec over the last interval. */
 #include <string.h>
 
-#include "detail.h"
+#include "ui/detail.h"
 
 /* Counters are cumulative; one that went backwards restarted: count from zero. */
 static uint64_t delta(uint64_t cur, uint64_t prev)
@@ -100,32 +100,4 @@ size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_ce
 			nr++;
 	}
 	return nr;
-}
-
-bool lrs_detail__lock_frame(const char *frame)
-{
-	static const char *const prefixes[] = {
-		"__pv_queued_spin_lock", "native_queued_spin_lock", "queued_spin_lock",
-		"_raw_spin_lock", "raw_spin_lock", "do_raw_spin_lock", "__raw_spin_lock",
-		"_raw_read_lock", "_raw_write_lock", "queued_read_lock", "queued_write_lock",
-		"pv_wait", "pv_hash", "__lock_text_start", "lock_acquire", "__traceiter_contention",
-		"trace_contention", "bpf_",
-	};
-
-	if (!frame)
-		return false;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(frame, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-size_t lrs_detail__first_caller(const struct lrs_stack *stack)
-{
-	size_t i = 0;
-
-	/* keep at least one frame: a stack of only lock frames still says something */
-	while (i + 1 < stack->nr_frames && lrs_detail__lock_frame(stack->frames[i]))
-		i++;
-	return i;
 }

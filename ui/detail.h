@@ -7,7 +7,7 @@
 #ifndef LRS_DETAIL_H
 #define LRS_DETAIL_H
 
-#include "model.h"
+#include "model/model.h"
 
 struct lrs_detail_waiter {
 	const struct lrs_waiter *waiter;	/* in model->cur */
@@ -30,15 +30,5 @@ size_t lrs_detail__top_waiters(const struct lrs_model *model, const struct lrs_c
 			       struct lrs_detail_waiter *out, size_t n);
 size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_cell *cell,
 			      struct lrs_detail_stack *out, size_t n);
-
-/*
- * Whether a frame ("sym+0x1a") is the lock's own slow path
- * (_raw_spin_lock_irq, __pv_queued_spin_lock_slowpath, ...): the same in every
- * waiting stack, so views skip such frames at the top.
- */
-bool lrs_detail__lock_frame(const char *frame);
-
-/* The index of the first frame of stack that is not lock machinery. */
-size_t lrs_detail__first_caller(const struct lrs_stack *stack);
 
 #endif

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "holders_view.h"
-#include "layout.h"
+#include "ui/holders_view.h"
+#include "ui/layout.h"
 
 #define MATRIX_MAX 8
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Holders (collector/holders.h) as text: the report's table and matrix, the detail pane's lines. */
+/* Holders (model/holders.h) as text: the report's table and matrix, the detail pane's lines. */
 #ifndef LRS_HOLDERS_VIEW_H
 #define LRS_HOLDERS_VIEW_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../collector/holders.h"
+#include "model/holders.h"
 
 /* "holders: estimated" / "holders: exact (fentry), 93% right memcg" / "holders: off". */
 void lrs_holders_view__header(const struct lrs_snapshot *snap, char *buf, size_t len);

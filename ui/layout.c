@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "layout.h"
+#include "ui/layout.h"
 
 /* Scale v by 1000 until it shows in 3 digits, and print it with its unit. */
 static char *fmt_scaled(char *buf, size_t len, double v, const char *const *units,

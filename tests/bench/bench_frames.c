@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "support/synth.h"
-#include "tui.h"
+#include "ui/tui/tui.h"
 
 #define NR_MEMCGS 1000
 #define NR_NODES 8

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "gui_impl.h"
-#include "holders.h"
+#include "ui/gui/gui_impl.h"
+#include "model/holders.h"
 #include "support/synth.h"
 
 #define NR_MEMCGS 1000

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <sys/resource.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "support/synth.h"
 
 static double now_s(void)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "recording.h"
+#include "collector/replay/recording.h"
 #include "support/synth.h"
 
 static double now_s(void)

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "recording.h"
-#include "snapshot_diff.h"
-#include "snapshot_json.h"
+#include "collector/replay/recording.h"
+#include "model/snapshot_diff.h"
+#include "model/json/snapshot_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,9 +9,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "attribute.h"
-#include "../bpf/lruvec_iter.h"
-#include "../bpf/lockstat.h"
+#include "collector/live/attribute.h"
+#include "bpf/lruvec_iter.h"
+#include "bpf/lockstat.h"
+#include "model/lock_names.h"
 
 /* One walk's map entries: root, /a, /a/b, /c (dying) on two nodes. */
 struct walk {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "colour.h"
+#include "ui/colour.h"
 
 static void test_mode(void **state)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "demo_summary.h"
+#include "demo/demo_summary.h"
 
 static void test_median_odd_even(void **state)
 {

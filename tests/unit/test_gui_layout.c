@@ -11,9 +11,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "gui_colour.h"
-#include "gui_layout.h"
-#include "png.h"
+#include "ui/gui/gui_colour.h"
+#include "ui/gui/gui_layout.h"
+#include "ui/gui/png.h"
+#include "support/png_read.h"
 
 static void layout_for(struct lrs_gui_layout *l, int w, int h, size_t nodes)
 {

@@ -17,10 +17,11 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "gui_colour.h"
-#include "gui_impl.h"
-#include "holders.h"
-#include "png.h"
+#include "ui/gui/gui_colour.h"
+#include "ui/gui/gui_impl.h"
+#include "model/holders.h"
+#include "ui/gui/png.h"
+#include "support/png_read.h"
 #include "support/synth.h"
 
 #define NR_SNAPS 90

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The holder estimator (collector/holders.c) on synthetic contention streams. */
+/* The holder estimator (model/holders.c) on synthetic contention streams. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "holders.h"
-#include "recording.h"
-#include "snapshot_diff.h"
+#include "model/holders.h"
+#include "collector/replay/recording.h"
+#include "model/snapshot_diff.h"
 
 #define L1 0x1000
 #define L2 0x2000

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "layout.h"
+#include "ui/layout.h"
 
 static void test_fmt_ns(void **state)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model.h"
+#include "model/model.h"
 
 static struct lrs_lruvec *add_lv(struct lrs_snapshot *s, const char *path, uint64_t id, int node,
 				 uint64_t contended, uint64_t wait_ns)

@@ -10,12 +10,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "json_reader.h"
-#include "recording.h"
-#include "replay.h"
-#include "report.h"
-#include "snapshot_diff.h"
-#include "snapshot_json.h"
+#include "model/json/json_reader.h"
+#include "collector/replay/recording.h"
+#include "collector/replay/replay.h"
+#include "ui/text/report.h"
+#include "model/snapshot_diff.h"
+#include "model/json/snapshot_json.h"
 #include "support/synth.h"
 
 /* ---- helpers ---------------------------------------------------------------- */

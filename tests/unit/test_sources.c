@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "cgroup_fs.h"
-#include "collector.h"
-#include "json_writer.h"
-#include "ksyms.h"
-#include "snapshot_json.h"
-#include "report.h"
+#include "collector/live/cgroup_fs.h"
+#include "collector/live/live.h"
+#include "model/json/json_writer.h"
+#include "collector/live/ksyms.h"
+#include "model/json/snapshot_json.h"
+#include "ui/text/report.h"
 
 static const char mountinfo_v1[] =
 	"25 30 0:22 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"

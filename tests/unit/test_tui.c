@@ -13,11 +13,11 @@
 #include <cmocka.h>
 #include <curses.h>
 
-#include "colour.h"
-#include "detail.h"
-#include "holders.h"
+#include "ui/colour.h"
+#include "ui/detail.h"
+#include "model/holders.h"
 #include "support/synth.h"
-#include "tui.h"
+#include "ui/tui/tui.h"
 
 #define S 1000000000ULL
 

@@ -15,10 +15,10 @@
 #include <cmocka.h>
 #include <curses.h>
 
-#include "model.h"
-#include "tui.h"
-#include "walk_import.h"
-#include "walk_report.h"
+#include "model/model.h"
+#include "ui/tui/tui.h"
+#include "collector/walk/walk_import.h"
+#include "ui/text/walk_report.h"
 
 static char *slurp(const char *name, size_t *len)
 {

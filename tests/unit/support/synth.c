@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "holders.h"
+#include "model/holders.h"
 #include "synth.h"
 
 #define SYNTH_FANOUT 16

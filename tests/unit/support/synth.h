@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 /*
  * nr_memcgs memcgs (the first is "/", id 1) on nodes 0..nr_nodes-1, in tree
@@ -24,7 +24,7 @@ struct lrs_snapshot *lrs_synth__snapshot(size_t nr_memcgs, size_t nr_nodes, uint
 					 unsigned int seed);
 
 /*
- * Holders (collector/holders.h) for snap, in mode: on each lruvec of memcg 1
+ * Holders (model/holders.h) for snap, in mode: on each lruvec of memcg 1
  * ("/lrs-s1", the heavy one) three rows, imposed down: pid 4242 "dd" in
  * "/lrs-s1" (imposed 40 ms x node+1, stack 1), pid 77 "kswapd0" in "/"
  * (10 ms, stack 3), and the unknown holder (pid 0, 2 ms); on memcg 2

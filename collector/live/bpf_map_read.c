@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+
+#include "collector/live/bpf_map_read.h"
+
+static int grow(char **keys, char **values, size_t *cap, size_t key_size, size_t value_size)
+{
+	size_t ncap = *cap ? *cap * 2 : 1024;
+	char *k = realloc(*keys, ncap * key_size), *v;
+
+	if (!k)
+		return -ENOMEM;
+	*keys = k;
+	v = realloc(*values, ncap * value_size);
+	if (!v)
+		return -ENOMEM;
+	*values = v;
+	*cap = ncap;
+	return 0;
+}
+
+static int read_batched(int fd, size_t key_size, size_t value_size, char **keys, char **values,
+			size_t *cap, size_t *nr)
+{
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	char in[64], out[64];	/* the batch token: a key-sized cursor */
+	void *in_p = NULL;
+
+	for (;;) {
+		__u32 count;
+		int ret;
+
+		if (*cap - *nr < 256 && grow(keys, values, cap, key_size, value_size))
+			return -ENOMEM;
+		count = (__u32)(*cap - *nr);
+		ret = bpf_map_lookup_batch(fd, in_p, out, *keys + *nr * key_size,
+					   *values + *nr * value_size, &count, &opts);
+		if (ret && errno != ENOENT) {
+			if (errno == ENOSPC) {	/* a bucket larger than the room left */
+				if (grow(keys, values, cap, key_size, value_size))
+					return -ENOMEM;
+				continue;
+			}
+			return -errno;
+		}
+		*nr += count;
+		if (ret)	/* ENOENT: that was the last batch */
+			return 0;
+		memcpy(in, out, sizeof(in));
+		in_p = in;
+	}
+}
+
+static int read_by_key(int fd, size_t key_size, size_t value_size, char **keys, char **values,
+		       size_t *cap, size_t *nr)
+{
+	char prev[64], cur[64];
+	void *prev_p = NULL;
+
+	while (bpf_map_get_next_key(fd, prev_p, cur) == 0) {
+		if (*nr == *cap && grow(keys, values, cap, key_size, value_size))
+			return -ENOMEM;
+		memcpy(prev, cur, key_size);
+		prev_p = prev;
+		/* an entry deleted since get_next_key is simply not there */
+		if (bpf_map_lookup_elem(fd, cur, *values + *nr * value_size) == 0) {
+			memcpy(*keys + *nr * key_size, cur, key_size);
+			(*nr)++;
+		}
+	}
+	return 0;
+}
+
+int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **keys_out,
+			  void **values_out, size_t *nr_out)
+{
+	char *keys = NULL, *values = NULL;
+	size_t cap = 0, nr = 0;
+	int ret;
+
+	if (key_size > 64)
+		return -EINVAL;
+	ret = read_batched(fd, key_size, value_size, &keys, &values, &cap, &nr);
+	if (ret == -EINVAL || ret == -ENOTSUP || ret == -EOPNOTSUPP) {
+		nr = 0;	/* no batch ops on this kernel: start over key by key */
+		ret = read_by_key(fd, key_size, value_size, &keys, &values, &cap, &nr);
+	}
+	if (ret) {
+		free(keys);
+		free(values);
+		return ret;
+	}
+	*keys_out = keys;
+	*values_out = values;
+	*nr_out = nr;
+	return 0;
+}

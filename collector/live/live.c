@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The live source: BPF lock contention + the lruvec iterator -> snapshots. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+
+#include "collector/live/attribute.h"
+#include "collector/live/cgroup_fs.h"
+#include "collector/live/live.h"
+#include "model/holders.h"
+#include "collector/live/holders_exact.h"
+#include "collector/live/ksyms.h"
+#include "collector/live/lockstat.h"
+#include "collector/live/lruvec_table.h"
+
+void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->interval_s = 1.0;
+	/* a stack costs 2-3.6 us on this kind of machine: 1 in 16 keeps it near 0.2 us a wait */
+	opts->stack_every = 16;
+	opts->max_locks = 16384;
+	opts->max_waiters = 16384;
+	/* the stack map drops a stack whose hash bucket is taken: room cuts drops */
+	opts->max_stacks = 8192;
+	opts->max_memcgs = 8192;
+}
+
+struct live {
+	struct lrs_lockstat *lockstat;
+	struct lrs_lruvec_iter *iter;
+	struct lrs_ksyms *ksyms;
+	struct lrs_path_memory paths;
+	struct lrs_cgroup_root root;
+	char kernel[64];
+	char *unavailable;
+	uint64_t last_t_ns;	/* the previous read, or when counting started */
+	bool holders;				/* holders tracked (issue 6) */
+	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * "0-3,8" -> 9: the count the BPF side must cover (highest id + 1). Only
+ * digits start a number: strtoul would read the "-1" of "0-1" as ULONG_MAX,
+ * whose + 1 wraps to 0, and a two-node machine counted as one.
+ */
+unsigned int lrs_node_list__nr(const char *list)
+{
+	unsigned long max = 0;
+
+	for (const char *p = list; p && *p;) {
+		char *end;
+		unsigned long v;
+
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		v = strtoul(p, &end, 10);
+		if (v < 65536 && v + 1 > max)
+			max = v + 1;
+		p = end;
+	}
+	return max ? (unsigned int)max : 1;
+}
+
+static unsigned int possible_nodes(void)
+{
+	FILE *f = fopen("/sys/devices/system/node/possible", "r");
+	char buf[256];
+	unsigned int nr = 1;	/* no NUMA sysfs: one node */
+
+	if (!f)
+		return nr;
+	if (fgets(buf, sizeof(buf), f))
+		nr = lrs_node_list__nr(buf);
+	fclose(f);
+	return nr;
+}
+
+static int stack_ips(void *ctx, int32_t id, uint64_t *ips)
+{
+	struct live *lv = ctx;
+	int n = lrs_lockstat__stack(lv->lockstat, id, ips);
+
+	return n < 0 ? 0 : n;
+}
+
+/* Features that degraded, and lruvecs the iterator could not list, for the header. */
+static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
+{
+	uint64_t faults = lrs_lruvec_iter__read_faults(lv->iter);
+	uint64_t full = lrs_lruvec_iter__map_full(lv->iter);
+	char buf[512];
+	int n = snprintf(buf, sizeof(buf), "%s", lv->unavailable ? lv->unavailable : "");
+
+	if (full)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec maps full (%llu): raise --max-memcgs",
+			      n ? "; " : "", (unsigned long long)full);
+	if (faults && n < (int)sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec iterator: %llu unreadable reads",
+			      n ? "; " : "", (unsigned long long)faults);
+	if (!n)
+		return 0;
+	snap->unavailable = strdup(buf);
+	return snap->unavailable ? 0 : -ENOMEM;
+}
+
+static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
+{
+	struct live *lv = src->ctx;
+	struct lrs_lruvec_table table;
+	struct lrs_lockstat_read rd;
+	struct lrs_stack_source stacks = { .ips = stack_ips, .ctx = lv };
+	struct lrs_snapshot *snap = lrs_snapshot__new();
+	int err;
+
+	if (!snap)
+		return -ENOMEM;
+	/* counters first, then the table: a memcg created in between still has a row */
+	err = lrs_lockstat__read(lv->lockstat, &rd);
+	if (err)
+		goto fail;
+	err = lrs_lruvec_iter__read(lv->iter, &table);
+	if (err) {
+		lrs_lockstat_read__clear(&rd);
+		goto fail;
+	}
+	snap->t_ns = now_ns();
+	/* what was measured, not what was asked: a report cut short by Ctrl-C is shorter */
+	snap->interval_ns = snap->t_ns - lv->last_t_ns;
+	lv->last_t_ns = snap->t_ns;
+	snprintf(snap->kernel, sizeof(snap->kernel), "%s", lv->kernel);
+	err = lrs_attribute(&table, &rd, lv->ksyms, &stacks, &lv->paths, snap);
+	if (!err && lv->holders)
+		err = lrs_holders__collect(lv->lockstat, lv->exact, &rd, &lv->paths, lv->ksyms, &stacks,
+					   snap);
+	if (!err)
+		err = describe_unavailable(lv, snap);
+	lrs_lockstat_read__clear(&rd);
+	lrs_lruvec_table__clear(&table);
+	if (err)
+		goto fail;
+	*out = snap;
+	return 0;
+fail:
+	lrs_snapshot__free(snap);
+	return err;
+}
+
+static void live_set_interval(struct lrs_source *src, double interval_s)
+{
+	src->interval_s = interval_s;
+}
+
+static void live_destroy(struct lrs_source *src)
+{
+	struct live *lv;
+
+	if (!src)
+		return;
+	lv = src->ctx;
+	if (lv) {
+		lrs_lockstat__destroy(lv->lockstat);
+		lrs_holders_exact__destroy(lv->exact);
+		lrs_lruvec_iter__destroy(lv->iter);
+		lrs_ksyms__free(lv->ksyms);
+		lrs_path_memory__destroy(&lv->paths);
+		free(lv->unavailable);
+		free(lv);
+	}
+	free(src);
+}
+
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
+int lrs_collector__check_privileges(char *err, size_t err_len)
+{
+	if (has_cap(CAP_SYS_ADMIN) || (has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
+		return 0;
+	snprintf(err, err_len,
+		 "lruscope: loading BPF needs root (or CAP_BPF and CAP_PERFMON): run it with sudo, "
+		 "or view a recording without root: lruscope replay FILE");
+	return -EPERM;
+}
+
+/* Kernel version as a number: 5.19 -> 0x0513. */
+static unsigned int kernel_version(const char *release)
+{
+	unsigned int major = 0, minor = 0;
+
+	sscanf(release, "%u.%u", &major, &minor);
+	return major << 8 | minor;
+}
+
+static int check_kernel(const struct utsname *uts, char *err, size_t err_len)
+{
+	unsigned int v = kernel_version(uts->release);
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(err, err_len,
+			 "lruscope: kernel %s has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF): "
+			 "the live collector cannot load; recordings and drgn walks still work",
+			 uts->release);
+		return -ENOTSUP;
+	}
+	if (v < 0x0513) {
+		snprintf(err, err_len,
+			 "lruscope: kernel %s has no lock:contention_begin/end tracepoints (Linux 5.19+): "
+			 "live collection is unavailable; recordings and drgn walks still work",
+			 uts->release);
+		return -ENOTSUP;
+	}
+	if (access("/sys/fs/cgroup", F_OK)) {
+		snprintf(err, err_len, "lruscope: no cgroup file system at /sys/fs/cgroup");
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out,
+			char *err, size_t err_len)
+{
+	struct lrs_source *src = calloc(1, sizeof(*src));
+	struct live *lv = calloc(1, sizeof(*lv));
+	struct lrs_lockstat_opts lopts = {
+		.stack_every = opts->stack_every,
+		.max_locks = opts->max_locks,
+		.max_waiters = opts->max_waiters,
+		.max_stacks = opts->max_stacks,
+		.verbose = opts->verbose,
+	};
+	struct utsname uts;
+	unsigned int nr_nodes = possible_nodes();
+	int ret;
+
+	if (!src || !lv) {
+		free(src);
+		free(lv);
+		snprintf(err, err_len, "lruscope: out of memory");
+		return -ENOMEM;
+	}
+	src->name = "live";
+	src->interval_s = opts->interval_s > 0 ? opts->interval_s : 1.0;
+	src->take = live_take;
+	src->set_interval = live_set_interval;
+	src->destroy = live_destroy;
+	src->ctx = lv;
+	lrs_path_memory__init(&lv->paths);
+
+	ret = lrs_collector__check_privileges(err, err_len);
+	if (ret)
+		goto fail;
+	uname(&uts);
+	snprintf(lv->kernel, sizeof(lv->kernel), "%.63s", uts.release);
+	ret = check_kernel(&uts, err, err_len);
+	if (ret)
+		goto fail;
+
+	ret = opts->cgroup_root ? lrs_cgroup_root__from_path(opts->cgroup_root, &lv->root)
+				: lrs_cgroup_root__detect(&lv->root);
+	if (ret) {
+		if (opts->cgroup_root)
+			snprintf(err, err_len, "lruscope: --cgroup-root %.200s is not a cgroup mount (%.100s)",
+				 opts->cgroup_root, strerror(-ret));
+		else
+			snprintf(err, err_len,
+				 "lruscope: no memory cgroup hierarchy is mounted (neither cgroup v2 with the "
+				 "memory controller nor v1 'memory'): lruvecs cannot be attributed");
+		goto fail;
+	}
+
+	lopts.nr_nodes = nr_nodes;
+	lv->holders = lopts.track_holders = opts->holders;
+	if (opts->holders && !lrs_holders_exact__prepare(&lv->exact, err, err_len)) {
+		lopts.exact_holders = true;
+		lopts.exact_last_fd = lrs_holders_exact__map_fd(lv->exact);
+	}
+	err[0] = 0;	/* no exact mode is not an error: the header says "estimated" */
+	ret = lrs_lockstat__prepare(&lopts, &lv->lockstat, err, err_len);
+	if (ret)
+		goto fail;
+	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, opts->max_memcgs ? opts->max_memcgs : 8192,
+				       &lv->iter, err, err_len);
+	if (ret)
+		goto fail;
+	lv->ksyms = lrs_ksyms__load();
+	if (!lv->ksyms || !lv->ksyms->nr)
+		lv->unavailable = strdup("symbols: /proc/kallsyms unreadable, stacks show addresses");
+	else if (!opts->stack_every)
+		lv->unavailable = strdup("stacks: off (--stack-every 0)");
+	ret = lrs_lockstat__start(lv->lockstat, err, err_len);
+	if (ret)
+		goto fail;
+	if (lv->exact && lrs_holders_exact__start(lv->exact, err, err_len)) {
+		/* attached nowhere: the estimate alone stays valid */
+		lrs_holders_exact__destroy(lv->exact);
+		lv->exact = NULL;
+		err[0] = 0;
+	}
+	lv->last_t_ns = now_ns();
+	*out = src;
+	return 0;
+fail:
+	live_destroy(src);
+	return ret;
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "collector/live/bpf_map_read.h"
+#include "model/holders.h"
+#include "collector/live/lockstat.h"
+#include "bpf/lockstat.h"
+#include "lockstat.skel.h"
+
+_Static_assert(LOCKSTAT_HIST_BUCKETS == LRS_HIST_BUCKETS, "histogram sizes differ");
+_Static_assert(LOCKSTAT_STACK_DEPTH == LRS_STACK_DEPTH, "stack depths differ");
+
+struct lrs_lockstat {
+	struct lockstat_bpf *skel;
+	bool attached;
+	bool holders;
+};
+
+static bool verbose_libbpf;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose_libbpf)
+		return 0;
+	if (!verbose_libbpf)
+		return 0;	/* the caller reports failures in one line */
+	return vfprintf(stderr, fmt, args);
+}
+
+int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_lockstat **out,
+			  char *err, size_t err_len)
+{
+	struct lrs_lockstat *ls = calloc(1, sizeof(*ls));
+	int ret;
+
+	if (!ls)
+		return -ENOMEM;
+	verbose_libbpf = opts->verbose;
+	libbpf_set_print(libbpf_print);
+	ls->skel = lockstat_bpf__open();
+	if (!ls->skel) {
+		ret = -errno;
+		snprintf(err, err_len, "lock collector: cannot open the BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	ls->skel->rodata->stack_every = opts->stack_every;
+	ls->skel->rodata->nr_nodes = opts->nr_nodes;
+	bpf_map__set_max_entries(ls->skel->maps.lock_stats, opts->max_locks);
+	bpf_map__set_max_entries(ls->skel->maps.waiter_stats, opts->max_waiters);
+	bpf_map__set_max_entries(ls->skel->maps.stack_stats, opts->max_stacks);
+	bpf_map__set_max_entries(ls->skel->maps.stacks, opts->max_stacks);
+	if (!opts->stack_every)
+		bpf_map__set_max_entries(ls->skel->maps.stacks, 1);
+	ls->skel->rodata->track_holders = opts->track_holders;
+	ret = libbpf_num_possible_cpus();
+	ls->skel->rodata->nr_cpus = ret > 0 ? (__u32)ret : 1;
+	bpf_program__set_autoload(ls->skel->progs.holders_sched_switch, opts->track_holders);
+	if (!opts->track_holders)
+		bpf_map__set_max_entries(ls->skel->maps.cpu_curr, 1);
+	ls->skel->rodata->exact_holders = opts->track_holders && opts->exact_holders;
+	ls->holders = opts->track_holders;
+	if (!opts->track_holders) {
+		bpf_map__set_max_entries(ls->skel->maps.lock_last, 1);
+		bpf_map__set_max_entries(ls->skel->maps.holder_stats, 1);
+		bpf_map__set_max_entries(ls->skel->maps.matrix_stats, 1);
+	}
+	if (ls->skel->rodata->exact_holders) {
+		ret = bpf_map__reuse_fd(ls->skel->maps.exact_last, opts->exact_last_fd);
+		if (ret) {
+			snprintf(err, err_len, "lock collector: sharing the exact holders' map failed: %s",
+				 strerror(-ret));
+			goto fail;
+		}
+	} else {
+		bpf_map__set_max_entries(ls->skel->maps.exact_last, 1);
+		bpf_map__set_max_entries(ls->skel->maps.exact_stats, 1);
+		bpf_map__set_max_entries(ls->skel->maps.exact_matrix, 1);
+	}
+	ret = lockstat_bpf__load(ls->skel);
+	if (ret) {
+		snprintf(err, err_len,
+			 "lock collector: loading the BPF programs failed (%s); run with -v for the verifier's log",
+			 strerror(-ret));
+		goto fail;
+	}
+	*out = ls;
+	return 0;
+fail:
+	lrs_lockstat__destroy(ls);
+	return ret;
+}
+
+int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
+{
+	int ret = lockstat_bpf__attach(ls->skel);
+
+	if (ret) {
+		snprintf(err, err_len,
+			 "lock collector: attaching to lock:contention_begin/end failed (%s): they need Linux 5.19+",
+			 strerror(-ret));
+		return ret;
+	}
+	ls->attached = true;
+	return 0;
+}
+
+int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
+{
+	struct lock_key *lk = NULL;
+	struct lock_stat *lv = NULL;
+	struct waiter_key *wk = NULL;
+	struct waiter_stat *wv = NULL;
+	struct stack_key *sk = NULL;
+	struct stack_stat *sv = NULL;
+	size_t n;
+	int ret;
+
+	memset(rd, 0, sizeof(*rd));
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.lock_stats), sizeof(*lk), sizeof(*lv),
+		       (void **)&lk, (void **)&lv, &n);
+	if (ret)
+		goto out;
+	rd->locks = calloc(n ? n : 1, sizeof(*rd->locks));
+	if (!rd->locks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct lrs_lock_row *r = &rd->locks[i];
+
+		r->lock_addr = lk[i].lock_addr;
+		r->owner_cgid = lk[i].owner_cgid;
+		r->kind = lv[i].kind;
+		r->flags = lv[i].flags;
+		r->owner_node = lv[i].owner_node;
+		r->counters.contended = lv[i].contended;
+		r->counters.wait_ns = lv[i].wait_ns;
+		r->counters.wait_max_ns = lv[i].wait_max_ns;
+		memcpy(r->counters.hist, lv[i].hist, sizeof(r->counters.hist));
+	}
+	rd->nr_locks = n;
+
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.waiter_stats), sizeof(*wk), sizeof(*wv),
+		       (void **)&wk, (void **)&wv, &n);
+	if (ret)
+		goto out;
+	rd->waiters = calloc(n ? n : 1, sizeof(*rd->waiters));
+	if (!rd->waiters) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct lrs_waiter_row *r = &rd->waiters[i];
+
+		r->lock_addr = wk[i].lock_addr;
+		r->owner_cgid = wk[i].owner_cgid;
+		r->pid = wk[i].pid;
+		r->waiter_cgid = wv[i].waiter_cgid;
+		r->contended = wv[i].contended;
+		r->wait_ns = wv[i].wait_ns;
+		memcpy(r->comm, wv[i].comm, sizeof(r->comm));
+		r->comm[sizeof(r->comm) - 1] = 0;
+	}
+	rd->nr_waiters = n;
+
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.stack_stats), sizeof(*sk), sizeof(*sv),
+		       (void **)&sk, (void **)&sv, &n);
+	if (ret)
+		goto out;
+	rd->stacks = calloc(n ? n : 1, sizeof(*rd->stacks));
+	if (!rd->stacks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct lrs_stack_row *r = &rd->stacks[i];
+
+		r->lock_addr = sk[i].lock_addr;
+		r->owner_cgid = sk[i].owner_cgid;
+		r->stack_id = sk[i].stack_id;
+		r->contended = sv[i].contended;
+		r->wait_ns = sv[i].wait_ns;
+	}
+	rd->nr_stacks = n;
+
+	rd->drops.task = ls->skel->bss->drop_task;
+	rd->drops.stack = ls->skel->bss->drop_stack;
+	rd->drops.stats_full = ls->skel->bss->drop_stats_full;
+	rd->drops.negative_time = ls->skel->bss->drop_negative_time;
+out:
+	free(lk);
+	free(lv);
+	free(wk);
+	free(wv);
+	free(sk);
+	free(sv);
+	if (ret)
+		lrs_lockstat_read__clear(rd);
+	return ret;
+}
+
+/* ---- holders (issue 6) ---- */
+
+static int read_holder_map(int fd, struct lrs_holder_tally **out, size_t *nr_out)
+{
+	struct holder_key *k = NULL;
+	struct holder_stat *v = NULL;
+	size_t n = 0;
+	int ret = lrs_bpf_map__read_all(fd, sizeof(*k), sizeof(*v), (void **)&k, (void **)&v, &n);
+
+	if (ret)
+		return ret;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct lrs_holder_tally *t = &(*out)[i];
+
+		t->lock_addr = k[i].lock_addr;
+		t->owner_cgid = k[i].owner_cgid;
+		t->pid = k[i].pid;
+		t->cgid = v[i].cgid;
+		t->holds = v[i].holds;
+		t->hold_ns = v[i].hold_ns;
+		t->imposed_ns = v[i].imposed_ns;
+		t->waiters = v[i].waiters;
+		t->probable_ns = v[i].probable_ns;
+		t->stack_id = v[i].stack_id;
+	}
+	*nr_out = n;
+out:
+	free(k);
+	free(v);
+	return ret;
+}
+
+static int read_matrix_map(int fd, struct lrs_matrix_tally **out, size_t *nr_out)
+{
+	struct matrix_key *k = NULL;
+	struct matrix_stat *v = NULL;
+	size_t n = 0;
+	int ret = lrs_bpf_map__read_all(fd, sizeof(*k), sizeof(*v), (void **)&k, (void **)&v, &n);
+
+	if (ret)
+		return ret;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i].waiter_cgid = k[i].waiter_cgid;
+		(*out)[i].owner_cgid = k[i].owner_cgid;
+		(*out)[i].holder_cgid = k[i].holder_cgid;
+		(*out)[i].holds = v[i].holds;
+		(*out)[i].hold_ns = v[i].hold_ns;
+		(*out)[i].imposed_ns = v[i].imposed_ns;
+	}
+	*nr_out = n;
+out:
+	free(k);
+	free(v);
+	return ret;
+}
+
+int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read *rd)
+{
+	struct lrs_holders_counters *c = &rd->counters;
+	int ret = 0;
+
+	memset(rd, 0, sizeof(*rd));
+	if (!ls->holders)
+		return 0;
+	ret = read_holder_map(bpf_map__fd(ls->skel->maps.holder_stats), &rd->holders, &rd->nr_holders);
+	if (!ret)
+		ret = read_matrix_map(bpf_map__fd(ls->skel->maps.matrix_stats), &rd->matrix,
+				      &rd->nr_matrix);
+	if (!ret && ls->skel->rodata->exact_holders)
+		ret = read_holder_map(bpf_map__fd(ls->skel->maps.exact_stats), &rd->exact,
+				      &rd->nr_exact);
+	if (!ret && ls->skel->rodata->exact_holders)
+		ret = read_matrix_map(bpf_map__fd(ls->skel->maps.exact_matrix), &rd->exact_matrix,
+				      &rd->nr_exact_matrix);
+	if (ret) {
+		lrs_holders_read__clear(rd);
+		return ret;
+	}
+	c->unknown = ls->skel->bss->holder_unknown;
+	c->probable = ls->skel->bss->holder_probable;
+	c->running = ls->skel->bss->holder_running;
+	for (int b = 0; b < LRS_NR_BASES; b++) {
+		c->cmp_basis_est_ns[b] = ls->skel->bss->cmp_basis_est_ns[b];
+		c->cmp_basis_memcg_ns[b] = ls->skel->bss->cmp_basis_memcg_ns[b];
+	}
+	c->drop_full = ls->skel->bss->holder_drop_full;
+	c->cmp_est_ns = ls->skel->bss->cmp_est_ns;
+	c->cmp_memcg_ns = ls->skel->bss->cmp_memcg_ns;
+	c->cmp_pid_ns = ls->skel->bss->cmp_pid_ns;
+	c->cmp_exact_ns = ls->skel->bss->cmp_exact_ns;
+	c->cmp_no_exact = ls->skel->bss->cmp_no_exact;
+	return 0;
+}
+
+int lrs_lockstat__stack(struct lrs_lockstat *ls, int32_t id, uint64_t ips[LRS_STACK_DEPTH])
+{
+	int n = 0;
+
+	memset(ips, 0, sizeof(uint64_t) * LRS_STACK_DEPTH);
+	if (bpf_map_lookup_elem(bpf_map__fd(ls->skel->maps.stacks), &id, ips))
+		return -errno;
+	while (n < LRS_STACK_DEPTH && ips[n])
+		n++;
+	return n;
+}
+
+void lrs_lockstat__stop(struct lrs_lockstat *ls)
+{
+	if (ls && ls->attached) {
+		lockstat_bpf__detach(ls->skel);
+		ls->attached = false;
+	}
+}
+
+void lrs_lockstat__destroy(struct lrs_lockstat *ls)
+{
+	if (!ls)
+		return;
+	lrs_lockstat__stop(ls);
+	lockstat_bpf__destroy(ls->skel);
+	free(ls);
+}
+
+void lrs_lockstat_read__clear(struct lrs_lockstat_read *rd)
+{
+	free(rd->locks);
+	free(rd->waiters);
+	free(rd->stacks);
+	memset(rd, 0, sizeof(*rd));
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The lock contention collector (bpf/lockstat.bpf.c): prepare (open, size
+ * the maps, load), start (attach), read (copy the cumulative maps into plain
+ * structs), stop (detach), destroy.
+ */
+#ifndef LRS_LOCKSTAT_H
+#define LRS_LOCKSTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+
+struct lrs_lockstat_opts {
+	unsigned int stack_every;
+	unsigned int nr_nodes;
+	unsigned int max_locks, max_waiters, max_stacks;
+	bool verbose;
+	/* holders (model/holders.h): the estimate; exact: reuse exact_last_fd */
+	bool track_holders;
+	bool exact_holders;
+	int exact_last_fd;
+};
+
+/* Kinds, as bpf/lockstat.h's enum lock_kind. */
+#define LRS_LOCK_OTHER 0
+#define LRS_LOCK_LRUVEC 1
+#define LRS_LOCK_NODE_LRUVEC 2
+#define LRS_LOCK_MMAP 3
+
+struct lrs_lock_row {
+	uint64_t lock_addr;
+	uint64_t owner_cgid;
+	uint32_t kind;
+	uint32_t flags;
+	int32_t owner_node;
+	struct lrs_lock_counters counters;
+};
+
+struct lrs_waiter_row {
+	uint64_t lock_addr;
+	uint64_t owner_cgid;
+	uint32_t pid;
+	uint64_t waiter_cgid;
+	uint64_t contended;
+	uint64_t wait_ns;
+	char comm[LRS_COMM_LEN];
+};
+
+struct lrs_stack_row {
+	uint64_t lock_addr;
+	uint64_t owner_cgid;
+	int32_t stack_id;
+	uint64_t contended;
+	uint64_t wait_ns;
+};
+
+struct lrs_lockstat_read {
+	struct lrs_lock_row *locks;
+	size_t nr_locks;
+	struct lrs_waiter_row *waiters;
+	size_t nr_waiters;
+	struct lrs_stack_row *stacks;
+	size_t nr_stacks;
+	struct lrs_drops drops;
+};
+
+#define LRS_STACK_DEPTH 32
+
+struct lrs_lockstat;
+
+int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_lockstat **out,
+			  char *err, size_t err_len);
+int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len);
+int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *out);
+/* The instruction pointers of a sampled stack; returns how many, or -errno. */
+int lrs_lockstat__stack(struct lrs_lockstat *ls, int32_t id, uint64_t ips[LRS_STACK_DEPTH]);
+struct lrs_holders_read;
+/* The holder maps (zeroed if holders are off); 0 or -errno. */
+int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read *out);
+void lrs_lockstat__stop(struct lrs_lockstat *ls);
+void lrs_lockstat__destroy(struct lrs_lockstat *ls);
+void lrs_lockstat_read__clear(struct lrs_lockstat_read *rd);
+
+#endif

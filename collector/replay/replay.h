@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The replay source: a recording played back through struct lrs_source. A
+ * file is read and checked whole when opened (so seeking works and a bad
+ * line is reported before the view starts); stdin is read as it comes.
+ * Memory: the recording's decompressed text plus a snapshot every 32 lines.
+ */
+#ifndef LRS_REPLAY_H
+#define LRS_REPLAY_H
+
+#include "model/model.h"
+#include "collector/source.h"
+
+struct lrs_replay_opts {
+	double speed;		/* 1: real time; 0 means 1 */
+	bool once;		/* end (take() -ENODATA) after the last snapshot, not pause */
+	size_t max_line;	/* 0: LRS_RECORDING_MAX_LINE */
+};
+
+/* Open path ("-": stdin). On failure returns -errno and a "FILE:LINE: ..." message in err. */
+int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struct lrs_source **out,
+		     char *err, size_t err_len);
+/*
+ * Seeks re-baseline this model (two pushes: the snapshot before and the one
+ * sought), and the end of a file pauses it. Optional; NULL detaches.
+ */
+void lrs_replay__attach_model(struct lrs_source *src, struct lrs_model *model);
+/* A failure or warning met while playing (a corrupt line in a stream), or NULL. */
+const char *lrs_replay__error(const struct lrs_source *src);
+const char *lrs_replay__warning(const struct lrs_source *src);
+/* Snapshots known so far, and the index of the one last taken (or -1). */
+size_t lrs_replay__count(const struct lrs_source *src);
+
+#endif

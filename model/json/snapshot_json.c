@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "model/holders.h"
+#include "model/json/json_writer.h"
+#include "model/json/snapshot_json.h"
+
+
+static void write_counters(struct lrs_json *j, const struct lrs_lock_counters *c)
+{
+	int last = 0;
+
+	lrs_json__key(j, "contended");
+	lrs_json__u64(j, c->contended);
+	lrs_json__key(j, "wait_ns");
+	lrs_json__u64(j, c->wait_ns);
+	lrs_json__key(j, "wait_max_ns");
+	lrs_json__u64(j, c->wait_max_ns);
+	/* trailing empty buckets are left out: readers pad with zeros */
+	for (int i = 0; i < LRS_HIST_BUCKETS; i++)
+		if (c->hist[i])
+			last = i + 1;
+	lrs_json__key(j, "hist");
+	lrs_json__arr_begin(j);
+	for (int i = 0; i < last; i++)
+		lrs_json__u64(j, c->hist[i]);
+	lrs_json__arr_end(j);
+}
+
+static void write_stack_uses(struct lrs_json *j, const struct lrs_stack_use *s, size_t n)
+{
+	lrs_json__key(j, "stacks");
+	lrs_json__arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "id");
+		lrs_json__i64(j, s[i].id);
+		lrs_json__key(j, "contended");
+		lrs_json__u64(j, s[i].contended);
+		lrs_json__key(j, "wait_ns");
+		lrs_json__u64(j, s[i].wait_ns);
+		lrs_json__obj_end(j);
+	}
+	lrs_json__arr_end(j);
+}
+
+static void write_lruvec(struct lrs_json *j, const struct lrs_lruvec *lv)
+{
+	lrs_json__obj_begin(j);
+	lrs_json__key(j, "memcg");
+	lrs_json__str(j, lv->memcg);
+	lrs_json__key(j, "memcg_id");
+	lrs_json__u64(j, lv->memcg_id);
+	lrs_json__key(j, "parent_id");
+	lrs_json__u64(j, lv->parent_id);
+	lrs_json__key(j, "depth");
+	lrs_json__i64(j, lv->depth);
+	lrs_json__key(j, "node");
+	lrs_json__i64(j, lv->node);
+	lrs_json__addr(j, "lock", lv->lock_addr);
+	if (lv->removed) {
+		lrs_json__key(j, "removed");
+		lrs_json__bool(j, true);
+	}
+	write_counters(j, &lv->counters);
+	lrs_json__key(j, "waiters");
+	lrs_json__arr_begin(j);
+	for (size_t i = 0; i < lv->nr_waiters; i++) {
+		const struct lrs_waiter *w = &lv->waiters[i];
+
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "pid");
+		lrs_json__i64(j, w->pid);
+		lrs_json__key(j, "comm");
+		lrs_json__str(j, w->comm);
+		lrs_json__key(j, "memcg");
+		lrs_json__str(j, w->memcg);
+		lrs_json__key(j, "memcg_id");
+		lrs_json__u64(j, w->memcg_id);
+		lrs_json__key(j, "contended");
+		lrs_json__u64(j, w->contended);
+		lrs_json__key(j, "wait_ns");
+		lrs_json__u64(j, w->wait_ns);
+		lrs_json__obj_end(j);
+	}
+	lrs_json__arr_end(j);
+	write_stack_uses(j, lv->stacks, lv->nr_stacks);
+	lrs_json__key(j, "lru_pages");
+	lrs_json__obj_begin(j);
+	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
+		lrs_json__key(j, lrs_lru_list_names[l]);
+		lrs_json__u64(j, lv->lru_pages[l]);
+	}
+	lrs_json__obj_end(j);
+	lrs_json__obj_end(j);
+}
+
+void lrs_snapshot_json__write_head_fields(struct lrs_json *j, const struct lrs_snapshot *snap)
+{
+	lrs_json__key(j, "t_ns");
+	lrs_json__u64(j, snap->t_ns);
+	lrs_json__key(j, "interval_ns");
+	lrs_json__u64(j, snap->interval_ns);
+	lrs_json__key(j, "kernel");
+	lrs_json__str(j, snap->kernel);
+	lrs_json__key(j, "nodes");
+	lrs_json__arr_begin(j);
+	for (size_t i = 0; i < snap->nr_nodes; i++)
+		lrs_json__i64(j, snap->nodes[i]);
+	lrs_json__arr_end(j);
+}
+
+void lrs_snapshot_json__write_stacks(struct lrs_json *j, const struct lrs_snapshot *snap)
+{
+	lrs_json__key(j, "stacks");
+	lrs_json__obj_begin(j);
+	for (size_t i = 0; i < snap->nr_stacks; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%d", snap->stacks[i].id);
+		lrs_json__key(j, id);
+		lrs_json__arr_begin(j);
+		for (size_t k = 0; k < snap->stacks[i].nr_frames; k++)
+			lrs_json__str(j, snap->stacks[i].frames[k]);
+		lrs_json__arr_end(j);
+	}
+	lrs_json__obj_end(j);
+}
+
+void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot *snap)
+{
+	lrs_json__key(j, "drops");
+	lrs_json__obj_begin(j);
+	lrs_json__key(j, "task");
+	lrs_json__u64(j, snap->drops.task);
+	lrs_json__key(j, "stack");
+	lrs_json__u64(j, snap->drops.stack);
+	lrs_json__key(j, "stats_full");
+	lrs_json__u64(j, snap->drops.stats_full);
+	lrs_json__key(j, "negative_time");
+	lrs_json__u64(j, snap->drops.negative_time);
+	lrs_json__obj_end(j);
+	if (snap->unavailable) {
+		lrs_json__key(j, "unavailable");
+		lrs_json__str(j, snap->unavailable);
+	}
+	lrs_holders__write_json(j, snap);	/* issue 6: only when holders were tracked */
+}
+
+int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
+{
+	struct lrs_json j;
+
+	lrs_json__init(&j, f);
+	lrs_json__obj_begin(&j);
+	lrs_json__key(&j, "schema");
+	lrs_json__i64(&j, snap->schema);
+	lrs_snapshot_json__write_head_fields(&j, snap);
+
+	lrs_json__key(&j, "lruvecs");
+	lrs_json__arr_begin(&j);
+	for (size_t i = 0; i < snap->nr_lruvecs; i++)
+		write_lruvec(&j, &snap->lruvecs[i]);
+	lrs_json__arr_end(&j);
+
+	lrs_json__key(&j, "other_locks");
+	lrs_json__arr_begin(&j);
+	for (size_t i = 0; i < snap->nr_other_locks; i++) {
+		const struct lrs_other_lock *ol = &snap->other_locks[i];
+
+		lrs_json__obj_begin(&j);
+		lrs_json__key(&j, "name");
+		lrs_json__str(&j, ol->name);
+		lrs_json__addr(&j, "lock", ol->lock_addr);
+		lrs_json__key(&j, "flags");
+		lrs_json__u64(&j, ol->flags);
+		write_counters(&j, &ol->counters);
+		write_stack_uses(&j, ol->stacks, ol->nr_stacks);
+		lrs_json__obj_end(&j);
+	}
+	lrs_json__arr_end(&j);
+
+	lrs_snapshot_json__write_stacks(&j, snap);
+	lrs_snapshot_json__write_tail(&j, snap);
+	lrs_json__obj_end(&j);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model: what every view reads. It turns the last two snapshots into
+ * per-interval rates per memcg x node, keeps a history ring per lruvec, and
+ * holds the view state shared by the TUI and the GUI (sort, filter,
+ * selection, pause). It knows nothing of curses, SDL or libbpf.
+ */
+#ifndef LRS_MODEL_H
+#define LRS_MODEL_H
+
+#include "model/snapshot.h"
+
+enum lrs_sort {
+	LRS_SORT_WAIT,		/* wait time in the interval, all nodes */
+	LRS_SORT_COUNT,		/* contended count in the interval */
+	LRS_SORT_MAX,		/* longest single wait seen */
+	LRS_SORT_NAME,		/* cgroup path: tree order */
+	LRS_NR_SORTS,
+};
+
+extern const char *const lrs_sort_names[LRS_NR_SORTS];
+
+/* What a heatmap cell's colour says (key m): a walk has only LRU sizes. */
+enum lrs_metric {
+	LRS_METRIC_WAIT,	/* lock wait ns per second of the interval */
+	LRS_METRIC_LRU_PAGES,	/* pages on the lruvec's LRU lists, now */
+	LRS_NR_METRICS,
+};
+
+extern const char *const lrs_metric_names[LRS_NR_METRICS];
+
+/* One lruvec over the last interval. */
+struct lrs_cell {
+	const struct lrs_lruvec *lruvec;	/* in model->cur; NULL: no lruvec on that node */
+	uint64_t contended;			/* in the interval */
+	uint64_t wait_ns;			/* in the interval */
+	uint64_t hist[LRS_HIST_BUCKETS];	/* in the interval */
+	double wait_ns_per_s;
+	double contended_per_s;
+};
+
+/* One memcg: a row of the heatmap, one cell per node. */
+struct lrs_row {
+	uint64_t memcg_id;
+	const char *memcg;
+	int depth;
+	bool removed;
+	struct lrs_cell *cells;		/* model->nr_nodes cells */
+	uint64_t contended;		/* all nodes, in the interval */
+	uint64_t wait_ns;		/* all nodes, in the interval */
+	uint64_t wait_max_ns;		/* all nodes, cumulative */
+};
+
+struct lrs_other_row {
+	const struct lrs_other_lock *lock;
+	uint64_t contended;
+	uint64_t wait_ns;
+	double wait_ns_per_s;
+};
+
+/*
+ * History: wait ns per second of each lruvec, one value per snapshot, kept
+ * as a 16-bit log code (0.07% steps) so 1,000 memcgs x 8 nodes x 600
+ * snapshots fit in under 10 MB.
+ */
+#define LRS_HISTORY_DEFAULT 600
+
+struct lrs_history {
+	uint64_t memcg_id;
+	int node;
+	uint64_t last_push;		/* model->pushes when last seen */
+	uint16_t *wait_code;		/* ring of model->history_cap codes */
+};
+
+uint16_t lrs_history__encode(double wait_ns_per_s);
+double lrs_history__decode(uint16_t code);
+
+struct lrs_model {
+	struct lrs_snapshot *prev, *cur;	/* owned */
+	double interval_s;		/* between prev and cur */
+	int *nodes;			/* = cur->nodes */
+	size_t nr_nodes;
+
+	struct lrs_row *rows;		/* one per memcg, tree order */
+	size_t nr_rows;
+	size_t *visible;		/* indices into rows: filtered and sorted */
+	size_t nr_visible;
+	struct lrs_other_row *others;	/* sorted by wait, descending */
+	size_t nr_others;
+
+	/* totals over the interval */
+	uint64_t lruvec_contended, lruvec_wait_ns;
+	uint64_t other_contended, other_wait_ns;
+	double max_cell_wait_ns_per_s;	/* for the colour scale */
+	uint64_t max_cell_lru_pages;	/* the same for LRS_METRIC_LRU_PAGES */
+
+	/* shared view state */
+	enum lrs_sort sort;
+	enum lrs_metric metric;		/* what the cells show; LRS_METRIC_WAIT by default */
+	char filter[256];		/* substring of the cgroup path; "" shows all */
+	uint64_t sel_memcg_id;		/* selection survives refreshes and re-sorts */
+	size_t sel_node_idx;
+	bool paused;
+	bool show_detail;
+	bool show_help;
+
+	/* history ring, newest at (history_head - 1) */
+	struct lrs_history *history;
+	size_t nr_history;
+	void *history_index;		/* (memcg id, node) -> history entry */
+	size_t history_cap;
+	size_t history_len;		/* valid entries, <= history_cap */
+	size_t history_head;
+
+	uint64_t pushes;		/* snapshots pushed so far */
+};
+
+struct lrs_model *lrs_model__new(size_t history_cap);
+void lrs_model__free(struct lrs_model *model);	/* accepts NULL */
+
+/*
+ * Take ownership of snap and recompute. The first push only sets the
+ * baseline: rates need two snapshots. Returns 0 or -errno.
+ */
+int lrs_model__push(struct lrs_model *model, struct lrs_snapshot *snap);
+
+/* Re-apply sort and filter (after changing model->sort or model->filter). */
+void lrs_model__refresh_view(struct lrs_model *model);
+
+/* The selected row and cell, or NULL when nothing is visible. */
+const struct lrs_row *lrs_model__selected_row(const struct lrs_model *model);
+const struct lrs_cell *lrs_model__selected_cell(const struct lrs_model *model);
+/* Index in model->visible of the selected row, or -1. */
+long lrs_model__selected_index(const struct lrs_model *model);
+
+/* Pages on all LRU lists of lv (0 for NULL). */
+uint64_t lrs_lruvec__lru_total(const struct lrs_lruvec *lv);
+/* A cell's value under metric: what its colour and number show (pure). */
+double lrs_cell__value(const struct lrs_cell *cell, enum lrs_metric metric);
+/* The top of the colour scale under the model's metric. */
+double lrs_model__metric_max(const struct lrs_model *model);
+
+/* History of one lruvec, or NULL. */
+const struct lrs_history *lrs_model__history(const struct lrs_model *model,
+					     uint64_t memcg_id, int node);
+/* The i-th oldest valid history value in wait ns per s (0 <= i < history_len). */
+double lrs_history__at(const struct lrs_model *model, const struct lrs_history *h, size_t i);
+
+/* Input turned into actions: the TUI and the GUI share these. */
+enum lrs_action {
+	LRS_ACT_NONE,
+	LRS_ACT_QUIT,
+	LRS_ACT_SORT_NEXT,
+	LRS_ACT_PAUSE,
+	LRS_ACT_INTERVAL_UP,
+	LRS_ACT_INTERVAL_DOWN,
+	LRS_ACT_FILTER,		/* the view asks for the text, then sets model->filter */
+	LRS_ACT_HELP,
+	LRS_ACT_DETAIL,
+	LRS_ACT_UP,
+	LRS_ACT_DOWN,
+	LRS_ACT_LEFT,
+	LRS_ACT_RIGHT,
+	LRS_ACT_PAGE_UP,
+	LRS_ACT_PAGE_DOWN,
+	LRS_ACT_HOME,
+	LRS_ACT_END,
+	/* a replay's transport: the source handles them (lrs_source.control) */
+	LRS_ACT_STEP_FORWARD,
+	LRS_ACT_STEP_BACK,
+	LRS_ACT_SEEK_START,
+	LRS_ACT_SEEK_END,
+	LRS_ACT_SPEED_UP,
+	LRS_ACT_SPEED_DOWN,
+	LRS_ACT_TIME_VIEW,	/* the TUI's: heatmap <-> wait history strips */
+	LRS_ACT_METRIC_NEXT,	/* cells: wait/s <-> LRU pages */
+};
+
+/* Does the action move the selection (arrows, pages, home, end)? */
+bool lrs_action__moves_selection(enum lrs_action action);
+
+/*
+ * Apply a navigation or view action to the model. page is the number of rows
+ * a page moves. Returns true when the view must be redrawn. QUIT, FILTER and
+ * the interval actions are the caller's (they belong to the main loop).
+ */
+bool lrs_model__apply(struct lrs_model *model, enum lrs_action action, size_t page);
+
+#endif

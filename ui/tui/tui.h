@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The curses heatmap: memcg rows x node columns, detail pane, other locks.
+ * Draws from a const model; input becomes lrs_action values.
+ */
+#ifndef LRS_TUI_H
+#define LRS_TUI_H
+
+#include <signal.h>
+#include <stdio.h>
+#include "model/model.h"
+#include "collector/source.h"
+
+struct lrs_tui_opts {
+	bool no_color;			/* also set when NO_COLOR is in the environment */
+	const char *banner;		/* a line above the header, or NULL (the demo's layout) */
+	/* A banner that changes (elapsed time): called every frame, wins over banner. */
+	const char *(*banner_fn)(void *ctx);
+	void *banner_ctx;
+	double duration_s;		/* stop after this long; 0: until q */
+	volatile sig_atomic_t *stop;	/* set by a signal handler: leave the loop */
+};
+
+/*
+ * Run the live loop on src until q, SIGINT/SIGTERM (*opts->stop), a lost
+ * terminal, the source's end or the duration. Restores the terminal before it
+ * returns. Returns 0 or -errno; messages are queued for the status line while
+ * curses owns the screen, and printed to stderr after.
+ */
+int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct lrs_tui_opts *opts);
+
+/*
+ * The pieces of the loop, for tests and benches that draw without a source.
+ * open: curses on term (NULL: $TERM) over out/in (NULL: stdout/stdin).
+ * close restores the terminal and prints kept messages to stderr; accepts NULL.
+ */
+struct lrs_tui;
+
+int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const char *term,
+		  FILE *outf, FILE *inf);
+void lrs_tui__close(struct lrs_tui *tui);
+/* Draw one frame of model and push it to the terminal. */
+void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model);
+/* Resize the curses screen (tests and benches; a terminal sends KEY_RESIZE). */
+void lrs_tui__resize(struct lrs_tui *tui, int lines, int cols);
+/*
+ * The time view (key t): each row's wait/s history as a strip of cells instead
+ * of node columns; all_nodes: the strips sum every node.
+ */
+void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes);
+/*
+ * The time view's own keys: LRS_ACT_TIME_VIEW toggles it; there, RIGHT past
+ * the last node selects "all nodes" and LEFT comes back. Returns true if act
+ * was one of them; other actions are the model's (lrs_model__apply).
+ */
+bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
+			    enum lrs_action act);
+/*
+ * The holders' memcg x memcg matrix (issue 6) over the heatmap: rows the
+ * waiting memcg, columns the lruvec owner's memcg or (by_holder) the holder's.
+ */
+void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder);
+/* Its keys: x toggles it, c (in it) switches the columns. True if key was one. */
+bool lrs_tui__matrix_key(struct lrs_tui *tui, int key);
+/* What the header says about the source: its name and interval. */
+void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
+/* A status-line message; keep: also print it to stderr after curses ends. */
+void lrs_tui__message(struct lrs_tui *tui, bool keep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The action of a curses key (getch value). */
+enum lrs_action lrs_tui__key_action(int key);
+
+#endif
