@@ -50,7 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/snapshot.h"
+#include "model/limits.h"
 
 /* ---- the model of the rule, for tests on synthetic event streams ---------- */
 
@@ -158,6 +158,9 @@ struct lrs_holders {
 };
 
 void lrs_holders__free(struct lrs_holders *h);	/* accepts NULL */
+/* Free nr rows or cells and their names (for builders that fail half way). */
+void lrs_holder_rows__free(struct lrs_holder_row *rows, size_t nr);
+void lrs_matrix_cells__free(struct lrs_matrix_cell *cells, size_t nr);
 const char *lrs_holders__mode_name(enum lrs_holders_mode mode);
 /* Share of estimated hold time on the right memcg (exact mode), or -1. */
 double lrs_holders__accuracy(const struct lrs_holders *h);
@@ -180,14 +183,6 @@ struct lrs_holders_names {
 	void *ctx;
 };
 
-/*
- * Turn raw rows into snap->holders: rows keyed to snap's lruvecs (by lock
- * address and owner), names resolved, sorted. Holder stacks must already be
- * in snap->stacks to be shown (the caller adds them). Returns 0 or -ENOMEM.
- */
-int lrs_holders__attach(struct lrs_snapshot *snap, const struct lrs_holders_read *rd,
-			enum lrs_holders_mode mode, const struct lrs_holders_names *names);
-
 /* The rows of one lruvec: index of the first and the count (rows are grouped). */
 size_t lrs_holders__rows_of(const struct lrs_holders *h, uint64_t memcg_id, int node,
 			    size_t *first);
@@ -202,36 +197,7 @@ int lrs_holders__fold(const struct lrs_holders *h, bool by_holder, size_t max,
 		      uint64_t *row_ids, size_t *nr_rows, uint64_t *col_ids, size_t *nr_cols,
 		      uint64_t *vals);
 
-struct lrs_json;
-/* The "holders" object of the snapshot JSON (nothing when snap->holders is NULL). */
-void lrs_holders__write_json(struct lrs_json *j, const struct lrs_snapshot *snap);
-
-struct lrs_jval;
-/*
- * Read a "holders" object back (recordings, report -i): *out is NULL when obj
- * is NULL or null. 0, -EINVAL (what is wrong in err) or -ENOMEM.
- */
-int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out, char *err,
-			   size_t err_len);
 /* A deep copy, or NULL (h NULL, or out of memory). */
 struct lrs_holders *lrs_holders__clone(const struct lrs_holders *h);
-
-/* ---- the live collector's part (collector/live/holders_live.c) -------------------- */
-
-struct lrs_lockstat;
-struct lrs_lockstat_read;
-struct lrs_holders_exact;
-struct lrs_path_memory;
-struct lrs_ksyms;
-struct lrs_stack_source;
-
-/*
- * Read the holder maps into snap->holders: names from rd (comms of waiters)
- * and paths, holder stacks symbolized into snap->stacks. 0 or -errno.
- */
-int lrs_holders__collect(struct lrs_lockstat *ls, const struct lrs_holders_exact *exact,
-			 const struct lrs_lockstat_read *rd, struct lrs_path_memory *paths,
-			 const struct lrs_ksyms *ksyms, const struct lrs_stack_source *stacks,
-			 struct lrs_snapshot *snap);
 
 #endif

@@ -11,9 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LRS_SCHEMA_VERSION 1
-#define LRS_HIST_BUCKETS 32	/* log2 buckets of wait time in ns */
-#define LRS_COMM_LEN 16
+#include "model/limits.h"
 
 enum lrs_lru_list {
 	LRS_INACTIVE_ANON,

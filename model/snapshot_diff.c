@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/holders.h"
+#include "model/json/holders_json.h"
 #include "model/snapshot_diff.h"
 #include "model/u64map.h"
 

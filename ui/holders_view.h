@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "model/holders.h"
+#include "model/snapshot.h"
 
 /* "holders: estimated" / "holders: exact (fentry), 93% right memcg" / "holders: off". */
 void lrs_holders_view__header(const struct lrs_snapshot *snap, char *buf, size_t len);

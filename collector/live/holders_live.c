@@ -7,6 +7,8 @@
 
 #include "collector/live/attribute.h"
 #include "model/holders.h"
+#include "model/snapshot_holders.h"
+#include "collector/live/holders_live.h"
 #include "collector/live/holders_exact.h"
 #include "collector/live/lockstat.h"
 #include "model/u64map.h"

@@ -13,7 +13,7 @@
 #include "collector/live/attribute.h"
 #include "collector/live/cgroup_fs.h"
 #include "collector/live/live.h"
-#include "model/holders.h"
+#include "collector/live/holders_live.h"
 #include "collector/live/holders_exact.h"
 #include "collector/live/ksyms.h"
 #include "collector/live/lockstat.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/holders.h"
+#include "model/json/holders_json.h"
 #include "model/json/json_reader.h"
 #include "collector/replay/recording.h"
 #include "collector/replay/recording_internal.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/holders.h"
+#include "model/json/holders_json.h"
 #include "model/json/json_reader.h"
 #include "model/json/json_writer.h"
 

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "model/holders.h"
+#include "model/json/holders_json.h"
 #include "model/json/json_writer.h"
 #include "model/json/snapshot_json.h"
 

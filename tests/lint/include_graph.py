@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Check the include graph of lruscope's C sources.
+
+A module is x.c with x.h in one folder; x_internal.h and x_impl.h, a
+module's private header shared by its own files, belong to x. Prints each module cycle and each
+include that goes up the layers; exits 1 if there is any.
+"""
+import os
+import re
+import sys
+
+# A layer may include itself and the layers after it in this list.
+LAYERS = ["cli", "demo", "ui/text", "ui/tui", "ui/gui", "ui", "collector/walk",
+          "collector/replay", "collector/live", "collector", "model", "bpf"]
+SOURCE_DIRS = ["bpf", "model", "collector", "ui", "demo", "cli"]
+PRIVATE = re.compile(r"_(internal|impl)$")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(path):
+    for i, layer in enumerate(LAYERS):
+        if path.startswith(layer + "/") and "/" not in path[len(layer) + 1:]:
+            return i
+    return None
+
+
+def main(root):
+    graph, problems = {}, []
+    for top in SOURCE_DIRS:
+        for d, _, files in os.walk(os.path.join(root, top)):
+            for f in files:
+                if not f.endswith((".c", ".h")) or f.endswith(".bpf.c"):
+                    continue
+                rel = os.path.relpath(os.path.join(d, f), root)
+                mod = PRIVATE.sub("", rel.rsplit(".", 1)[0])
+                with open(os.path.join(root, rel), encoding="utf-8") as fh:
+                    incs = INCLUDE.findall(fh.read())
+                for inc in incs:
+                    if inc.endswith(".skel.h") or inc == "vmlinux.h":
+                        continue
+                    target = PRIVATE.sub("", inc.rsplit(".", 1)[0])
+                    if target != mod:
+                        graph.setdefault(mod, set()).add(target)
+                    src, dst = layer_of(rel), layer_of(inc)
+                    if src is not None and dst is not None and dst < src:
+                        problems.append(f"{rel} includes {inc}: {LAYERS[src]} may not use "
+                                        f"{LAYERS[dst]}")
+    # cycles: depth-first search with colours
+    state, stack = {}, []
+
+    def visit(m):
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                problems.append("cycle: " + " -> ".join(stack[stack.index(n):] + [n]))
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    for p in problems:
+        print(p)
+    print(f"{len(graph)} modules, {sum(len(v) for v in graph.values())} includes, "
+          f"{len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))

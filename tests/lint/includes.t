@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The include graph of the C sources, module by module (x.c with x.h): no
+# cycles, and each layer includes only the layers below it.
+set -u
+. "$(dirname "$0")/../lib.sh"
+out=$(/usr/bin/python3 "$LRS_ROOT/tests/lint/include_graph.py" "$LRS_ROOT" 2>&1)
+rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+tap_check "includes: no cycle between modules, no layer includes one above it" [ "$rc" -eq 0 ]
