@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Holders (issue 6) on the running kernel: a heavy memcg (many readers, a small
+# Holders on the running kernel: a heavy memcg (many readers, a small
 # limit: constant reclaim) and a light one (two readers, room to spare) run
 # at once; `report --holders -f json` must put the heavy memcg first among
 # the test's holders and first in the matrix's holder columns.
