@@ -192,6 +192,7 @@ bench:
 
 install: all
 	$(Q)install -D -m 0755 $(BUILD)/lruscope $(DESTDIR)$(PREFIX)/bin/lruscope
+	$(Q)install -D -m 0644 docs/lruscope.8 $(DESTDIR)$(PREFIX)/share/man/man8/lruscope.8
 	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts
 	$(Q)cp -R drgn-scripts/. $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts/
 	$(Q)find $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts -name __pycache__ -prune -exec rm -rf {} +

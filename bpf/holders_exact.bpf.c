@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Holders, exact mode (issue 6): every acquisition of an lruvec lock that a
+ * Holders, exact mode: every acquisition of an lruvec lock that a
  * function boundary shows, as the last acquirer of that lock. Where fentry
  * loads (not on every kernel: probed at start, see collector/live/holders_exact.c).
  *

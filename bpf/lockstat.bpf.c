@@ -246,7 +246,7 @@ static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *loc
 }
 
 /*
- * ---- Holders (issue 6) ------------------------------------------------------
+ * ---- Holders ------------------------------------------------------
  * Who held an lruvec lock while others waited, inferred from the FIFO hand-over
  * of queued spinlocks: the rule is written once, in model/holders.h, and
  * model/holders.c is its C model (unit-tested on synthetic streams). Only

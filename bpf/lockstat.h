@@ -78,7 +78,7 @@ struct stack_stat {
 };
 
 /*
- * Holders (issue 6): who held an lruvec lock while others waited. The rule,
+ * Holders: who held an lruvec lock while others waited. The rule,
  * shared by the BPF side and model/holders.c, is documented once, in
  * model/holders.h. Keys and values of the holder maps:
  */

@@ -26,7 +26,7 @@
 #define DEMO_PREFIX "lrs-demo-"
 #define DEMO_LOCK_PATH "/run/lruscope-demo.lock"
 /*
- * Calibrated on a 2-core VM (README.md, "The demo"): 16 readers give a lruvec wait
+ * Calibrated on a 2-core VM (docs/demo.md): 16 readers give a lruvec wait
  * ratio of 40x and more, 8 readers about 13x. More containers than CPUs make
  * it rare that a container's two readers run at the same time.
  */

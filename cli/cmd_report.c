@@ -26,7 +26,7 @@ static void help(FILE *f)
 		"Ctrl-C ends the collection early and prints what was seen.\n\n"
 		"  -d, --duration SECS     how long to collect (default 5)\n"
 		"  -i, --input FILE        report over a recording instead (no root needed)\n"
-		"  -f, --format FMT        text (default), json (one snapshot, DESIGN.md schema), csv,\n"
+		"  -f, --format FMT        text (default), json (one snapshot, docs/design.md), csv,\n"
 		"                          folded (waiter stacks weighted by wait, for flame graphs)\n"
 		"  -a, --all               text: list lruvecs that never waited too\n"
 		"  -n, --other-locks N     text: how many other locks to list (default 10)\n"

@@ -52,7 +52,7 @@ static void help(FILE *f)
 		"options:\n"
 		"  -c, --core VMCORE      a vmcore instead of the live kernel\n"
 		"  -s, --vmlinux VMLINUX  the kernel's debug info (vmlinux with DWARF)\n"
-		"      --json             print walk.py's JSON object as is (README.md, 'drgn scripts')\n"
+		"      --json             print walk.py's JSON object as is (docs/drgn.md)\n"
 		"      --page-owner       also count the pages each memcg owns\n"
 		"      --max-folios N     stop walking a list after N folios (default 1048576)\n"
 		"      --no-color         no colours (also when NO_COLOR is set)\n"

@@ -53,7 +53,7 @@ int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out);
 	"      --max-locks N       locks the BPF map holds (default 16384); waits on\n" \
 	"                          locks beyond it are counted in drops.stats_full\n" \
 	"      --holders           also infer who held the lruvec locks others waited on\n" \
-	"                          (README.md, 'Lock holders')\n" \
+	"                          (docs/holders.md)\n" \
 	"  -v, --verbose           libbpf's messages\n"
 
 struct lrs_collector_opts;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """lruscope walk: run the drgn scripts and print one table or one JSON object.
 
-The JSON object is a snapshot (DESIGN.md schema 1: schema, t_ns, kernel, nodes, lruvecs with
+The JSON object is a snapshot (docs/design.md, schema 1: schema, t_ns, kernel, nodes, lruvecs with
 memcg, memcg_id, node, lock, lru_pages, plus lock_state and walked/mismatch) with the
 results of lru_check (invariant violations) and holders (held lruvec locks) beside it.
 `lruscope walk` execs this and imports the lruvecs into its heatmap.

@@ -17,6 +17,6 @@ lab-check:
 # walk throughput on the lab vmcore: folios/s, memcgs/s, time to enumerate 1,000 memcgs
 lab-bench:
 	$(Q)LRS_CACHE=$(LRS_CACHE) $(PYTHON) tests/lab/lib/bench.py
-	@# holders (issue 6): the estimate against exact mode (fentry) in the 6.1 guest, one run
+	@# holders: the estimate against exact mode (fentry) in the 6.1 guest, one run
 	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/holders.t \
 		| grep -E "^# run [0-9]|# SKIP|^not ok" || true

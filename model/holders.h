@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Lock holders (issue 6): who held an lruvec lock while others waited.
+ * Lock holders: who held an lruvec lock while others waited.
  *
  * Spinlocks record no owner and this kernel offers no fentry or kprobes, so
  * holders are inferred from lock:contention_begin/end and sched_switch. THE

@@ -73,7 +73,7 @@ struct lrs_snapshot *lrs_snapshot__clone(const struct lrs_snapshot *snap)
 			goto fail;
 	if (dup_str(&c->unavailable, snap->unavailable))
 		goto fail;
-	/* holders (issue 6) are cumulative since the collector started: a diff keeps the last */
+	/* holders are cumulative since the collector started: a diff keeps the last */
 	if (snap->holders && !(c->holders = lrs_holders__clone(snap->holders)))
 		goto fail;
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {

@@ -41,7 +41,7 @@ struct live {
 	char kernel[64];
 	char *unavailable;
 	uint64_t last_t_ns;	/* the previous read, or when counting started */
-	bool holders;				/* holders tracked (issue 6) */
+	bool holders;				/* holders tracked */
 	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
 };
 

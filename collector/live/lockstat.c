@@ -205,7 +205,7 @@ out:
 	return ret;
 }
 
-/* ---- holders (issue 6) ---- */
+/* ---- holders ---- */
 
 static int read_holder_map(int fd, struct lrs_holder_tally **out, size_t *nr_out)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Recordings: a header line, then one snapshot per line (DESIGN.md's schema),
- * plain, gzip or zstd. README.md, "Recordings" describes the format: after a full
+ * Recordings: a header line, then one snapshot per line (docs/design.md's schema),
+ * plain, gzip or zstd. docs/recording-format.md describes the format: after a full
  * line, a line may be a delta ("delta": [sections]) that leaves out what did
  * not change and writes cumulative counters as increments; the reader turns
  * every line back into the full snapshot the live collector built.

@@ -613,7 +613,7 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 	if (opt_strdup(d, root, "unavailable", &s->unavailable))
 		goto fail;
 	/*
-	 * holders (issue 6): every line that has them carries them whole. An array
+	 * holders: every line that has them carries them whole. An array
 	 * there is walk.py's drgn holders (walk_import.c reads those), not ours.
 	 */
 	lrs_holders__free(s->holders);

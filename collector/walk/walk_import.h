@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The JSON of drgn-scripts/walk.py (README.md, "drgn scripts") into a snapshot plus what
+ * The JSON of drgn-scripts/walk.py (docs/drgn.md) into a snapshot plus what
  * only a walk knows: the lock words (in each lruvec's .walk), the walked list
  * lengths next to the counters, lru_check's violations, held locks, page
  * ownership and warnings. Pure: no drgn, no processes; cli/cmd_walk.c runs it.

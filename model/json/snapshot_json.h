@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A snapshot as one line of JSON (DESIGN.md's schema; the recording line format). */
+/* A snapshot as one line of JSON (the schema of docs/design.md; the recording line format). */
 #ifndef LRS_SNAPSHOT_JSON_H
 #define LRS_SNAPSHOT_JSON_H
 

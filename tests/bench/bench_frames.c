@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Frame time of the TUI with 1,000 memcgs x 8 nodes (budget: 2 ms a frame,
- * DESIGN.md). The frames go through curses into a pseudo-terminal whose
+ * docs/performance.md). The frames go through curses into a pseudo-terminal whose
  * other end is drained, as a terminal would; each frame moves the selection
  * so the screen really changes. Prints "tui frame 1000x8: X ms (budget 2 ms)"
  * where X is the CPU time a frame costs (this thread's: a busy two-core

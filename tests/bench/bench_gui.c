@@ -2,7 +2,7 @@
 /*
  * Frame time of the GUI with 1,000 memcgs x 8 nodes, drawn by SDL's software
  * renderer into a 1280x800 frame (no display, no GPU: the worst case; budget
- * 8 ms a frame, DESIGN.md). Two kinds of frame: input frames (the selection
+ * 8 ms a frame, docs/performance.md). Two kinds of frame: input frames (the selection
  * moves: new heatmap rows, detail panel and histogram heatmap) and data
  * frames (a new snapshot: every texture rebuilt). Prints
  * "gui frame 1000x8: X ms (budget 8 ms)"; exits 1 over budget.
@@ -41,7 +41,7 @@ static int push(struct lrs_model *model, struct lrs_gui *gui, int k)
 	struct lrs_snapshot *s = lrs_synth__snapshot(NR_MEMCGS, NR_NODES,
 						     (uint64_t)(100 + k) * 1000000000ull, 7);
 
-	/* with holders (issue 6): the side panel's holder lines and matrix are in the frame */
+	/* with holders: the side panel's holder lines and matrix are in the frame */
 	if (!s || lrs_synth__holders(s, LRS_HOLDERS_ESTIMATED) || lrs_model__push(model, s))
 		return -1;
 	lrs_gui__observe(gui, model);

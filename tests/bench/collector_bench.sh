@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Collector budgets (DESIGN.md), as ratios in one run:
+# Collector budgets (docs/performance.md), as ratios in one run:
 #  - user-space CPU at a 1 s interval with 1,000 empty memcgs (budget: 1% of a core)
 #  - BPF map memory at the defaults (budget: 8 MB)
 #  - readtwice throughput with lruscope attached over without (budget: >= 0.98)

@@ -3,7 +3,7 @@
 # measurement, not a test: it prints and exits 0 unless the demo failed.
 # Measure alone: a build or test next to it on a small machine moves the
 # numbers (the readers get cpu.shares 8192 to soften that, not to remove it).
-# Target (issue 3): lruvec wait shared/isolated >= 10x on a 2-core machine.
+# Target: lruvec wait shared/isolated >= 10x on a 2-core machine.
 set -u
 root=${LRS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${LRS_BIN:-$root/build/lruscope}

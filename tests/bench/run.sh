@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: the budgets of DESIGN.md, measured as ratios within one run.
+# make bench: the budgets of docs/performance.md, measured as ratios within one run.
 # Runs every bench program built from tests/bench/*.c, then every
 # tests/bench/*.sh but this one, then the lab's drgn walk bench. Benchmarks
 # are measurements, not tests: run them alone (two cores; no build next to them).

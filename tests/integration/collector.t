@@ -163,10 +163,11 @@ if command -v setpriv >/dev/null; then
 		>/dev/null 2>"$tmp/e4"; rc=$?
 	lines=$(wc -l <"$tmp/e4")
 	tap_check "not root: exit 1 with one line naming root/CAP_BPF ($(cat "$tmp/e4"))" \
-		[ "$rc" -eq 1 -a "$lines" -eq 1 ] && grep -q 'CAP_BPF' "$tmp/e4"
+		bash -c '[ "$1" -eq 1 ] && [ "$2" -eq 1 ] && grep -q CAP_BPF "$3"' _ "$rc" "$lines" "$tmp/e4"
 fi
 "$LRS_BIN" report -d 1 --cgroup-root /proc >/dev/null 2>"$tmp/e5"; rc=$?
-tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" [ "$rc" -eq 1 ] && grep -q '/proc' "$tmp/e5"
+tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" \
+	bash -c '[ "$1" -eq 1 ] && grep -q /proc "$2"' _ "$rc" "$tmp/e5"
 
 # --- 4. a full lock map is counted, never silently dropped -------------------
 if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 48m --cpu-shares 8192 --prefix "${col}f"; then
@@ -201,7 +202,8 @@ sleep 0.5
 tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"
 wait "$rpid"; rc=$?
-tap_check "sigint: report exits 0 and prints its snapshot" [ "$rc" -eq 0 ] && $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/int.json"
+tap_check "sigint: report exits 0 and prints its snapshot" \
+	bash -c '[ "$1" -eq 0 ] && "$2" -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' _ "$rc" "$PY" "$tmp/int.json"
 sleep 0.5
 left=0
 for id in $ids; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Holders (issue 6) on the running kernel: a heavy memcg (many readers, a small
+# Holders on the running kernel: a heavy memcg (many readers, a small
 # limit: constant reclaim) and a light one (two readers, room to spare) run
 # at once; `report --holders -f json` must put the heavy memcg first among
 # the test's holders and first in the matrix's holder columns.
@@ -45,7 +45,7 @@ wait "$rpid"; rc=$?
 tap_check "holders: report --holders -f json exits 0 (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
 "$LRS_BIN" report --holders -d 1 >"$tmp/h.txt" 2>&1; rc=$?
 tap_check "holders: the text report has the holder table and both matrices (rc $rc)" \
-	[ "$rc" -eq 0 ] && grep -q '^holders: ' "$tmp/h.txt" && [ "$(grep -c 'memcg x memcg' "$tmp/h.txt")" -eq 2 ]
+	bash -c '[ "$1" -eq 0 ] && grep -q "^holders: " "$2" && [ "$(grep -c "memcg x memcg" "$2")" -eq 2 ]' _ "$rc" "$tmp/h.txt"
 tap_check "holders: the text report counts the waits per rule ($(grep -o 'waits charged to a task seen running [0-9]*' "$tmp/h.txt"))" \
 	grep -Eq '^waits charged to a task seen running [0-9]+, to an earlier acquirer [0-9]+, to nobody [0-9]+, map full [0-9]+$' "$tmp/h.txt"
 
@@ -122,13 +122,13 @@ PY
 	tm capture-pane -p -t top >"$tmp/matrix.txt"
 	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/matrix.txt" "$LRS_KEEP_SCREENS/holders-matrix.txt"
 	tap_check "holders: x shows the memcg x memcg matrix with the heavy memcg in it" \
-		[ "$rc" -eq 0 ] && sed -n '/waiter \\ /,$p' "$tmp/matrix.txt" | grep -q "/$heavy"
+		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ /,\$p" "$2" | grep -q "/$3"' _ "$rc" "$tmp/matrix.txt" "$heavy"
 	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$tmp/matrix.txt"
 	tm send-keys -t top c
 	wait_for 'waiter \\ holder' 10; rc=$?
 	tm capture-pane -p -t top >"$tmp/matrix2.txt"
 	tap_check "holders: c switches the matrix's columns to the holder's memcg, heavy first" \
-		[ "$rc" -eq 0 ] && sed -n '/waiter \\ holder/p' "$tmp/matrix2.txt" | grep -q "^ *waiter \\\\ holder *\(/ *\)\?/$heavy"
+		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ holder/p" "$2" | grep -q "^ *waiter \\\\ holder *\(/ *\)\?/$3"' _ "$rc" "$tmp/matrix2.txt" "$heavy"
 	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/matrix2.txt" "$LRS_KEEP_SCREENS/holders-matrix2.txt"
 	tm send-keys -t top q
 	sleep 1
@@ -142,6 +142,6 @@ sleep 0.5
 # the report is gone and nothing of ours is pinned
 left=$(ls /sys/fs/bpf 2>/dev/null | grep -c '^lrs' || true)
 tap_check "holders: the report left no BPF program behind (pinned $left)" \
-	[ "$left" -eq 0 ] && ! kill -0 "$rpid" 2>/dev/null
+	bash -c '[ "$1" -eq 0 ] && ! kill -0 "$2" 2>/dev/null' _ "$left" "$rpid"
 left=$(find /sys/fs/cgroup -maxdepth 3 \( -name "$heavy*" -o -name "$light*" \) 2>/dev/null | wc -l)
 tap_check "holders: no test cgroups left ($left)" [ "$left" -eq 0 ]

@@ -14,3 +14,7 @@ tap_check "install: --help lists every command" bash -c "'$bin' --help | grep -q
 for s in walk.py lruvecs.py lru_check.py page_owner.py holders.py; do
 	tap_check "install: drgn-scripts/$s is in share/lruscope" [ -r "$tmp/opt/lrs/share/lruscope/drgn-scripts/$s" ]
 done
+man=$tmp/opt/lrs/share/man/man8/lruscope.8
+tap_check "install: the man page is in share/man/man8" [ -r "$man" ]
+tap_check "install: the man page renders without warnings" \
+	bash -c '[ -z "$(groff -man -ww -z "$1" 2>&1)" ]' _ "$man"

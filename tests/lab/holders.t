@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Lab, holders (issues 4 and 6): lruscope itself in the 6.1 guest (binary, its libraries and
+"""Lab, holders: lruscope itself in the 6.1 guest (binary, its libraries and
 the loader packed into the initramfs), where fentry loads: `report --holders -f json` over a
 heavy and a light memcg whose readers are pinned round the CPUs of both nodes, exact mode on.
 Asserts that the collector's BPF loads on 6.1, that exact mode is named and sees
@@ -8,7 +8,7 @@ acquisitions, that lruvec contention of the test memcgs is attributed on both no
 puts at least 90% of its hold time on the right memcg (the exact holders of the same waits;
 LRS_HOLDERS_MIN_ACCURACY changes the bound). The share per rule is printed.
 
-Why the guest has 4 vCPUs and no "hypervisor" CPUID bit (README.md, "Lock holders", "Lab status"):
+Why the guest has 4 vCPUs and no "hypervisor" CPUID bit (docs/holders.md, "Lab status"; docs/kernel-notes.md):
 on 6.1 x86, a kernel that sees X86_FEATURE_HYPERVISOR without paravirt spinlocks (TCG has
 none) takes spinlocks by test-and-set in virt_spin_lock(), before the queued slow path where
 lock:contention_begin fires: no spinlock contention event at all. Without the bit the native
@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import lab  # noqa: E402
 import checks as ck  # noqa: E402
 
-# Accuracy measured in this guest (README.md, "Lock holders"): right memcg for 97.7% to 100%
+# Accuracy measured in this guest (docs/holders.md): right memcg for 97.7% to 100%
 # of estimated hold time in 17 runs since rule 2 looks at who runs (sched_switch); before it,
 # 57% to 99%. The issue aims at 90%.
 MIN_ACCURACY = float(os.environ.get("LRS_HOLDERS_MIN_ACCURACY", "0.9"))

@@ -338,7 +338,7 @@ static void test_keys(void **state)
 }
 
 /*
- * Holders (issue 6): the side panel lists the selected lruvec's holders and
+ * Holders: the side panel lists the selected lruvec's holders and
  * draws the memcg x memcg matrix as a small heatmap on the wait colour scale
  * (its top: the largest cell); x hides it, c switches its columns.
  */

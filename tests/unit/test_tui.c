@@ -649,7 +649,7 @@ static void test_detail_deltas(void **state)
 	assert_int_equal(lrs_detail__top_waiters(f->model, lrs_model__selected_cell(f->model), w, 8), 0);
 }
 
-/* Holders (issue 6): the detail pane's holder lines and the matrix (key x, c). */
+/* Holders: the detail pane's holder lines and the matrix (key x, c). */
 static void test_holders(void **state)
 {
 	struct fixture *f = *state;

@@ -770,7 +770,7 @@ static void pen__gap(struct pen *p)
 }
 
 /*
- * The selected lruvec's top holders (issue 6): who held its lock while others
+ * The selected lruvec's top holders: who held its lock while others
  * waited, since start (the holder maps are cumulative), with a call path.
  */
 static bool draw_holders(struct lrs_gui *g, const struct lrs_model *model,
@@ -822,7 +822,7 @@ static bool draw_holders(struct lrs_gui *g, const struct lrs_model *model,
 }
 
 /*
- * The memcg x memcg matrix as a small heatmap (issue 6): rows the waiting
+ * The memcg x memcg matrix as a small heatmap: rows the waiting
  * memcg, columns the lruvec owner's or (c) the holder's memcg; each cell the
  * wait imposed since start on the wait colour scale, its top the largest cell.
  */

@@ -111,7 +111,7 @@ struct lrs_gui {
 	struct lrs_detail_waiter waiters[GUI_WAITERS];
 	struct lrs_detail_stack stacks[GUI_STACKS];
 
-	/* holders (issue 6): the side panel's matrix; x hides it, c switches its columns */
+	/* holders: the side panel's matrix; x hides it, c switches its columns */
 	bool matrix_hidden;
 	bool matrix_by_holder;
 	struct lrs_holders_matrix mx;

@@ -151,7 +151,7 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 		fprintf(f, "%10s   (no other lock was contended)\n", "");
 	free(lidx);
 	free(oidx);
-	if (opts->holders)	/* issue 6: ui/holders_view.c */
+	if (opts->holders)	/* ui/holders_view.c */
 		return lrs_holders_view__write_text(snap, 10, opts->color, f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -19,7 +19,7 @@ struct lrs_report_opts {
 	size_t max_other_locks;		/* text: how many other locks to list */
 	bool all_lruvecs;		/* text: also lruvecs that never waited */
 	bool color;
-	bool holders;			/* text: lock holders and the memcg matrix (issue 6) */
+	bool holders;			/* text: lock holders and the memcg matrix */
 };
 
 /* "text" -> LRS_REPORT_TEXT; -EINVAL for an unknown name. */

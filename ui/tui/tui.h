@@ -56,7 +56,7 @@ void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes);
 bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
 			    enum lrs_action act);
 /*
- * The holders' memcg x memcg matrix (issue 6) over the heatmap: rows the
+ * The holders' memcg x memcg matrix over the heatmap: rows the
  * waiting memcg, columns the lruvec owner's memcg or (by_holder) the holder's.
  */
 void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder);

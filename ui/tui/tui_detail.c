@@ -185,7 +185,7 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 }
 
 /*
- * The selected lruvec's top holders (issue 6), in the stacks' column: who held
+ * The selected lruvec's top holders, in the stacks' column: who held
  * its lock while others waited, since start (the holder maps are cumulative),
  * and each holder's call path (its own wait on the lock, sampled).
  */

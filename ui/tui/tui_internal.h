@@ -55,7 +55,7 @@ struct lrs_tui {
 	struct lrs_detail_waiter waiters[TUI_MAX_WAITERS];
 	struct lrs_detail_stack stacks[TUI_MAX_STACKS];
 
-	/* holders (issue 6): key x shows the memcg x memcg matrix, c its columns */
+	/* holders: key x shows the memcg x memcg matrix, c its columns */
 	bool matrix;
 	bool matrix_by_holder;
 	struct lrs_holders_matrix mx;

@@ -298,7 +298,7 @@ fail:
 	return NULL;
 }
 
-/* ---- holders (issue 6) ------------------------------------------------------ */
+/* ---- holders ------------------------------------------------------ */
 
 static int synth_row(struct lrs_holders *h, uint64_t lv_id, int node, int32_t pid,
 		     const char *comm, uint64_t id, const char *memcg, uint64_t imposed_ns,
