@@ -48,6 +48,29 @@ lrs_cleanup() {
 	done
 }
 
+# tap_check_traced NAME COMMAND...: a check that needs traced spinlock waits
+# (lruvec contention): skipped with the kernel's reason where it traces none
+# (see lrs_spin_traced; call lrs_spin_probe first to set LRS_UNTRACED).
+LRS_UNTRACED=
+lrs_spin_probe() { LRS_UNTRACED=$(lrs_spin_traced); export LRS_UNTRACED; }
+tap_check_traced() {
+	local name=$1; shift
+	if [ -n "$LRS_UNTRACED" ]; then tap_skip "$name" "$LRS_UNTRACED"; else tap_check "$name" "$@"; fi
+}
+
+# Wait (up to 20 s) until process PID holds BPF programs: loading takes from
+# 0.3 s to several seconds on a busy machine. Prints their ids.
+lrs_wait_bpf_loaded() {
+	local ids="" i
+	for i in $(seq 1 80); do
+		ids=$(grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
+		[ -n "$ids" ] && break
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.25
+	done
+	echo $ids
+}
+
 # Root is not a kernel feature: a test that needs it fails without it.
 need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }

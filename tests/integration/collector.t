@@ -7,6 +7,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_root "collector"
+lrs_spin_probe
 
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	tap_skip "collector" "kernel has no BTF (/sys/kernel/btf/vmlinux)"; exit 0
@@ -46,6 +47,12 @@ start_load() {
 # Two loads, four readers in each memcg: a memcg's readers contend with each
 # other whenever two of them run at once (cpu.shares keeps them running on a
 # busy machine). One memcg is nested under a parent, the other is not.
+# The report starts first and the loads once its programs are in: readers with
+# cpu.shares 8192 would otherwise starve its BPF load past their end.
+"$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
+report_pid=$!
+lrs_track_pid "$report_pid"
+lrs_wait_bpf_loaded "$report_pid"
 if ! start_load nested --layout shared --readers 4 --duration 10 --size 512m --limit 48m --cpu-shares 8192 \
 	--prefix "${col}a" --nest; then
 	tap_fail "collector: workload started"; exit 1
@@ -55,14 +62,13 @@ if ! start_load flat --layout shared --readers 4 --duration 10 --size 512m --lim
 	--prefix "${col}b"; then
 	tap_fail "collector: second workload started"; exit 1
 fi
-sleep 1
-"$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err"
+wait "$report_pid"
 rc=$?
 tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
 wait "$nested_pid" "$LOAD_PID"
 
 $PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
-import json, sys
+import json, os, sys
 snap = json.load(open(sys.argv[1]))
 memcgs, pids = [], {}
 for out in sys.argv[2:]:
@@ -71,7 +77,13 @@ for out in sys.argv[2:]:
     load = json.loads([l for l in lines if l.startswith('{')][-1])
     pids.update({p: m['memcg'] for m in load['memcgs'] for p in m['pids']})
 
-def check(name, ok, why=''):
+UNTRACED = os.environ.get('LRS_UNTRACED', '')
+
+def check(name, ok, why='', traced=False):
+    """traced: the check needs traced spinlock waits, which some kernels never give."""
+    if traced and UNTRACED:
+        print('ok - ' + name + ' # SKIP ' + UNTRACED)
+        return
     print(('ok - ' if ok else 'not ok - ') + name + ('' if ok else ': ' + why))
 
 check('collector: schema 1 with nodes and lruvecs', snap.get('schema') == 1 and snap['nodes'] and snap['lruvecs'])
@@ -85,17 +97,17 @@ for m in memcgs:
     check(f'collector: {m} is a row of the report', bool(lvs), 'missing; rows: ' + ', '.join(sorted(by)))
     n0 = [lv for lv in lvs if lv['node'] == 0]
     check(f'collector: {m}@N0 contended', n0 and n0[0]['contended'] > 0 and n0[0]['wait_ns'] > 0,
-          json.dumps(n0)[:300])
+          json.dumps(n0)[:300], traced=True)
     if n0:
         h = n0[0]
         check(f'collector: {m}@N0 histogram counts every wait', sum(h['hist']) == h['contended'],
               f"{sum(h['hist'])} != {h['contended']}")
-        check(f'collector: {m}@N0 max wait within total', 0 < h['wait_max_ns'] <= h['wait_ns'])
+        check(f'collector: {m}@N0 max wait within total', 0 < h['wait_max_ns'] <= h['wait_ns'], traced=True)
         check(f'collector: {m}@N0 has LRU pages', sum(h['lru_pages'].values()) > 0, json.dumps(h['lru_pages']))
 total = sum(lv['wait_ns'] for lv in snap['lruvecs'])
 ours = sum(lv['wait_ns'] for lv in snap['lruvecs'] if lv['memcg'] in memcgs)
 check('collector: lruvec wait is in the test memcgs (>= 90%)', total > 0 and ours >= 0.9 * total,
-      f'ours {ours} of {total}: ' + ', '.join(f"{lv['memcg']}@N{lv['node']}={lv['wait_ns']}" for lv in snap['lruvecs'] if lv['wait_ns']))
+      f'ours {ours} of {total}: ' + ', '.join(f"{lv['memcg']}@N{lv['node']}={lv['wait_ns']}" for lv in snap['lruvecs'] if lv['wait_ns']), traced=True)
 # waiters: each reader carries its own memcg. It may wait on another memcg's
 # lruvec lock: a CPU's LRU batch (folio_batch_move_lru) holds the folios of
 # whatever ran there, so the lock's memcg and the waiter's can differ.
@@ -108,19 +120,19 @@ for lv in snap['lruvecs']:
             own_wait += w['wait_ns'] if lv['memcg'] == pids[w['pid']] else 0
             if w['memcg'] != pids[w['pid']]:
                 bad.append((w['pid'], w['memcg'], pids[w['pid']]))
-check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters')
+check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters', traced=True)
 check("collector: every reader is shown in its own memcg", not bad, str(bad))
 check("collector: readers wait mostly on their own memcg's lruvec (>= 50%)",
-      all_wait and own_wait >= 0.5 * all_wait, f'{own_wait} of {all_wait} ns')
+      all_wait and own_wait >= 0.5 * all_wait, f'{own_wait} of {all_wait} ns', traced=True)
 lru_locks = {lv['lock'] for lv in snap['lruvecs']}
 check('collector: other locks are reported apart from lruvec locks',
       snap['other_locks'] and not any(o['lock'] in lru_locks for o in snap['other_locks']),
-      f"{len(snap['other_locks'])} other locks")
+      f"{len(snap['other_locks'])} other locks", traced=True)
 named = [o['name'] for o in snap['other_locks'] if o['name'] and not o['name'].startswith(('spinlock 0x', 'lock 0x'))]
-check('collector: other locks are named (zone, caller or symbol)', named, str([o['name'] for o in snap['other_locks']][:5]))
+check('collector: other locks are named (zone, caller or symbol)', named, str([o['name'] for o in snap['other_locks']][:5]), traced=True)
 stacks = [s for lv in snap['lruvecs'] for s in lv['stacks']]
 check('collector: sampled waiter stacks are symbolized', stacks and all(str(s['id']) in snap['stacks'] for s in stacks)
-      and any('+0x' in f for s in stacks for f in snap['stacks'][str(s['id'])]), str(stacks[:3]))
+      and any('+0x' in f for s in stacks for f in snap['stacks'][str(s['id'])]), str(stacks[:3]), traced=True)
 check('collector: drop counters present', set(snap['drops']) == {'task', 'stack', 'stats_full', 'negative_time'})
 EOF
 
@@ -133,12 +145,15 @@ if start_load removed --layout shared --readers 4 --duration 3 --size 512m --lim
 	gone=$(grep '^/' "$tmp/removed.out" | head -1)
 	tap_check "removed: the workload removed $gone" [ ! -d "$(lrs_memcg_root | cut -d' ' -f2)$gone" ]
 	$PY - "$tmp/removed.json" "$gone" <<'EOF'
-import json, sys
+import json, os, sys
 snap, gone = json.load(open(sys.argv[1])), sys.argv[2]
 rows = [lv for lv in snap['lruvecs'] if lv['memcg'] == gone]
 ok = rows and all(lv.get('removed') for lv in rows) and sum(lv['contended'] for lv in rows) > 0
-print(('ok - ' if ok else 'not ok - ') + f'removed: {gone} is reported removed with its contention' +
-      ('' if ok else ': ' + json.dumps(rows)[:400]))
+if os.environ.get('LRS_UNTRACED'):
+    print(f'ok - removed: {gone} is reported removed with its contention # SKIP ' + os.environ['LRS_UNTRACED'])
+else:
+    print(('ok - ' if ok else 'not ok - ') + f'removed: {gone} is reported removed with its contention' +
+          ('' if ok else ': ' + json.dumps(rows)[:400]))
 other = [lv for lv in snap['lruvecs'] if lv['memcg'] != gone and lv['contended'] > 0]
 w = sum(lv['wait_ns'] for lv in other)
 tot = sum(lv['wait_ns'] for lv in snap['lruvecs'])
@@ -175,12 +190,15 @@ if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 
 	rc=$?
 	wait "$LOAD_PID"
 	$PY - "$tmp/full.json" "$rc" <<'EOF'
-import json, sys
+import json, os, sys
 snap = json.load(open(sys.argv[1]))
 locks = sum(1 for lv in snap['lruvecs'] if lv['contended']) + len(snap['other_locks'])
 full = snap['drops']['stats_full']
 ok = sys.argv[2] == '0' and locks <= 2 and full > 0
-print(('ok - ' if ok else 'not ok - ') + f'map full: {locks} locks kept, {full} waits counted in drops.stats_full')
+if os.environ.get('LRS_UNTRACED'):
+    print('ok - map full: waits past --max-locks are counted # SKIP ' + os.environ['LRS_UNTRACED'])
+else:
+    print(('ok - ' if ok else 'not ok - ') + f'map full: {locks} locks kept, {full} waits counted in drops.stats_full')
 EOF
 else
 	tap_fail "map full: workload started"

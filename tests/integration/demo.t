@@ -8,6 +8,7 @@ set -u
 . "${LRS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 need_root demo
+lrs_spin_probe
 WORKDIR=$(mktemp -d /var/tmp/lrs-test-demo.XXXXXX)
 export LRS_WORKDIR=$WORKDIR
 OUT=$(mktemp -d /tmp/lrs-test-demo-out.XXXXXX)
@@ -127,7 +128,7 @@ assert s > i, "shared %d ns <= isolated %d ns" % (s, i)
 print("%.1fx" % (s / i) if i else "isolated none")
 EOF
 rc=$?
-tap_check "demo: the shared layout waits longer on lruvec locks than the isolated one ($(tail -1 "$OUT/why"))" \
+tap_check_traced "demo: the shared layout waits longer on lruvec locks than the isolated one ($(tail -1 "$OUT/why"))" \
 	test "$rc" = 0
 /usr/bin/python3 - "$OUT/json" >"$OUT/why" 2>&1 <<'EOF'
 import json, re, sys
@@ -145,7 +146,7 @@ assert re.fullmatch(r"/lrs-demo-c[0-9]+@N[0-9]+", iso["top_lruvec"]), iso["top_l
 print("%d waits, all on own memcg; top %s" % (a["waiter_memcg_right"], iso["top_lruvec"]))
 EOF
 rc=$?
-tap_check "demo: isolated waits are attributed to each reader's own memcg ($(tail -1 "$OUT/why"))" \
+tap_check_traced "demo: isolated waits are attributed to each reader's own memcg ($(tail -1 "$OUT/why"))" \
 	test "$rc" = 0
 after_checks "normal end"
 

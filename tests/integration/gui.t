@@ -47,6 +47,7 @@ else
 fi
 
 # ---- the load ------------------------------------------------------------------
+lrs_spin_probe
 read -r _ cgroot < <(lrs_memcg_root) || { tap_fail "$T: no memory cgroup hierarchy"; exit 1; }
 # four readers in one memcg: they contend every second, so the last frame's cells are hot
 # (an isolated memcg's two readers contend only while both run: bursty on two cores)
