@@ -1,16 +1,6 @@
-"""Pages per memcg for each range of PFNs.
-
-For each bucket of --bucket pages of each node, the number of pages charged to each memcg,
-as JSON the UI draws as a memory map coloured by memcg. Ownership is read the way the
-kernel at hand stores it, and the output says which way it used:
-
-  memcg_data        folio->memcg_data, flag bits in the low bits          5.11 and later
-  mem_cgroup        page->mem_cgroup                                      3.19 to 5.10
-  page_cgroup_ptr   page->page_cgroup                                     2.6.25 to 2.6.26
-  page_cgroup       page_cgroup arrays via lookup_page_cgroup(), per
-                    mem_section (SPARSEMEM) or per node (FLATMEM)         2.6.27 to 3.18
-  page_cgroup_radix the radix tree of page_cgroup (2.6.25-rc5-mm1 patch)
-"""
+"""Pages per memcg and node, and per bucket of PFNs, read the way the kernel at hand records
+a page's memcg: memcg_data (5.11+), mem_cgroup (3.19-5.10), page_cgroup_ptr (2.6.25-26),
+page_cgroup (2.6.27-3.18) or page_cgroup_radix; page_owner.py's help has the table."""
 
 import struct
 
