@@ -6,14 +6,13 @@ Each case lays out the structures one kernel generation used, writes a known own
 stale memcg, slab pages, kmem pages, tail pages of a compound page), and checks the pages
 per memcg and node, the buckets and the method the script reports."""
 
-import argparse
 import os
 import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "..", "drgn-scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "drgn-scripts"))  # the lrs package
 
 try:
     import drgn  # noqa: F401
@@ -21,7 +20,7 @@ except ImportError:
     print("ok - page_owner synthetic kernels # SKIP python3-drgn is not installed")
     sys.exit(0)
 
-import page_owner  # noqa: E402
+from lrs import owner  # noqa: E402
 import synthetic as syn  # noqa: E402
 
 NODES = [(0, 1024), (1024, 1024)]  # (start pfn, pages) of node 0 and node 1
@@ -241,9 +240,8 @@ def case_radix():
 
 def run_case(build):
     k, method, exp, kmem = build()
-    args = argparse.Namespace(bucket=256, no_buckets=False, section_size_bits=None)
     warnings = []
-    res = page_owner.page_owner(k.prog, args, warnings)
+    res = owner.page_owner(k.prog, warnings, bucket=256)
     probs = []
     if res["method"] != method:
         probs.append("method %s, want %s" % (res["method"], method))

@@ -90,6 +90,18 @@ def main():
                 probs.append("%s table: exit %d %s" % (script, rc, err.strip()[-200:]))
         tap.check("every script prints a table", probs)
 
+        # the same scripts under the drgn CLI: it puts the script's folder on sys.path
+        drgn_cli = shutil.which("drgn")
+        if drgn_cli is None:
+            tap.skip("lruvecs.py under the drgn CLI", "no drgn command")
+        else:
+            rc, out, err = ck.run_drgn_cli(drgn_cli, "lruvecs.py", core, vmlinux, "--no-walk")
+            probs = ["exit %d: %s" % (rc, err.strip()[-300:])] if rc != 0 or out is None else []
+            if out is not None and len(out["lruvecs"]) != len(snap["lruvecs"]):
+                probs.append("%d lruvecs, python3 found %d" % (len(out["lruvecs"]),
+                                                                len(snap["lruvecs"])))
+            tap.check("lruvecs.py under the drgn CLI (drgn -c VMCORE -s VMLINUX script)", probs)
+
         # ---- faults: clear message, exit 1 --------------------------------------------
         probs = []
         cases = [("missing vmcore", os.path.join(work, "nope"), vmlinux, "no such file"),

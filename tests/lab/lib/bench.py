@@ -44,8 +44,8 @@ def main():
         print("lab-bench: skipped, missing tools: %s" % " ".join(missing))
         return 0
     import drgn
-    import lrs_common as lc
-    import lruvecs
+    from lrs.lru import collect
+    from lrs.memcg import memcg_tree
     work = tempfile.mkdtemp(prefix="lrs-lab-bench.")
     try:
         kdir = lab.kernel_dir()
@@ -64,7 +64,7 @@ def main():
 
         def enum():
             w = []
-            return lc.memcg_tree(prog, w)
+            return memcg_tree(prog, w)
         t_enum, lo, hi, memcgs = median_time(enum)
         n = len(memcgs)
         print("memcgs enumerated: %d in %.3f s: %.0f memcgs/s (median of 5, %.3f-%.3f)"
@@ -73,13 +73,11 @@ def main():
         print("enumerate 1000 memcgs: %.3f s (budget 1 s): %s"
               % (t1000, "ok" if t1000 < 1 else "OVER BUDGET"))
 
-        ns = argparse.Namespace(no_walk=True, max_folios=0, memcg=None)
-        t_lv, lo, hi, res = median_time(lambda: lruvecs.collect(prog, ns, []))
+        t_lv, lo, hi, res = median_time(lambda: collect(prog, [], 0, walk=False))
         print("lruvecs read (lock word, counters): %d in %.3f s: %.0f lruvecs/s"
               % (len(res[1]), t_lv, len(res[1]) / t_lv))
 
-        nw = argparse.Namespace(no_walk=False, max_folios=1 << 30, memcg=None)
-        t_walk, lo, hi, res = median_time(lambda: lruvecs.collect(prog, nw, []))
+        t_walk, lo, hi, res = median_time(lambda: collect(prog, [], 1 << 30))
         f = res[2]["folios_walked"]
         print("folios walked: %d in %.3f s (with enumeration): %.0f folios/s"
               % (f, t_walk, f / max(t_walk - t_lv, 1e-9)))

@@ -214,6 +214,18 @@ def patch_bytes(path, old, new, offset_in_pattern=0):
             mm.close()
 
 
+def run_drgn_cli(drgn_cli, script, core, vmlinux, *args):
+    """script --json run by the drgn CLI on core: -> (exit status, parsed JSON or None,
+    stderr)."""
+    cmd = [drgn_cli, "-q", "-c", core, "-s", vmlinux, os.path.join(SCRIPTS, script), "--json"]
+    r = subprocess.run(cmd + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    try:
+        return r.returncode, json.loads(r.stdout), r.stderr
+    except ValueError:
+        return r.returncode, None, r.stderr
+
+
 def open_prog(core, vmlinux):
     sys.path.insert(0, SCRIPTS)
     import drgn
@@ -225,14 +237,15 @@ def open_prog(core, vmlinux):
 
 def pick_folio(prog, path, nid, list_name, nth=5):
     """(folio address, its struct page bytes, offset of memcg_data, memcg address of path)."""
-    import drgn
-    import lrs_common as lc
+    from lrs.folio import FolioReader
+    from lrs.lru import lru_lists
+    from lrs.memcg import memcg_tree
     warnings = []
-    memcgs = {m["path"]: m for m in lc.memcg_tree(prog, warnings)}
-    lru = dict((n, i) for i, n in lc.lru_lists(prog))
+    memcgs = {m["path"]: m for m in memcg_tree(prog, warnings)}
+    lru = dict((n, i) for i, n in lru_lists(prog))
     lruvec = memcgs[path]["obj"].nodeinfo[nid].lruvec
     head = lruvec.lists[lru[list_name]].address_of_().value_()
-    reader = lc.FolioReader(prog)
+    reader = FolioReader(prog)
     node = prog.read_u64(head)
     for _ in range(nth):
         node = prog.read_u64(node)
@@ -247,16 +260,15 @@ def pick_holder(prog, path, nid, pid):
     bytes (to find it), the lock's offset and a value (locked, cpu 1 queued), and the task's
     user pt_regs at the top of its kernel stack."""
     from drgn.helpers.linux.pid import find_task
-    import lrs_common as lc
-    memcgs = {m["path"]: m for m in lc.memcg_tree(prog, [])}
+    from lrs.locks import thread_size
+    from lrs.kernel import offsetof
+    from lrs.memcg import memcg_tree
+    memcgs = {m["path"]: m for m in memcg_tree(prog, [])}
     lruvec = memcgs[path]["obj"].nodeinfo[nid].lruvec
     addr = lruvec.address_of_().value_()
-    lock_off = lc.offsetof(prog, "struct lruvec", "lru_lock")
+    lock_off = offsetof(prog, "struct lruvec", "lru_lock")
     task = find_task(prog, pid)
-    try:
-        tsize = prog.type("union thread_union").size
-    except LookupError:
-        tsize = 16384
+    tsize = thread_size(prog)
     regs_size = prog.type("struct pt_regs").size
     regs = task.stack.value_() + tsize - regs_size
     return {"lruvec_bytes": prog.read(addr, lock_off + 4), "lock_off": lock_off,
