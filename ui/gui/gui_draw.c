@@ -14,7 +14,8 @@
 
 #include "model/lock_names.h"
 #include "ui/gui/gui_colour.h"
-#include "ui/gui/gui_impl.h"
+#include "ui/gui/gui_internal.h"
+#include "ui/keymap.h"
 #include "ui/layout.h"
 
 #define TOOLTIP_LINES 8
@@ -1007,11 +1008,30 @@ static void draw_side(struct lrs_gui *g, const struct lrs_model *model)
 
 /* ---- status, tooltip, help --------------------------------------------------------- */
 
+/* The status line's keys, from the keymap: x and c only with holders. */
+static const char *status_keys(const struct lrs_gui *g, const struct lrs_model *model, char *buf,
+			       size_t len)
+{
+	bool holders = model->cur && model->cur->holders;
+	const struct lrs_binding *b;
+	size_t i = 0, n = 0;
+
+	buf[0] = '\0';
+	while ((b = lrs_keymap__next_hint(&i, LRS_KEYMAP_GUI, g->replay)) && n < len) {
+		if (!holders && (b->map[0].action == LRS_ACT_MATRIX ||
+				 b->map[0].action == LRS_ACT_MATRIX_COLUMNS))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", n ? "   " : "",
+				      b->hint_keys ? b->hint_keys : b->keys, b->hint);
+	}
+	return buf;
+}
+
 static void draw_status(struct lrs_gui *g, const struct lrs_model *model)
 {
 	const struct lrs_gui_rect *r = &g->layout.status;
 	const struct gui_msg *m = gui__status_msg(g);
-	char buf[64];
+	char buf[64], keys[512];
 	int right_w;
 
 	if (r->h <= 0)
@@ -1022,18 +1042,14 @@ static void draw_status(struct lrs_gui *g, const struct lrs_model *model)
 		buf[0] = '\0';
 	right_w = lrs_gui_font__width(g->font, buf);
 	text_right(g, r->x + r->w, r->y, LRS_GUI_FAINT, buf);
-	if (g->editing)
+	if (g->filter.editing)
 		textf(g, r->x, r->y, LRS_GUI_ACCENT, r->w - right_w - 16,
-		      "filter: %s_   (Enter keeps it, Esc restores)", g->edit);
+		      "filter: %s_   (Enter keeps it, Esc restores)", g->filter.text);
 	else if (m)
 		text(g, r->x, r->y, LRS_GUI_WARN, m->text, r->w - right_w - 16);
 	else
-		text(g, r->x, r->y, LRS_GUI_FAINT,
-		     model->cur && model->cur->holders ?
-		     "click or arrows select   Enter detail   s sort   / filter   p pause   "
-		     "+/- interval   m metric   n lanes   x matrix   c columns   h help   q quit" :
-		     "click or arrows select   Enter detail   s sort   / filter   p pause   "
-		     "+/- interval   m metric   n lanes   h help   q quit", r->w - right_w - 16);
+		text(g, r->x, r->y, LRS_GUI_FAINT, status_keys(g, model, keys, sizeof(keys)),
+		     r->w - right_w - 16);
 }
 
 static size_t tooltip__lines(struct lrs_gui *g, const struct lrs_model *model,
@@ -1164,40 +1180,28 @@ static void draw_tooltip(struct lrs_gui *g, const struct lrs_model *model)
 
 static void draw_help(struct lrs_gui *g)
 {
-	static const char *const lines[] = {
-		"lruscope gui: keys and mouse",
-		"",
-		"arrows, j k l    select a cell (also: click it)",
-		"PgUp PgDn g G    move a page, to the top, to the end",
-		"wheel            move the selection 3 rows",
-		"Enter, d         show or hide the detail panel",
-		"s                sort: wait, count, max, name (tree)",
-		"m                cells: wait per second or pages on the LRU lists",
-		"/                filter by cgroup path (Enter keeps, Esc restores)",
-		"p, Space         pause or resume",
-		"+ -              longer or shorter interval",
-		"n                time heatmap: hottest lruvecs / selected memcg's nodes",
-		"double click     a cell: its memcg's nodes over time",
-		"x                holders: show or hide the memcg x memcg matrix",
-		"c                matrix columns: lruvec owner or holder's memcg",
-		"hover            exact numbers in a tooltip",
-		"h, ?, F1         this help (Esc closes)",
-		"q, Esc           quit",
-	};
-	const size_t n = sizeof(lines) / sizeof(lines[0]);
-	int lh = g->layout.line_h, cw = g->layout.char_w, w = 76 * cw, h = (int)n * lh + 2 * lh;
-	int x = (g->px_w - w) / 2, y = (g->px_h - h) / 2;
+	int lh = g->layout.line_h, cw = g->layout.char_w, w = 76 * cw, h, x, y;
+	size_t n = 0;
+	char line[160];
 
+	/* the keys, from the one keymap the TUI's help uses too */
+	while (lrs_keymap__help_line(line, sizeof(line), LRS_KEYMAP_GUI, g->replay, 18, n))
+		n++;
+	h = (int)(n + 2) * lh + 2 * lh;
+	x = (g->px_w - w) / 2;
+	y = (g->px_h - h) / 2;
 	fill(g, x, y, w, h, LRS_GUI_BG);
 	outline(g, x, y, w, h, 1, LRS_GUI_ACCENT);
-	for (size_t i = 0; i < n; i++)
-		text(g, x + 2 * cw, y + lh + (int)i * lh, i ? LRS_GUI_TEXT : LRS_GUI_ACCENT, lines[i],
-		     w - 4 * cw);
+	text(g, x + 2 * cw, y + lh, LRS_GUI_ACCENT, "lruscope gui: keys and mouse", w - 4 * cw);
+	for (size_t i = 0; i < n; i++) {
+		lrs_keymap__help_line(line, sizeof(line), LRS_KEYMAP_GUI, g->replay, 18, i);
+		text(g, x + 2 * cw, y + 3 * lh + (int)i * lh, LRS_GUI_TEXT, line, w - 4 * cw);
+	}
 }
 
 void lrs_gui__draw(struct lrs_gui *g, const struct lrs_model *model)
 {
-	double start = gui__now_s();
+	double start = lrs_view__now_s();
 
 	gui__layout(g, model);
 	time__build(g, model);
@@ -1215,5 +1219,5 @@ void lrs_gui__draw(struct lrs_gui *g, const struct lrs_model *model)
 	if (model->show_help)
 		draw_help(g);
 	SDL_RenderPresent(g->ren);
-	g->frame_ms = (gui__now_s() - start) * 1e3;
+	g->frame_ms = (lrs_view__now_s() - start) * 1e3;
 }

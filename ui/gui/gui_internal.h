@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals of the GUI shared by ui/gui/gui.c (loop, input, state) and ui/gui/gui_draw.c. */
+/* Internals of the GUI shared by its files: the window, its state, and who draws what. */
 #ifndef LRS_GUI_IMPL_H
 #define LRS_GUI_IMPL_H
 
@@ -10,6 +10,7 @@
 #include "ui/gui/gui_font.h"
 #include "ui/gui/gui_layout.h"
 #include "ui/holders_view.h"
+#include "ui/view_loop.h"
 
 #define GUI_MSGS 8
 #define GUI_MSG_LEN 256
@@ -83,8 +84,8 @@ struct lrs_gui {
 
 	int mouse_x, mouse_y;		/* drawable pixels */
 	bool mouse_in;
-	bool editing;			/* the filter prompt is open */
-	char edit[256], filter_before[256];
+	struct lrs_filter_edit filter;	/* the filter prompt */
+	bool replay;			/* the source is a recording: the help shows its keys */
 
 	enum gui_lane_mode lane_mode;
 	struct gui_lane lanes[LRS_GUI_MAX_LANES];
@@ -120,11 +121,17 @@ struct lrs_gui {
 };
 
 /* gui.c */
-double gui__now_s(void);
+const struct gui_msg *gui__status_msg(const struct lrs_gui *gui);
+int gui__font_open(struct lrs_gui *gui);
+void gui__measure(struct lrs_gui *gui);
+/* An SDL key with its modifiers, as the keymap's action. */
+enum lrs_action gui__key_action(int sdl_keycode, unsigned int mod);
+
+/* gui_lanes.c */
 const struct gui_hist_ring *gui__ring(const struct lrs_gui *gui, uint64_t memcg_id, int node);
+void gui__ring_free(struct gui_hist_ring *r);
 void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model);
 const struct lrs_row *gui__row_by_id(const struct lrs_model *model, uint64_t memcg_id, long *vis);
-const struct gui_msg *gui__status_msg(const struct lrs_gui *gui);
 
 /* gui_draw.c */
 void gui__layout(struct lrs_gui *gui, const struct lrs_model *model);
