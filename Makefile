@@ -79,6 +79,7 @@ ifeq ($(GUI),0)
 UNIT_BINS  := $(filter-out %/test_gui_layout %/test_gui_render,$(UNIT_BINS))
 endif
 TEST_SUPPORT_SRCS := $(wildcard tests/unit/support/*.c)
+test_actions_LAYERS      := ui model
 test_attribute_LAYERS    := live model
 test_colour_LAYERS       := ui
 test_demo_summary_LAYERS := demo model

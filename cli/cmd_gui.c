@@ -22,6 +22,7 @@ int lrs_cmd_gui(int argc, char **argv)
 #include "model/model.h"
 #include "ui/gui/gui.h"
 #include "ui/gui/gui_font.h"
+#include "ui/keymap.h"
 
 static void help(FILE *f)
 {
@@ -51,12 +52,8 @@ static void help(FILE *f)
 		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n"
 		"\n"
-		"keys: arrows select a cell, Enter shows or hides the detail panel, s sorts\n"
-		"(wait, count, max, name), / filters by cgroup path, p pauses, + and -\n"
-		"change the interval, n switches the time heatmap between the hottest\n"
-		"lruvecs and the selected memcg's nodes, h shows help, q quits.\n"
-		"mouse: hover for exact numbers, click to select, double click for the\n"
-		"memcg's nodes over time, the wheel moves the selection.\n");
+		"keys and mouse:\n");
+	lrs_keymap__write_help(f, LRS_KEYMAP_GUI, LRS_KEYMAP_REPLAY);
 }
 
 static int parse_size(const char *s, int *w, int *h)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "ui/keymap.h"
 #include "collector/replay/replay.h"
 #include "ui/gui/gui.h"
 #include "ui/tui/tui.h"
@@ -31,9 +32,9 @@ static void help(FILE *f)
 		"  -d, --duration SECS     quit after SECS of wall time\n"
 		"      --no-color          no colour (also when NO_COLOR is set)\n"
 		"  -h, --help              this text\n\n"
-		"keys (besides top's): space pause, . step forward, , step back,\n"
-		"  < start, > end, ] faster, [ slower, q quit\n\n"
-		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+		"keys (besides top's and gui's):\n");
+	lrs_keymap__write_help(f, LRS_KEYMAP_REPLAY, 0);
+	fprintf(f, "\nexit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
 }
 
 int lrs_cmd_replay(int argc, char **argv)

@@ -9,6 +9,7 @@
 
 #include "collector/live/live.h"
 #include "cli/commands.h"
+#include "ui/keymap.h"
 #include "model/model.h"
 #include "ui/tui/tui.h"
 
@@ -32,11 +33,8 @@ static void help(FILE *f)
 		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n"
 		"\n"
-		"keys: arrows select a cell, Enter toggles the detail pane, t the time view\n"
-		"(each memcg's wait history), s sorts (wait, count, max, name), / filters by\n"
-		"cgroup path, p pauses, + and - change the interval, h shows help, q quits;\n"
-		"with holders, x shows the memcg x memcg matrix and c switches its columns\n"
-		"(lruvec owner or holder's memcg).\n");
+		"keys:\n");
+	lrs_keymap__write_help(f, LRS_KEYMAP_TUI, LRS_KEYMAP_REPLAY);
 }
 
 int lrs_cmd_top(int argc, char **argv)

@@ -18,6 +18,7 @@ int lrs_cmd_gui(int argc, char **argv);		/* cli/cmd_gui.c */
 int lrs_cmd_demo(int argc, char **argv);	/* cli/cmd_demo.c */
 int lrs_cmd_workload(int argc, char **argv);	/* cli/cmd_workload.c: the demo's load alone */
 int lrs_cmd_walk(int argc, char **argv);	/* cli/cmd_walk.c */
+int lrs_cmd_keys(int argc, char **argv);		/* cli/cmd_keys.c: hidden, the keymap for the man page */
 
 /* Set by SIGINT/SIGTERM/SIGHUP once lrs_signals__install() ran. */
 extern volatile sig_atomic_t lrs_stop;

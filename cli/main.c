@@ -73,6 +73,9 @@ int main(int argc, char **argv)
 		argc = 1;
 		argv = no_args;
 	}
+	/* hidden: not in the usage, it prints the keymap for the man page */
+	if (!strcmp(name, "keys"))
+		return lrs_cmd_keys(argc, argv);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name))
 			continue;

@@ -174,6 +174,11 @@ enum lrs_action {
 	LRS_ACT_SPEED_DOWN,
 	LRS_ACT_TIME_VIEW,	/* the TUI's: heatmap <-> wait history strips */
 	LRS_ACT_METRIC_NEXT,	/* cells: wait/s <-> LRU pages */
+	/* the views' own: the model ignores them */
+	LRS_ACT_ESCAPE,		/* close the help (the GUI: else quit) */
+	LRS_ACT_MATRIX,		/* holders: the memcg x memcg matrix on/off */
+	LRS_ACT_MATRIX_COLUMNS,	/* the matrix's columns: lruvec owner <-> holder's memcg */
+	LRS_ACT_LANES,		/* the GUI's time heatmap: hottest lruvecs <-> selected memcg */
 };
 
 /* Does the action move the selection (arrows, pages, home, end)? */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ui/gui/gui_impl.h"
+#include "ui/gui/gui_internal.h"
 #include "model/holders.h"
 #include "support/synth.h"
 

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "ui/gui/gui_colour.h"
-#include "ui/gui/gui_impl.h"
+#include "ui/gui/gui_internal.h"
 #include "model/holders.h"
 #include "ui/gui/png.h"
 #include "support/png_read.h"

@@ -613,7 +613,9 @@ static void test_keys(void **state)
 	assert_int_equal(lrs_tui__key_action(KEY_RIGHT), LRS_ACT_RIGHT);
 	assert_int_equal(lrs_tui__key_action(KEY_NPAGE), LRS_ACT_PAGE_DOWN);
 	assert_int_equal(lrs_tui__key_action('t'), LRS_ACT_TIME_VIEW);
-	assert_int_equal(lrs_tui__key_action('x'), LRS_ACT_NONE);
+	assert_int_equal(lrs_tui__key_action('x'), LRS_ACT_MATRIX);
+	assert_int_equal(lrs_tui__key_action('n'), LRS_ACT_NONE);	/* the GUI's */
+	assert_int_equal(lrs_tui__key_action(27), LRS_ACT_ESCAPE);
 }
 
 static void test_detail_deltas(void **state)
@@ -683,7 +685,7 @@ static void test_holders(void **state)
 	assert_true(find("x matrix", NULL) > 0);	/* the status line */
 
 	/* x: the matrix, columns by lruvec owner; heavy row and column first */
-	assert_true(lrs_tui__matrix_key(f->tui, 'x'));
+	assert_true(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX));
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
 		dump_screen();
@@ -708,7 +710,7 @@ static void test_holders(void **state)
 	assert_true(find("c columns", NULL) > 0);
 
 	/* c: columns by holder's memcg: / gets the 20ms dd's waiters felt from kswapd0 */
-	assert_true(lrs_tui__matrix_key(f->tui, 'c'));
+	assert_true(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX_COLUMNS));
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
 		dump_screen();
@@ -719,8 +721,8 @@ static void test_holders(void **state)
 	assert_non_null(strstr(line(y2 + 1), "20.0ms"));
 
 	/* x again: back to the heatmap */
-	assert_true(lrs_tui__matrix_key(f->tui, 'x'));
-	assert_false(lrs_tui__matrix_key(f->tui, 'c'));	/* c only in the matrix */
+	assert_true(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX));
+	assert_false(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX_COLUMNS));	/* c only in the matrix */
 	lrs_tui__draw(f->tui, f->model);
 	assert_int_equal(find("waiter \\ holder", NULL), -1);
 	assert_true(find("4242 dd", NULL) > 0);

@@ -16,18 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ui/keymap.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/view_loop.h"
 
 #define TUI_MSG_SHOW_S 8.0
 #define TUI_POLL_MAX_MS 250
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -56,7 +50,7 @@ void lrs_tui__message(struct lrs_tui *tui, bool keep, const char *fmt, ...)
 	vsnprintf(m->text, sizeof(m->text), fmt, ap);
 	va_end(ap);
 	m->keep = keep;
-	m->at_s = now_s();
+	m->at_s = lrs_view__now_s();
 }
 
 /* ---- the parts of a frame ------------------------------------------------ */
@@ -75,27 +69,38 @@ static const struct tui_msg *status_msg(const struct lrs_tui *tui)
 	if (!tui->nr_msgs)
 		return NULL;
 	m = &tui->msgs[tui->nr_msgs - 1];
-	return now_s() - m->at_s < TUI_MSG_SHOW_S ? m : NULL;
+	return lrs_view__now_s() - m->at_s < TUI_MSG_SHOW_S ? m : NULL;
+}
+
+/* The status line's word for a key: some say what pressing it shows next. */
+static const char *status_hint(const struct lrs_tui *tui, const struct lrs_model *model,
+			       const struct lrs_binding *b)
+{
+	switch (b->map[0].action) {
+	case LRS_ACT_TIME_VIEW:
+		return tui->time_view ? "heatmap" : "history";
+	case LRS_ACT_METRIC_NEXT:
+		return lrs_metric_names[(model->metric + 1) % LRS_NR_METRICS];
+	case LRS_ACT_MATRIX:
+		return tui->matrix ? "heatmap" : "matrix";
+	default:
+		return b->hint;
+	}
 }
 
 static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 {
-	const char *const keys[][2] = {
-		{ "q", "quit" }, { "arrows", "select" }, { "Enter", "detail" },
-		{ "t", tui->time_view ? "heatmap" : "history" },
-		{ "m", lrs_metric_names[(model->metric + 1) % LRS_NR_METRICS] }, { "s", "sort" },
-		{ "p", "pause" }, { "+/-", "interval" }, { "/", "filter" }, { "h", "help" },
-		{ "x", tui->matrix ? "heatmap" : "matrix" }, { "c", "columns" },
-	};
-	size_t nr_keys = sizeof(keys) / sizeof(keys[0]);
 	const struct lrs_view_layout *l = &tui->layout;
 	const struct tui_msg *m = status_msg(tui);
+	bool holders = model->cur && model->cur->holders;
+	const struct lrs_binding *b;
 	int y = l->status_y, w = l->width, x = 0;
+	size_t i = 0;
 
-	if (tui->editing) {
-		char f[sizeof(tui->edit)];
+	if (tui->filter.editing) {
+		char f[sizeof(tui->filter.text)];
 
-		tui__sanitize(f, sizeof(f), tui->edit);
+		tui__sanitize(f, sizeof(f), tui->filter.text);
 		x = tui__put(y, 0, w, A_BOLD, "filter: ");
 		x = tui__put(y, x, w - x, 0, f);
 		tui__put(y, x, w - x, A_REVERSE, " ");
@@ -106,14 +111,13 @@ static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 		tui__put(y, 0, w, m->keep ? tui->warn_attr : A_BOLD, m->text);
 		return;
 	}
-	/* x and c only with holders; c only in the matrix */
-	if (!model->cur || !model->cur->holders)
-		nr_keys -= 2;
-	else if (!tui->matrix)
-		nr_keys--;
-	for (size_t i = 0; i < nr_keys && x < w; i++) {
-		x = tui__put(y, x, w - x, tui->key_attr | A_BOLD, keys[i][0]);
-		x = tui__putf(y, x, w - x, 0, " %s  ", keys[i][1]);
+	while ((b = lrs_keymap__next_hint(&i, LRS_KEYMAP_TUI, tui->replay)) && x < w) {
+		/* x and c only with holders; c only in the matrix */
+		if ((b->map[0].action == LRS_ACT_MATRIX && !holders) ||
+		    (b->map[0].action == LRS_ACT_MATRIX_COLUMNS && (!holders || !tui->matrix)))
+			continue;
+		x = tui__put(y, x, w - x, tui->key_attr | A_BOLD, b->hint_keys ? b->hint_keys : b->keys);
+		x = tui__putf(y, x, w - x, 0, " %s  ", status_hint(tui, model, b));
 	}
 }
 
@@ -131,22 +135,14 @@ static void draw_help(struct lrs_tui *tui)
 		"A waiter's memcg in colour differs from the lock's: reclaim",
 		"from kswapd or from a parent's limit.",
 		"",
-		"arrows, PgUp/PgDn, Home/End   select a cell",
-		"Enter                         detail pane on/off",
-		"t                             time view: wait history per row",
-		"m                             cells: wait/s or LRU pages (a walk's)",
-		"  <- ->  (time view)          one node, or all nodes summed",
-		"s                             sort: wait, count, max, name",
-		"/                             filter by cgroup path",
-		"p  or  space                  pause / resume",
-		"+  -                          longer / shorter interval",
-		"x                             holders: memcg x memcg matrix on/off",
-		"c  (matrix)                   columns: lruvec owner or holder's memcg",
-		"h  or  ?                      this help",
-		"q                             quit",
 	};
 	const int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	int w = 70, h = n + 4, y0, x0;
+	int nk = 0, w = 70, h, y0, x0;
+	char key[128];
+
+	while (lrs_keymap__help_line(key, sizeof(key), LRS_KEYMAP_TUI, tui->replay, 20, (size_t)nk))
+		nk++;
+	h = n + nk + 4;
 
 	if (w > tui->layout.width - 2)
 		w = tui->layout.width - 2;
@@ -171,6 +167,11 @@ static void draw_help(struct lrs_tui *tui)
 	tui__put(y0, x0 + 2, w - 4, A_BOLD, " help (h closes) ");
 	for (int i = 0; i < n && i < h - 4; i++)
 		tui__put(y0 + 2 + i, x0 + 3, w - 6, i == 0 ? A_BOLD : 0, lines[i]);
+	/* the keys, from the one keymap the GUI's help uses too */
+	for (int i = 0; i < nk && n + i < h - 4; i++) {
+		lrs_keymap__help_line(key, sizeof(key), LRS_KEYMAP_TUI, tui->replay, 20, (size_t)i);
+		tui__put(y0 + 2 + n + i, x0 + 3, w - 6, 0, key);
+	}
 }
 
 void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
@@ -319,13 +320,13 @@ void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder)
 	tui->matrix_by_holder = by_holder;
 }
 
-bool lrs_tui__matrix_key(struct lrs_tui *tui, int key)
+bool lrs_tui__matrix_key(struct lrs_tui *tui, enum lrs_action act)
 {
-	if (key == 'x' || key == 'X') {
+	if (act == LRS_ACT_MATRIX) {
 		tui->matrix = !tui->matrix;
 		return true;
 	}
-	if ((key == 'c' || key == 'C') && tui->matrix) {
+	if (act == LRS_ACT_MATRIX_COLUMNS && tui->matrix) {
 		tui->matrix_by_holder = !tui->matrix_by_holder;
 		return true;
 	}
@@ -338,61 +339,28 @@ void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes)
 	tui->time_all_nodes = all_nodes;
 }
 
-enum lrs_action lrs_tui__key_action(int key)
+/* A curses key as the keymap names it. */
+static int tui__key(int key)
 {
 	switch (key) {
-	case 'q': case 'Q':
-		return LRS_ACT_QUIT;
-	case 's': case 'S':
-		return LRS_ACT_SORT_NEXT;
-	case 'p': case 'P': case ' ':
-		return LRS_ACT_PAUSE;
-	case 't': case 'T':
-		return LRS_ACT_TIME_VIEW;
-	case 'm': case 'M':
-		return LRS_ACT_METRIC_NEXT;
-	case '+': case '=':
-		return LRS_ACT_INTERVAL_UP;
-	case '-': case '_':
-		return LRS_ACT_INTERVAL_DOWN;
-	case '/':
-		return LRS_ACT_FILTER;
-	case 'h': case 'H': case '?': case KEY_F(1):
-		return LRS_ACT_HELP;
-	case '\n': case '\r': case KEY_ENTER: case 'd':
-		return LRS_ACT_DETAIL;
-	case KEY_UP: case 'k':
-		return LRS_ACT_UP;
-	case KEY_DOWN: case 'j':
-		return LRS_ACT_DOWN;
-	case KEY_LEFT:
-		return LRS_ACT_LEFT;
-	case KEY_RIGHT: case 'l':
-		return LRS_ACT_RIGHT;
-	case KEY_PPAGE:
-		return LRS_ACT_PAGE_UP;
-	case KEY_NPAGE:
-		return LRS_ACT_PAGE_DOWN;
-	case KEY_HOME: case 'g':
-		return LRS_ACT_HOME;
-	case KEY_END: case 'G':
-		return LRS_ACT_END;
-	/* a replay's transport (the source handles them) */
-	case '.':
-		return LRS_ACT_STEP_FORWARD;
-	case ',':
-		return LRS_ACT_STEP_BACK;
-	case '<':
-		return LRS_ACT_SEEK_START;
-	case '>':
-		return LRS_ACT_SEEK_END;
-	case ']':
-		return LRS_ACT_SPEED_UP;
-	case '[':
-		return LRS_ACT_SPEED_DOWN;
-	default:
-		return LRS_ACT_NONE;
+	case KEY_UP: return LRS_KEY_UP;
+	case KEY_DOWN: return LRS_KEY_DOWN;
+	case KEY_LEFT: return LRS_KEY_LEFT;
+	case KEY_RIGHT: return LRS_KEY_RIGHT;
+	case KEY_PPAGE: return LRS_KEY_PAGE_UP;
+	case KEY_NPAGE: return LRS_KEY_PAGE_DOWN;
+	case KEY_HOME: return LRS_KEY_HOME;
+	case KEY_END: return LRS_KEY_END;
+	case KEY_F(1): return LRS_KEY_F1;
+	case '\n': case '\r': case KEY_ENTER: return LRS_KEY_ENTER;
+	case 27: return LRS_KEY_ESC;
+	default: return key >= 0x20 && key < 0x7f ? key : 0;
 	}
+}
+
+enum lrs_action lrs_tui__key_action(int key)
+{
+	return lrs_keymap__action(tui__key(key), LRS_KEYMAP_TUI);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -471,90 +439,6 @@ static void capture__stop(struct stderr_capture *c, struct lrs_tui *tui)
 	c->read_fd = c->saved_fd = -1;
 }
 
-static const double interval_steps[] = { 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
-
-static double interval_next(double cur, bool up)
-{
-	const size_t n = sizeof(interval_steps) / sizeof(interval_steps[0]);
-
-	if (up) {
-		for (size_t i = 0; i < n; i++)
-			if (interval_steps[i] > cur * 1.001)
-				return interval_steps[i];
-		return interval_steps[n - 1];
-	}
-	for (size_t i = n; i-- > 0;)
-		if (interval_steps[i] < cur * 0.999)
-			return interval_steps[i];
-	return interval_steps[0];
-}
-
-static void filter__key(struct lrs_tui *tui, struct lrs_model *model, int ch)
-{
-	size_t len = strlen(tui->edit);
-
-	switch (ch) {
-	case 27:	/* Esc: back to the filter before the prompt */
-		snprintf(model->filter, sizeof(model->filter), "%s", tui->filter_before);
-		tui->editing = false;
-		break;
-	case '\n': case '\r': case KEY_ENTER:
-		tui->editing = false;
-		break;
-	case KEY_BACKSPACE: case 127: case 8:
-		if (len)
-			tui->edit[len - 1] = '\0';
-		break;
-	case 21:	/* ^U */
-		tui->edit[0] = '\0';
-		break;
-	default:
-		if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(tui->edit)) {
-			tui->edit[len] = (char)ch;
-			tui->edit[len + 1] = '\0';
-		}
-		break;
-	}
-	if (tui->editing)
-		snprintf(model->filter, sizeof(model->filter), "%s", tui->edit);
-	/* the filter applies as it is typed */
-	lrs_model__refresh_view(model);
-}
-
-struct tui_loop {
-	struct lrs_source *src;
-	struct lrs_model *model;
-	struct lrs_tui *tui;
-	double next_due_s;
-	double last_take_s;
-	bool quit;
-	bool dirty;
-	bool paused_before;
-	bool msg_shown;		/* a status message is on screen: redraw when it expires */
-	bool user_moved;	/* until the user selects, the selection follows the hottest cell */
-	bool instant_taken;	/* a source of one instant (interval 0) gave its snapshot */
-};
-
-/* Select the cell with the most wait: what the detail pane should show first. */
-static void select_hottest(struct lrs_model *model)
-{
-	double best = 0;
-
-	for (size_t i = 0; i < model->nr_visible; i++) {
-		const struct lrs_row *row = &model->rows[model->visible[i]];
-
-		for (size_t n = 0; n < model->nr_nodes; n++) {
-			double v = lrs_cell__value(&row->cells[n], model->metric);
-
-			if (v <= best)
-				continue;
-			best = v;
-			model->sel_memcg_id = row->memcg_id;
-			model->sel_node_idx = n;
-		}
-	}
-}
-
 bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
 			    enum lrs_action act)
 {
@@ -575,101 +459,71 @@ bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
 	return false;
 }
 
-/* One key: an action on the model, or on the loop (quit, filter, interval). */
+/* The filter prompt's keys: it applies as it is typed. */
+static void filter__key(struct lrs_tui *tui, struct lrs_model *model, int ch)
+{
+	char c[2] = { (char)ch, '\0' };
+
+	switch (ch) {
+	case 27:	/* Esc: back to the filter before the prompt */
+		lrs_filter_edit__end(&tui->filter, model, false);
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		lrs_filter_edit__end(&tui->filter, model, true);
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		lrs_filter_edit__erase(&tui->filter, model, false);
+		break;
+	case 21:	/* ^U */
+		lrs_filter_edit__erase(&tui->filter, model, true);
+		break;
+	default:
+		if (ch >= 0x20 && ch < 0x7f)
+			lrs_filter_edit__type(&tui->filter, model, c);
+		break;
+	}
+}
+
+struct tui_loop {
+	struct lrs_view_loop view;	/* timing, selection, actions: shared with the GUI */
+	struct lrs_tui *tui;
+	bool dirty;
+	bool msg_shown;		/* a status message is on screen: redraw when it expires */
+	bool instant_taken;	/* a source of one instant (interval 0) gave its snapshot */
+};
+
+static void loop__message(void *ctx, bool keep, const char *text)
+{
+	lrs_tui__message(ctx, keep, "%s", text);
+}
+
+/* One key: the filter prompt's, the TUI's own views', or an action for the shared loop. */
 static void loop__key(struct tui_loop *lp, int ch)
 {
 	struct lrs_tui *tui = lp->tui;
-	struct lrs_model *model = lp->model;
+	struct lrs_model *model = lp->view.model;
 	enum lrs_action act;
-	double iv;
 
 	lp->dirty = true;
 	if (ch == KEY_RESIZE) {
 		clearok(curscr, TRUE);
 		return;
 	}
-	if (tui->editing) {
+	if (tui->filter.editing) {
 		filter__key(tui, model, ch);
 		return;
 	}
-	if (model->show_help && ch == 27) {
-		model->show_help = false;
-		return;
-	}
-	if (lrs_tui__matrix_key(tui, ch))
-		return;
 	act = lrs_tui__key_action(ch);
+	if (lrs_tui__matrix_key(tui, act))
+		return;
 	if (lrs_tui__time_view_key(tui, model, act)) {
-		lp->user_moved |= act != LRS_ACT_TIME_VIEW;
+		lp->view.user_moved |= act != LRS_ACT_TIME_VIEW;
 		return;
 	}
-	switch (act) {
-	case LRS_ACT_NONE:
-		lp->dirty = false;
-		break;
-	case LRS_ACT_QUIT:
-		lp->quit = true;
-		break;
-	case LRS_ACT_FILTER:
-		lp->user_moved = true;	/* the filter picks the rows: keep its first one */
-		tui->editing = true;
-		snprintf(tui->filter_before, sizeof(tui->filter_before), "%s", model->filter);
-		snprintf(tui->edit, sizeof(tui->edit), "%s", model->filter);
-		break;
-	case LRS_ACT_INTERVAL_UP:
-	case LRS_ACT_INTERVAL_DOWN:
-		if (tui__one_instant(tui)) {
-			lrs_tui__message(tui, false, "%s is one instant: no interval to change",
-					 lp->src->name);
-			break;
-		}
-		iv = interval_next(lp->src->interval_s, act == LRS_ACT_INTERVAL_UP);
-		lp->src->interval_s = iv;
-		if (lp->src->set_interval)
-			lp->src->set_interval(lp->src, iv);
-		lrs_tui__set_source(tui, lp->src->name, iv);
-		lp->next_due_s = lp->last_take_s + iv;
-		lrs_tui__message(tui, false, "interval %.3gs", iv);
-		break;
-	default:
-		if (lp->src->control && lp->src->control(lp->src, (int)act)) {
-			/* a replay moved or changed speed: the header follows, the next take waits */
-			lrs_tui__set_source(tui, lp->src->name, lp->src->interval_s);
-			lp->next_due_s = now_s() + lp->src->interval_s;
-			break;
-		}
-		if (lrs_action__moves_selection(act))
-			lp->user_moved = true;
-		lrs_model__apply(model, act, tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
-		break;
-	}
-}
-
-static int loop__take(struct tui_loop *lp, double now)
-{
-	struct lrs_snapshot *snap = NULL;
-	int err;
-
-	lp->last_take_s = now;
-	lp->next_due_s += lp->src->interval_s;
-	if (lp->next_due_s < now)	/* fell behind (a slow take, a pause): no catching up */
-		lp->next_due_s = now + lp->src->interval_s;
-	err = lp->src->take(lp->src, &snap);
-	if (err == -ENODATA)
-		return err;
-	if (err) {
-		lrs_tui__message(lp->tui, true, "snapshot from %s failed: %s", lp->src->name,
-				 strerror(-err));
-		return 0;
-	}
-	err = lrs_model__push(lp->model, snap);
-	if (err)
-		lrs_tui__message(lp->tui, true, "model: %s", strerror(-err));
-	else if (!lp->user_moved)
-		select_hottest(lp->model);
-	lp->instant_taken = !err && !(lp->src->interval_s > 0);
-	lp->dirty = true;
-	return 0;
+	lp->dirty = lrs_view_loop__apply(&lp->view, &tui->filter, act,
+					 tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
+	/* the header follows the interval and a replay's position */
+	lrs_tui__set_source(tui, lp->view.src->name, lp->view.src->interval_s);
 }
 
 /*
@@ -688,9 +542,8 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	static volatile sig_atomic_t never;
 	volatile sig_atomic_t *stop = opts && opts->stop ? opts->stop : &never;
 	struct stderr_capture cap = { .saved_fd = -1, .read_fd = -1 };
-	struct tui_loop lp = { .src = src, .model = model, .dirty = true };
+	struct tui_loop lp = { .dirty = true };
 	int err, fd = fileno(stdin), eof_strikes = 0;
-	double start;
 
 	if (!isatty(fd) || !isatty(fileno(stdout))) {
 		fprintf(stderr, "lruscope: the live view needs a terminal (stdin and stdout); "
@@ -705,31 +558,31 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	}
 	capture__start(&cap);
 	lrs_tui__set_source(lp.tui, src->name, src->interval_s);
-	start = now_s();
-	lp.next_due_s = start;
+	lp.tui->replay = src->control != NULL;
+	lrs_view_loop__init(&lp.view, src, model, lrs_view__now_s());
+	lp.view.duration_s = opts ? opts->duration_s : 0;
+	lp.view.message = loop__message;
+	lp.view.ctx = lp.tui;
 
-	while (!*stop && !lp.quit) {
-		double now = now_s(), wait_s;
+	while (!*stop && !lp.view.quit) {
+		double now = lrs_view__now_s(), wait_s;
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
 					 { .fd = cap.read_fd, .events = POLLIN } };
 		bool got_key = false;
 		int ch, timeout_ms;
 
-		if (opts && opts->duration_s > 0 && now - start >= opts->duration_s)
+		if (lrs_view_loop__over(&lp.view, now))
 			break;
-		if (model->paused != lp.paused_before) {
-			lp.paused_before = model->paused;
-			/* resuming: the next snapshot is due now, no long catch-up interval */
-			if (!model->paused)
-				lp.next_due_s = now;
-		}
-		if (!model->paused && !lp.instant_taken && now >= lp.next_due_s) {
-			err = loop__take(&lp, now);
+		if (lrs_view_loop__due(&lp.view, now) && !lp.instant_taken) {
+			err = lrs_view_loop__take(&lp.view, now);
 			if (err == -ENODATA) {
 				lrs_tui__message(lp.tui, true, "%s: no more snapshots", src->name);
 				err = 0;
 				break;
 			}
+			lp.instant_taken = err == 1 && !(src->interval_s > 0);
+			lp.dirty = true;
+			err = 0;
 		}
 		capture__drain(&cap, lp.tui);
 		if (lp.dirty || lp.tui->opts.banner_fn || lp.msg_shown || status_msg(lp.tui)) {
@@ -738,9 +591,9 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			lp.dirty = false;
 		}
 
-		wait_s = model->paused || lp.instant_taken ? 1.0 : lp.next_due_s - now_s();
-		if (opts && opts->duration_s > 0 && start + opts->duration_s - now_s() < wait_s)
-			wait_s = start + opts->duration_s - now_s();
+		now = lrs_view__now_s();
+		wait_s = lrs_view_loop__wait_s(&lp.view, now, lp.instant_taken, 1.0,
+					       TUI_POLL_MAX_MS / 1000.0);
 		timeout_ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
 		if (timeout_ms > TUI_POLL_MAX_MS)
 			timeout_ms = TUI_POLL_MAX_MS;
@@ -752,7 +605,7 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 		while ((ch = getch()) != ERR) {
 			got_key = true;
 			loop__key(&lp, ch);
-			if (lp.quit)
+			if (lp.view.quit)
 				break;
 		}
 		if (input__lost(pfd[0].revents, got_key)) {

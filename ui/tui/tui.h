@@ -60,8 +60,8 @@ bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
  * waiting memcg, columns the lruvec owner's memcg or (by_holder) the holder's.
  */
 void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder);
-/* Its keys: x toggles it, c (in it) switches the columns. True if key was one. */
-bool lrs_tui__matrix_key(struct lrs_tui *tui, int key);
+/* Its actions: MATRIX toggles it, MATRIX_COLUMNS (in it) switches the columns. True if act was one. */
+bool lrs_tui__matrix_key(struct lrs_tui *tui, enum lrs_action act);
 /* What the header says about the source: its name and interval. */
 void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
 /* A status-line message; keep: also print it to stderr after curses ends. */

@@ -10,6 +10,7 @@
 #include "ui/holders_view.h"
 #include "ui/layout.h"
 #include "ui/tui/tui.h"
+#include "ui/view_loop.h"
 
 #define TUI_MSGS 16
 #define TUI_MSG_LEN 256
@@ -45,9 +46,8 @@ struct lrs_tui {
 	const char *source_name;
 	double interval_s;
 
-	bool editing;			/* the filter prompt is open */
-	char edit[sizeof(((struct lrs_model *)0)->filter)];
-	char filter_before[sizeof(((struct lrs_model *)0)->filter)];
+	struct lrs_filter_edit filter;	/* the filter prompt */
+	bool replay;			/* the source is a recording: its transport keys are shown */
 
 	struct tui_msg msgs[TUI_MSGS];	/* a ring; the newest at nr_msgs - 1 */
 	size_t nr_msgs;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals of the GUI shared by ui/gui/gui.c (loop, input, state) and ui/gui/gui_draw.c. */
+/* Internals of the GUI shared by its files: the window, its state, and who draws what. */
 #ifndef LRS_GUI_IMPL_H
 #define LRS_GUI_IMPL_H
 
@@ -10,6 +10,7 @@
 #include "ui/gui/gui_font.h"
 #include "ui/gui/gui_layout.h"
 #include "ui/holders_view.h"
+#include "ui/view_loop.h"
 
 #define GUI_MSGS 8
 #define GUI_MSG_LEN 256
@@ -83,8 +84,8 @@ struct lrs_gui {
 
 	int mouse_x, mouse_y;		/* drawable pixels */
 	bool mouse_in;
-	bool editing;			/* the filter prompt is open */
-	char edit[256], filter_before[256];
+	struct lrs_filter_edit filter;	/* the filter prompt */
+	bool replay;			/* the source is a recording: the help shows its keys */
 
 	enum gui_lane_mode lane_mode;
 	struct gui_lane lanes[LRS_GUI_MAX_LANES];
@@ -120,13 +121,68 @@ struct lrs_gui {
 };
 
 /* gui.c */
-double gui__now_s(void);
+const struct gui_msg *gui__status_msg(const struct lrs_gui *gui);
+int gui__font_open(struct lrs_gui *gui);
+void gui__measure(struct lrs_gui *gui);
+/* An SDL key with its modifiers, as the keymap's action. */
+enum lrs_action gui__key_action(int sdl_keycode, unsigned int mod);
+
+/* gui_lanes.c */
 const struct gui_hist_ring *gui__ring(const struct lrs_gui *gui, uint64_t memcg_id, int node);
+void gui__ring_free(struct gui_hist_ring *r);
 void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model);
 const struct lrs_row *gui__row_by_id(const struct lrs_model *model, uint64_t memcg_id, long *vis);
-const struct gui_msg *gui__status_msg(const struct lrs_gui *gui);
 
-/* gui_draw.c */
-void gui__layout(struct lrs_gui *gui, const struct lrs_model *model);
+/* gui_paint.c */
+void gui__colour_set(struct lrs_gui *g, struct lrs_rgb c);
+void gui__fill(struct lrs_gui *g, int x, int y, int w, int h, struct lrs_rgb c);
+void gui__outline(struct lrs_gui *g, int x, int y, int w, int h, int thick, struct lrs_rgb c);
+int gui__text(struct lrs_gui *g, int x, int y, struct lrs_rgb c, const char *s, int max_w);
+int gui__textf(struct lrs_gui *g, int x, int y, struct lrs_rgb c, int max_w, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void gui__text_right(struct lrs_gui *g, int right, int y, struct lrs_rgb c, const char *s);
+void gui__text_centre(struct lrs_gui *g, int cx, int y, struct lrs_rgb c, const char *s);
+void gui__sanitize(char *dst, size_t len, const char *src);
+int gui__chars_fit(const struct lrs_gui *g, int w);
+uint32_t gui__argb(struct lrs_rgb c);
+int gui__texture_fit(struct lrs_gui *g, SDL_Texture **tex, int w, int h);
+void gui__draw_title(struct lrs_gui *g, const struct lrs_gui_rect *r, const char *title,
+		    const char *note);
+
+/* gui_names.c */
+bool gui__tree_view(const struct lrs_model *model);
+const char *gui__row_label(const struct lrs_model *model, const struct lrs_row *row, int *indent);
+int gui__name_chars(const struct lrs_model *model);
+char *gui__lruvec_name(char *buf, size_t len, const struct lrs_model *model, uint64_t memcg_id,
+		       int node);
+uint64_t gui__column_push(const struct lrs_gui *g, const struct lrs_model *model, size_t c);
+long gui__column_history(const struct lrs_gui *g, const struct lrs_model *model, size_t c);
+const uint32_t *gui__ring_column(const struct lrs_gui *g, const struct gui_hist_ring *r,
+				 uint64_t push, float *interval_s);
+const struct gui_hist_ring *gui__selected_ring(const struct lrs_gui *g,
+					       const struct lrs_model *model);
+bool gui__metric_pages(const struct lrs_model *model);
+double gui__heat_max(const struct lrs_gui *g, const struct lrs_model *model);
+char *gui__heat_fmt(char *buf, size_t len, const struct lrs_model *model, double v);
+
+/* gui_plots.c */
+void gui__time_build(struct lrs_gui *g, const struct lrs_model *model);
+void gui__hist_build(struct lrs_gui *g, const struct lrs_model *model);
+void gui__draw_timemap(struct lrs_gui *g, const struct lrs_model *model);
+void gui__draw_histmap(struct lrs_gui *g, const struct lrs_model *model);
+
+/* gui_heatmap.c */
+void gui__draw_header(struct lrs_gui *g, const struct lrs_model *model);
+void gui__draw_heatmap(struct lrs_gui *g, const struct lrs_model *model);
+void gui__draw_legend(struct lrs_gui *g, const struct lrs_model *model);
+
+/* gui_side.c */
+void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model);
+
+/* gui_tooltip.c */
+void gui__draw_tooltip(struct lrs_gui *g, const struct lrs_model *model);
+
+/* gui_frame.c: the layout of a frame (lrs_gui__draw draws it) */
+void gui__layout(struct lrs_gui *g, const struct lrs_model *model);
 
 #endif

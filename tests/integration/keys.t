@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The one keymap (ui/keymap.c) and what is printed from it: 'lruscope keys'
+# lists every binding, the TUI's help overlay (a replay of a synthetic
+# recording in tmux) and 'top --help' show every key the TUI has, and the man
+# page's KEYS section is what 'lruscope keys --man' prints. No root, no BPF.
+# See tests/PROTOCOL.md.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+T=keys
+[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
+command -v tmux >/dev/null || { tap_fail "$T: tmux is missing (make deps)"; exit 1; }
+
+TAG=lrs-test-keys$$
+SOCK=$TAG			# a tmux server of our own: kill-server touches nothing else
+WORK=$(mktemp -d /tmp/$TAG.XXXXXX)
+tm() { tmux -L "$SOCK" "$@"; }
+cleanup() {
+	tm kill-server 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# the bindings, from the man text: one .B line each, roff undone
+"$LRS_BIN" keys --man >"$WORK/man" 2>&1
+"$LRS_BIN" keys >"$WORK/table" 2>&1
+sed -n 's/^\.B "\(.*\)"$/\1/p' "$WORK/man" | sed 's/\\&//g; s/\\-/-/g; s/\\e/\\/g' >"$WORK/all"
+# the table's columns: screen (6), keys (18), action (28), description; as the
+# TUI's help (keys in 19 columns) and top --help (in 22) print a binding, the
+# description cut where the help box may end
+rows() {
+	awk -v w="$1" -v all="$2" 'NR > 1 && $1 != "gui" && (all || $0 !~ /replay:/) {
+		k = substr($0, 8, 18); sub(/ +$/, "", k)
+		printf "%-" w "s %s\n", k, substr($0, 56, 30) }' "$WORK/table"
+}
+rows 19 1 >"$WORK/tui"
+rows 22 0 >"$WORK/top"
+
+# every_line_in LIST FILE: each line of LIST occurs in FILE (the missing ones are printed)
+every_line_in() {
+	local list=$1 file=$2 k missing=0
+	[ -s "$list" ] || { echo "#   $list is empty"; return 1; }
+	while IFS= read -r k; do
+		grep -qF -- "$k" "$file" || { echo "#   missing: '$k'"; missing=1; }
+	done <"$list"
+	return $missing
+}
+
+tap_check "$T: 'keys --man' has a .TP entry per binding, 'keys' a row each" \
+	test "$(grep -c '^\.TP$' "$WORK/man")" -gt 10 -a \
+	"$(grep -c '^\.TP$' "$WORK/man")" -eq "$(($(wc -l <"$WORK/table") - 1))"
+tap_check "$T: 'lruscope keys' shows every key of the table" every_line_in "$WORK/all" "$WORK/table"
+"$LRS_BIN" top --help >"$WORK/top-help" 2>&1
+tap_check "$T: 'top --help' shows every key of top" every_line_in "$WORK/top" "$WORK/top-help"
+
+# ---- the TUI's help overlay, over a replay of a synthetic recording --------------
+snap='"nodes":[0],"lruvecs":[{"memcg":"/","memcg_id":1,"node":0},{"memcg":"/lrs-k","memcg_id":2,"node":0}]}'
+{
+	echo '{"lruscope_recording":1,"schema":1,"kernel":"k","nodes":[0],"interval_ns":1000000000}'
+	echo "{\"schema\":1,\"t_ns\":1000000000,$snap"
+	echo "{\"schema\":1,\"t_ns\":2000000000,$snap"
+} >"$WORK/rec.jsonl"
+tm new-session -d -s help -x 160 -y 60 \
+	"env -i PATH=$PATH HOME=/root TERM=xterm-256color $LRS_BIN replay $WORK/rec.jsonl; sleep 30"
+shown=0
+for _ in $(seq 1 40); do
+	tm capture-pane -p -t help >"$WORK/screen" 2>/dev/null
+	grep -q "lrs-k" "$WORK/screen" && break
+	sleep 0.25
+done
+tm send-keys -t help h
+for _ in $(seq 1 40); do
+	tm capture-pane -p -t help >"$WORK/screen" 2>/dev/null
+	grep -q "help (h closes)" "$WORK/screen" && { shown=1; break; }
+	sleep 0.25
+done
+tap_check "$T: the TUI's help opens on h (a replay)" test "$shown" = 1
+tap_check "$T: the TUI's help shows every key the TUI has" every_line_in "$WORK/tui" "$WORK/screen"
+[ "$shown" = 1 ] || sed 's/^/#   /' "$WORK/screen"
+tm send-keys -t help q
+
+# ---- the man page ----------------------------------------------------------------
+MAN=$LRS_ROOT/docs/lruscope.8
+man_keys() {
+	sed -n '/^\.\\" BEGIN KEYS/,/^\.\\" END KEYS/p' "$MAN" | sed '1d;$d' >"$WORK/man-section"
+	cmp -s "$WORK/man-section" "$WORK/man" ||
+		{ diff "$WORK/man-section" "$WORK/man" | head -20 | sed 's/^/#   /'; return 1; }
+}
+if [ -f "$MAN" ]; then
+	tap_check "$T: docs/lruscope.8's KEYS section is 'lruscope keys --man' (make man-keys)" man_keys
+else
+	tap_skip "$T: docs/lruscope.8's KEYS section" "docs/lruscope.8 is not in this tree yet"
+fi
+exit 0
