@@ -204,6 +204,9 @@ static int run__screenshot(struct gui_loop *lp, const struct lrs_gui_opts *opts,
 
 		if (want && lp->taken >= want)
 			break;
+		/* a recording holds its last frame paused at its end: no one here unpauses */
+		if (lp->view.model->paused)
+			break;
 		if (lrs_view_loop__over(&lp->view, now) && lp->taken >= 2)
 			break;
 		if (!lrs_view_loop__due(&lp->view, now)) {
