@@ -4,6 +4,11 @@
  * node at the time of the wait. Hooks: tp_btf/contention_begin and
  * tp_btf/contention_end (Linux 5.19+). Counters are cumulative: user space
  * reads them and never deletes, so nothing is lost between reads.
+ *
+ * Longer than the other files on purpose: one .bpf.c is one BPF object and
+ * one skeleton, and the counters, the waiter table, the stacks and the
+ * holders share maps and per-CPU state in the same hot path; split into
+ * objects they would need pinned or reused maps and two loads to agree.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

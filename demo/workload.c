@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The readtwice load in memcgs of our own. See workload.h.
+ * The readtwice load in memcgs of our own (see workload.h): create, start,
+ * wait, stop, destroy. The checks, the readers and the stale-leftover removal
+ * are in workload_check.c, workload_reader.c and workload_stale.c.
  *
  * Robustness rules: we only ever signal PIDs we forked (or their process
  * group, which they created), only rmdir cgroups we mkdir'ed, only unlink
@@ -26,55 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "demo/workload.h"
-
-#define READ_CHUNK_BYTES 4096
-#define DISK_RESERVE_BYTES (64ULL << 20)	/* sparse files need only metadata */
-#define MEM_HEADROOM_PCT 80			/* use at most this much of MemAvailable */
-#define RMDIR_TRIES 50				/* x 100 ms while a memcg drains */
-#define TMPFS_MAGIC_ 0x01021994
-#define RAMFS_MAGIC_ 0x858458f6
-#define OVERLAYFS_MAGIC_ 0x794c7630
-
-/* One reader's counters, shared with the parent; a cache line each. */
-struct reader_shm {
-	_Atomic uint64_t bytes;
-	_Atomic int dd_pid;		/* dd mode: the running dd, 0 between runs */
-	char pad[64 - sizeof(uint64_t) - sizeof(int)];
-};
-
-struct shm_area {
-	_Atomic int stop;		/* readers leave their loop */
-	char pad[60];
-	struct reader_shm readers[];
-};
-
-struct reader {
-	pid_t pid;
-	size_t memcg;			/* index into wl->memcgs */
-	size_t file;			/* index into wl->files */
-	bool reaped;
-	int status;
-};
-
-struct lrs_workload {
-	struct lrs_workload_opts opts;
-	struct lrs_memcg_root root;
-	char *parent_fs_path;		/* nest: PREFIXparent, created by us */
-	char *cpu_fs_path;		/* v1 cpu cgroup PREFIXcpu, created by us, or NULL */
-	struct lrs_workload_memcg *memcgs;
-	size_t nr_memcgs;
-	char *dir;			/* temp dir, created by us */
-	char **files;
-	size_t nr_files;
-	struct reader *readers;
-	size_t nr_readers;
-	struct shm_area *shm;
-	size_t shm_bytes;
-	int go_fd;			/* write end of the start barrier */
-	uint64_t t_start_ns, t_stop_ns;
-	uint64_t bytes;
-};
+#include "demo/workload_internal.h"
 
 static const char *const layout_names[] = { "shared", "isolated" };
 static const char *const read_names[] = { "4k", "dd" };
@@ -109,7 +63,7 @@ int lrs_read_mode__parse(const char *s, enum lrs_read_mode *out)
 	return -EINVAL;
 }
 
-static uint64_t now_ns(void)
+uint64_t lrs_wl__now_ns(void)
 {
 	struct timespec ts;
 
@@ -117,14 +71,14 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static void sleep_ms(unsigned int ms)
+void lrs_wl__sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
 }
 
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
+void lrs_wl__set_err(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -135,7 +89,7 @@ static void set_err(char *err, size_t err_len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int write_file(const char *path, const char *val)
+int lrs_wl__write_file(const char *path, const char *val)
 {
 	int fd, ret = 0;
 	size_t len = strlen(val);
@@ -149,7 +103,7 @@ static int write_file(const char *path, const char *val)
 	return ret;
 }
 
-static int read_file(const char *path, char *buf, size_t len)
+int lrs_wl__read_file(const char *path, char *buf, size_t len)
 {
 	int fd;
 	ssize_t n;
@@ -165,7 +119,7 @@ static int read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static bool has_word(const char *list, const char *word)
+bool lrs_wl__has_word(const char *list, const char *word)
 {
 	size_t wl = strlen(word);
 
@@ -174,371 +128,6 @@ static bool has_word(const char *list, const char *word)
 		    (p[wl] == '\0' || p[wl] == ' ' || p[wl] == ',' || p[wl] == '\n'))
 			return true;
 	return false;
-}
-
-int lrs_memcg_root__detect(struct lrs_memcg_root *root, char *err, size_t err_len)
-{
-	char dev[256], mnt[256], type[64], optbuf[512], ctl[512], path[320];
-	char v1[256] = "", v2[256] = "";
-	FILE *f;
-
-	f = fopen("/proc/mounts", "re");
-	if (!f) {
-		set_err(err, err_len, "cannot read /proc/mounts: %s", strerror(errno));
-		return -errno;
-	}
-	while (fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, mnt, type, optbuf) == 4) {
-		if (!strcmp(type, "cgroup2") && !v2[0]) {
-			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-			if (!read_file(path, ctl, sizeof(ctl)) && has_word(ctl, "memory"))
-				snprintf(v2, sizeof(v2), "%s", mnt);
-		} else if (!strcmp(type, "cgroup") && !v1[0] && has_word(optbuf, "memory")) {
-			snprintf(v1, sizeof(v1), "%s", mnt);
-		}
-	}
-	fclose(f);
-	if (v2[0]) {
-		root->version = 2;
-		snprintf(root->path, sizeof(root->path), "%s", v2);
-		return 0;
-	}
-	if (v1[0]) {
-		root->version = 1;
-		snprintf(root->path, sizeof(root->path), "%s", v1);
-		return 0;
-	}
-	set_err(err, err_len, "no cgroup hierarchy has the memory controller (neither a cgroup2 "
-		"mount listing it in cgroup.controllers nor a v1 'memory' mount): boot with memcg "
-		"enabled (cgroup_enable=memory, not cgroup_disable=memory)");
-	return -ENOENT;
-}
-
-void lrs_workload_opts__defaults(struct lrs_workload_opts *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->layout = LRS_LAYOUT_ISOLATED;
-	opts->read = LRS_READ_4K;
-	opts->readers = 4;
-	opts->file_bytes = 1ULL << 30;
-	opts->limit_bytes = 256ULL << 20;
-	opts->prefix = "lrs-test-";
-}
-
-unsigned int lrs_workload__containers(unsigned int readers)
-{
-	return (readers + 1) / 2;
-}
-
-static size_t nr_memcgs_for(const struct lrs_workload_opts *opts)
-{
-	return opts->layout == LRS_LAYOUT_SHARED ? 1 : lrs_workload__containers(opts->readers);
-}
-
-/* Name of memcg i: PREFIXshared or PREFIXcN, under PREFIXparent/ with nest. */
-static void memcg_rel_name(const struct lrs_workload_opts *opts, size_t i, char *buf, size_t len)
-{
-	char leaf[128];
-
-	if (opts->layout == LRS_LAYOUT_SHARED)
-		snprintf(leaf, sizeof(leaf), "%sshared", opts->prefix);
-	else
-		snprintf(leaf, sizeof(leaf), "%sc%zu", opts->prefix, i);
-	if (opts->nest)
-		snprintf(buf, len, "%sparent/%s", opts->prefix, leaf);
-	else
-		snprintf(buf, len, "%s", leaf);
-}
-
-static const char *work_dir(const struct lrs_workload_opts *opts)
-{
-	const char *d = opts->dir;
-
-	if (!d || !*d)
-		d = getenv("LRS_WORKDIR");
-	return d && *d ? d : "/var/tmp";
-}
-
-static int meminfo_kb(const char *key, uint64_t *out)
-{
-	char line[256];
-	size_t kl = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			*out = strtoull(line + kl + 1, NULL, 10);
-			fclose(f);
-			return 0;
-		}
-	fclose(f);
-	return -ENOENT;
-}
-
-static int check_root(const struct lrs_workload_opts *opts, struct lrs_memcg_root *root,
-		      char *err, size_t err_len)
-{
-	char path[512], buf[512];
-	int ret;
-
-	if (opts->cgroup_root) {
-		struct statfs sfs;
-
-		snprintf(root->path, sizeof(root->path), "%s", opts->cgroup_root);
-		if (statfs(opts->cgroup_root, &sfs)) {
-			set_err(err, err_len, "cgroup root %s: %s", opts->cgroup_root, strerror(errno));
-			return -errno;
-		}
-		root->version = sfs.f_type == 0x63677270 /* CGROUP2_SUPER_MAGIC */ ? 2 : 1;
-	} else {
-		ret = lrs_memcg_root__detect(root, err, err_len);
-		if (ret)
-			return ret;
-	}
-	if (root->version == 1) {
-		snprintf(path, sizeof(path), "%s/memory.limit_in_bytes", root->path);
-		if (access(path, F_OK)) {
-			set_err(err, err_len, "%s has no memory controller (no %s): pass the memory "
-				"hierarchy's mount point", root->path, path);
-			return -ENOENT;
-		}
-		return 0;
-	}
-	/* v2: children of the root get memory.max only if the root delegates it */
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", root->path);
-	if (read_file(path, buf, sizeof(buf)) || !has_word(buf, "memory")) {
-		set_err(err, err_len, "the memory controller is not enabled for children of %s: "
-			"run 'echo +memory > %s' (lruscope only changes cgroups it created)",
-			root->path, path);
-		return -ENOENT;
-	}
-	return 0;
-}
-
-int lrs_workload__check(const struct lrs_workload_opts *opts, char *err, size_t err_len)
-{
-	struct lrs_memcg_root root;
-	uint64_t total_kb = 0, avail_kb = 0, need_bytes;
-	unsigned int containers;
-	char name[256], path[600];
-	struct statfs sfs;
-	struct statvfs svfs;
-	const char *dir;
-	int ret;
-
-	if (opts->readers == 0) {
-		set_err(err, err_len, "--readers must be at least 1 (2 per container, as readtwice)");
-		return -EINVAL;
-	}
-	if (opts->readers > 4096) {
-		set_err(err, err_len, "--readers %u: at most 4096", opts->readers);
-		return -EINVAL;
-	}
-	if (opts->file_bytes < READ_CHUNK_BYTES) {
-		set_err(err, err_len, "--size %" PRIu64 ": at least %d bytes", opts->file_bytes,
-			READ_CHUNK_BYTES);
-		return -EINVAL;
-	}
-	if (opts->limit_bytes < (4ULL << 20)) {
-		set_err(err, err_len, "--limit %" PRIu64 ": at least 4m (a memcg below a few MiB "
-			"thrashes on its own kernel memory)", opts->limit_bytes);
-		return -EINVAL;
-	}
-	if (!opts->prefix || strncmp(opts->prefix, "lrs-", 4) || strchr(opts->prefix, '/') ||
-	    strlen(opts->prefix) > 64) {
-		set_err(err, err_len, "--prefix '%s': must start with 'lrs-' (lrs-demo-, lrs-test-) "
-			"and hold no '/'", opts->prefix ? opts->prefix : "");
-		return -EINVAL;
-	}
-
-	containers = lrs_workload__containers(opts->readers);
-	if (meminfo_kb("MemTotal", &total_kb) || meminfo_kb("MemAvailable", &avail_kb)) {
-		set_err(err, err_len, "cannot read MemTotal/MemAvailable from /proc/meminfo");
-		return -EIO;
-	}
-	if (opts->limit_bytes > total_kb * 1024) {
-		set_err(err, err_len, "--limit %" PRIu64 " MiB is larger than RAM (%" PRIu64
-			" MiB): choose a smaller limit", opts->limit_bytes >> 20, total_kb >> 10);
-		return -EINVAL;
-	}
-	/* page cache in each memcg grows up to its limit, or the file if smaller */
-	need_bytes = (opts->limit_bytes < opts->file_bytes ? opts->limit_bytes : opts->file_bytes) *
-		     containers;
-	if (need_bytes > avail_kb * 1024 / 100 * MEM_HEADROOM_PCT) {
-		set_err(err, err_len, "not enough free memory: %u containers x %" PRIu64 " MiB "
-			"need %" PRIu64 " MiB, %" PRIu64 " MiB available (%d%% usable): lower "
-			"--readers, --limit or --size", containers,
-			(need_bytes / containers) >> 20, need_bytes >> 20, avail_kb >> 10,
-			MEM_HEADROOM_PCT);
-		return -ENOMEM;
-	}
-
-	ret = check_root(opts, &root, err, err_len);
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < nr_memcgs_for(opts); i++) {
-		memcg_rel_name(opts, i, name, sizeof(name));
-		snprintf(path, sizeof(path), "%s/%s", root.path, name);
-		if (!access(path, F_OK)) {
-			set_err(err, err_len, "cgroup %s exists: another lruscope workload with prefix "
-				"'%s' runs, or one was killed; if none runs, remove it with: rmdir %s",
-				path, opts->prefix, path);
-			return -EEXIST;
-		}
-	}
-	if (opts->nest) {
-		snprintf(path, sizeof(path), "%s/%sparent", root.path, opts->prefix);
-		if (!access(path, F_OK)) {
-			set_err(err, err_len, "cgroup %s exists: another lruscope workload runs, or "
-				"one was killed; if none runs, remove it with: rmdir %s", path, path);
-			return -EEXIST;
-		}
-	}
-
-	dir = work_dir(opts);
-	if (statfs(dir, &sfs) || statvfs(dir, &svfs)) {
-		set_err(err, err_len, "work directory %s: %s (set LRS_WORKDIR to a directory on a "
-			"disk filesystem)", dir, strerror(errno));
-		return -errno;
-	}
-	if (sfs.f_type == TMPFS_MAGIC_ || sfs.f_type == RAMFS_MAGIC_) {
-		set_err(err, err_len, "work directory %s is on tmpfs/ramfs, whose pages go to the "
-			"anon or unevictable LRU, not the file LRU: set LRS_WORKDIR to a directory "
-			"on a disk filesystem (ext4, xfs, btrfs)", dir);
-		return -EINVAL;
-	}
-	if ((uint64_t)svfs.f_bavail * svfs.f_frsize < DISK_RESERVE_BYTES ||
-	    svfs.f_favail < containers + 16) {
-		set_err(err, err_len, "not enough free disk in %s: %" PRIu64 " MiB and %llu inodes "
-			"free, the sparse files need %llu MiB and %u inodes: free some space or set "
-			"LRS_WORKDIR", dir, ((uint64_t)svfs.f_bavail * svfs.f_frsize) >> 20,
-			(unsigned long long)svfs.f_favail, DISK_RESERVE_BYTES >> 20, containers + 16);
-		return -ENOSPC;
-	}
-	if (access(dir, W_OK)) {
-		set_err(err, err_len, "work directory %s is not writable: %s", dir, strerror(errno));
-		return -EACCES;
-	}
-	if (opts->read == LRS_READ_DD && access("/bin/dd", X_OK) && access("/usr/bin/dd", X_OK)) {
-		set_err(err, err_len, "--read dd needs dd (coreutils), not found in /bin or /usr/bin");
-		return -ENOENT;
-	}
-	return 0;
-}
-
-/* ---- the reader processes ---- */
-
-static void reader_4k(struct lrs_workload *wl, size_t idx, int fd, uint64_t size)
-{
-	struct reader_shm *rs = &wl->shm->readers[idx];
-	char buf[READ_CHUNK_BYTES] __attribute__((aligned(64)));
-	uint64_t off = 0, bytes = 0;
-	ssize_t n;
-
-	while (!atomic_load_explicit(&wl->shm->stop, memory_order_relaxed)) {
-		n = pread(fd, buf, sizeof(buf), (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(3);
-		}
-		off += (uint64_t)n;
-		if (n == 0 || off >= size)
-			off = 0;	/* wrap: a run lasts a duration, not one pass */
-		bytes += (uint64_t)n;
-		atomic_store_explicit(&rs->bytes, bytes, memory_order_relaxed);
-	}
-	_exit(0);
-}
-
-static void reader_dd(struct lrs_workload *wl, size_t idx, const char *file, uint64_t size)
-{
-	struct reader_shm *rs = &wl->shm->readers[idx];
-	char ifarg[PATH_MAX + 8];
-	int status, devnull;
-	pid_t pid;
-
-	snprintf(ifarg, sizeof(ifarg), "if=%s", file);
-	while (!atomic_load_explicit(&wl->shm->stop, memory_order_relaxed)) {
-		pid = fork();
-		if (pid < 0)
-			_exit(4);
-		if (pid == 0) {
-			devnull = open("/dev/null", O_WRONLY);
-			if (devnull >= 0) {
-				dup2(devnull, 1);
-				dup2(devnull, 2);
-			}
-			execlp("dd", "dd", "bs=4k", ifarg, "of=/dev/null", (char *)NULL);
-			_exit(127);
-		}
-		atomic_store(&rs->dd_pid, pid);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		atomic_store(&rs->dd_pid, 0);
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-			atomic_fetch_add(&rs->bytes, size);
-		else if (!atomic_load(&wl->shm->stop))
-			_exit(5);
-	}
-	_exit(0);
-}
-
-/*
- * In the child: own process group (a terminal's ^C goes to the parent, which
- * cleans up), die with the parent, join the memcg, open the file, report
- * ready (0) or an errno, wait for the barrier, read.
- */
-static void reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int go_rd)
-{
-	struct reader *r = &wl->readers[idx];
-	const char *file = wl->files[r->file];
-	char path[600], pidbuf[32], c;
-	unsigned char code = 0;
-	struct stat st;
-	int fd = -1;
-
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(6);
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", wl->memcgs[r->memcg].fs_path);
-	snprintf(pidbuf, sizeof(pidbuf), "%d\n", getpid());
-	if (write_file(path, pidbuf)) {
-		code = (unsigned char)errno ?: EIO;
-		goto report;
-	}
-	if (wl->cpu_fs_path) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", wl->cpu_fs_path);
-		if (write_file(path, pidbuf)) {
-			code = (unsigned char)errno ?: EIO;
-			goto report;
-		}
-	}
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		code = (unsigned char)errno;
-		goto report;
-	}
-	if (wl->opts.read == LRS_READ_4K)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);	/* no readahead: 4 KiB folios */
-report:
-	if (write(ready_fd, &code, 1) != 1 || code)
-		_exit(7);
-	close(ready_fd);
-	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
-		;	/* EOF: the parent closed the barrier */
-	close(go_rd);
-	if (wl->opts.read == LRS_READ_4K)
-		reader_4k(wl, idx, fd, (uint64_t)st.st_size);
-	close(fd);
-	reader_dd(wl, idx, file, (uint64_t)st.st_size);
 }
 
 /* ---- create and destroy ---- */
@@ -555,7 +144,7 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 	snprintf(path, sizeof(path), "%s/%s", wl->root.path, rel);
 	if (mkdir(path, 0755)) {
 		ret = -errno;
-		set_err(err, err_len, "cannot create cgroup %s: %s%s", path, strerror(errno),
+		lrs_wl__set_err(err, err_len, "cannot create cgroup %s: %s%s", path, strerror(errno),
 			errno == EEXIST ? " (another lruscope workload runs, or remove the leftover "
 			"with rmdir)" : "");
 		return ret;
@@ -575,9 +164,9 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 	limit_file = wl->root.version == 2 ? "memory.max" : "memory.limit_in_bytes";
 	snprintf(path, sizeof(path), "%s/%s", m->fs_path, limit_file);
 	snprintf(val, sizeof(val), "%" PRIu64, limit);
-	ret = write_file(path, val);
+	ret = lrs_wl__write_file(path, val);
 	if (ret) {
-		set_err(err, err_len, "cannot set %s to %s: %s", path, val, strerror(-ret));
+		lrs_wl__set_err(err, err_len, "cannot set %s to %s: %s", path, val, strerror(-ret));
 		return ret;
 	}
 	if (wl->root.version == 2 && wl->opts.cpu_shares) {
@@ -586,7 +175,7 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 
 		snprintf(path, sizeof(path), "%s/cpu.weight", m->fs_path);
 		snprintf(val, sizeof(val), "%" PRIu64, weight < 1 ? 1 : weight > 10000 ? 10000 : weight);
-		write_file(path, val);
+		lrs_wl__write_file(path, val);
 	}
 	return 0;
 }
@@ -602,7 +191,7 @@ static void make_cpu_cgroup(struct lrs_workload *wl)
 		return;
 	f = fopen("/proc/mounts", "re");
 	while (f && fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, mnt, type, optbuf) == 4)
-		if (!strcmp(type, "cgroup") && has_word(optbuf, "cpu")) {
+		if (!strcmp(type, "cgroup") && lrs_wl__has_word(optbuf, "cpu")) {
 			found = true;
 			break;
 		}
@@ -620,7 +209,7 @@ static void make_cpu_cgroup(struct lrs_workload *wl)
 	}
 	snprintf(path, sizeof(path), "%s/cpu.shares", wl->cpu_fs_path);
 	snprintf(val, sizeof(val), "%u", wl->opts.cpu_shares);
-	write_file(path, val);
+	lrs_wl__write_file(path, val);
 }
 
 static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
@@ -631,7 +220,7 @@ static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
 	snprintf(path, sizeof(path), "%s/%sparent", wl->root.path, wl->opts.prefix);
 	if (mkdir(path, 0755)) {
 		ret = -errno;
-		set_err(err, err_len, "cannot create cgroup %s: %s", path, strerror(errno));
+		lrs_wl__set_err(err, err_len, "cannot create cgroup %s: %s", path, strerror(errno));
 		return ret;
 	}
 	wl->parent_fs_path = strdup(path);
@@ -640,9 +229,9 @@ static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
 	if (wl->root.version == 2) {
 		/* a parent we created: delegate memory to its children */
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", wl->parent_fs_path);
-		ret = write_file(path, "+memory");
+		ret = lrs_wl__write_file(path, "+memory");
 		if (ret) {
-			set_err(err, err_len, "cannot enable +memory in %s: %s", path, strerror(-ret));
+			lrs_wl__set_err(err, err_len, "cannot enable +memory in %s: %s", path, strerror(-ret));
 			return ret;
 		}
 	}
@@ -655,10 +244,10 @@ static int make_files(struct lrs_workload *wl, char *err, size_t err_len)
 	char tmpl[PATH_MAX];
 	int fd, ret;
 
-	snprintf(tmpl, sizeof(tmpl), "%s/%sXXXXXX", work_dir(&wl->opts), wl->opts.prefix);
+	snprintf(tmpl, sizeof(tmpl), "%s/%sXXXXXX", lrs_wl__work_dir(&wl->opts), wl->opts.prefix);
 	if (!mkdtemp(tmpl)) {
 		ret = -errno;
-		set_err(err, err_len, "cannot create a temp dir in %s: %s", work_dir(&wl->opts),
+		lrs_wl__set_err(err, err_len, "cannot create a temp dir in %s: %s", lrs_wl__work_dir(&wl->opts),
 			strerror(errno));
 		return ret;
 	}
@@ -675,13 +264,13 @@ static int make_files(struct lrs_workload *wl, char *err, size_t err_len)
 		fd = open(wl->files[i], O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			ret = -errno;
-			set_err(err, err_len, "cannot create %s: %s", wl->files[i], strerror(errno));
+			lrs_wl__set_err(err, err_len, "cannot create %s: %s", wl->files[i], strerror(errno));
 			return ret;
 		}
 		/* sparse: reads return zeros from the page cache, no disk I/O */
 		if (ftruncate(fd, (off_t)wl->opts.file_bytes)) {
 			ret = -errno;
-			set_err(err, err_len, "cannot size %s to %" PRIu64 " bytes: %s%s", wl->files[i],
+			lrs_wl__set_err(err, err_len, "cannot size %s to %" PRIu64 " bytes: %s%s", wl->files[i],
 				wl->opts.file_bytes, strerror(errno),
 				errno == EFBIG || errno == EINVAL ? " (choose a smaller --size)" : "");
 			close(fd);
@@ -703,7 +292,7 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 
 	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
 		ret = -errno;
-		set_err(err, err_len, "pipe: %s", strerror(errno));
+		lrs_wl__set_err(err, err_len, "pipe: %s", strerror(errno));
 		goto out;
 	}
 	for (size_t i = 0; i < wl->nr_readers; i++) {
@@ -714,13 +303,13 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 		r->pid = fork();
 		if (r->pid < 0) {
 			ret = -errno;
-			set_err(err, err_len, "fork of reader %zu: %s", i, strerror(errno));
+			lrs_wl__set_err(err, err_len, "fork of reader %zu: %s", i, strerror(errno));
 			goto out;
 		}
 		if (r->pid == 0) {
 			close(ready[0]);
 			close(go[1]);
-			reader_main(wl, i, ready[1], go[0]);
+			lrs_wl__reader_main(wl, i, ready[1], go[0]);
 			_exit(0);
 		}
 		setpgid(r->pid, r->pid);	/* also from here: no race with kill(-pid) */
@@ -736,7 +325,7 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 	close(ready[1]);
 	ready[1] = -1;
 
-	deadline = now_ns() + 10ULL * 1000000000ULL;
+	deadline = lrs_wl__now_ns() + 10ULL * 1000000000ULL;
 	while (got < wl->nr_readers) {
 		struct pollfd pfd = { .fd = ready[0], .events = POLLIN };
 		unsigned char code;
@@ -744,12 +333,12 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 
 		if (stop && *stop) {
 			ret = -EINTR;
-			set_err(err, err_len, "interrupted");
+			lrs_wl__set_err(err, err_len, "interrupted");
 			goto out;
 		}
-		if (now_ns() > deadline) {
+		if (lrs_wl__now_ns() > deadline) {
 			ret = -ETIMEDOUT;
-			set_err(err, err_len, "readers not ready after 10 s");
+			lrs_wl__set_err(err, err_len, "readers not ready after 10 s");
 			goto out;
 		}
 		if (poll(&pfd, 1, 100) <= 0)
@@ -757,14 +346,14 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 		n = read(ready[0], &code, 1);
 		if (n == 0) {
 			ret = -ECHILD;
-			set_err(err, err_len, "a reader died before it was ready");
+			lrs_wl__set_err(err, err_len, "a reader died before it was ready");
 			goto out;
 		}
 		if (n < 0)
 			continue;
 		if (code) {
 			ret = -code;
-			set_err(err, err_len, "a reader could not join its memcg or open its file: %s",
+			lrs_wl__set_err(err, err_len, "a reader could not join its memcg or open its file: %s",
 				strerror(code));
 			goto out;
 		}
@@ -802,7 +391,7 @@ int lrs_workload__create(const struct lrs_workload_opts *opts, volatile sig_atom
 	wl->go_fd = -1;
 	wl->nr_readers = opts->readers;
 	wl->readers = calloc(wl->nr_readers, sizeof(*wl->readers));
-	wl->memcgs = calloc(nr_memcgs_for(opts), sizeof(*wl->memcgs));
+	wl->memcgs = calloc(lrs_wl__nr_memcgs_for(opts), sizeof(*wl->memcgs));
 	wl->shm_bytes = sizeof(struct shm_area) + wl->nr_readers * sizeof(struct reader_shm);
 	wl->shm = mmap(NULL, wl->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		       -1, 0);
@@ -810,10 +399,10 @@ int lrs_workload__create(const struct lrs_workload_opts *opts, volatile sig_atom
 		wl->shm = NULL;
 	if (!wl->readers || !wl->memcgs || !wl->shm) {
 		ret = -ENOMEM;
-		set_err(err, err_len, "out of memory");
+		lrs_wl__set_err(err, err_len, "out of memory");
 		goto fail;
 	}
-	ret = check_root(opts, &wl->root, err, err_len);
+	ret = lrs_wl__check_root(opts, &wl->root, err, err_len);
 	if (ret)
 		goto fail;
 	if (opts->nest) {
@@ -821,8 +410,8 @@ int lrs_workload__create(const struct lrs_workload_opts *opts, volatile sig_atom
 		if (ret)
 			goto fail;
 	}
-	for (size_t i = 0; i < nr_memcgs_for(opts); i++) {
-		memcg_rel_name(opts, i, rel, sizeof(rel));
+	for (size_t i = 0; i < lrs_wl__nr_memcgs_for(opts); i++) {
+		lrs_wl__memcg_rel_name(opts, i, rel, sizeof(rel));
 		wl->nr_memcgs = i + 1;
 		ret = make_memcg(wl, rel, &wl->memcgs[i], err, err_len);
 		if (ret)
@@ -846,7 +435,7 @@ int lrs_workload__start(struct lrs_workload *wl)
 {
 	if (wl->go_fd < 0)
 		return -EINVAL;
-	wl->t_start_ns = now_ns();
+	wl->t_start_ns = lrs_wl__now_ns();
 	wl->t_stop_ns = 0;
 	close(wl->go_fd);	/* EOF on the barrier: every reader starts now */
 	wl->go_fd = -1;
@@ -878,18 +467,18 @@ bool lrs_workload__healthy(struct lrs_workload *wl)
 int lrs_workload__wait(struct lrs_workload *wl, double duration_s, volatile sig_atomic_t *stop,
 		       char *err, size_t err_len)
 {
-	uint64_t end = now_ns() + (uint64_t)(duration_s * 1e9);
+	uint64_t end = lrs_wl__now_ns() + (uint64_t)(duration_s * 1e9);
 
-	while (now_ns() < end) {
+	while (lrs_wl__now_ns() < end) {
 		if (stop && *stop)
 			return 0;
 		if (!lrs_workload__healthy(wl)) {
-			set_err(err, err_len, "a reader exited early (see dmesg for an OOM kill; "
+			lrs_wl__set_err(err, err_len, "a reader exited early (see dmesg for an OOM kill; "
 				"a larger --limit may help)");
 			return -ECHILD;
 		}
-		uint64_t left_ms = (end - now_ns()) / 1000000;
-		sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
+		uint64_t left_ms = (end - lrs_wl__now_ns()) / 1000000;
+		lrs_wl__sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
 	}
 	return 0;
 }
@@ -901,7 +490,7 @@ static uint64_t dd_rchar(pid_t pid)
 	char *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/io", pid);
-	if (read_file(path, buf, sizeof(buf)))
+	if (lrs_wl__read_file(path, buf, sizeof(buf)))
 		return 0;
 	p = strstr(buf, "rchar:");
 	return p ? strtoull(p + 6, NULL, 10) : 0;
@@ -914,7 +503,7 @@ int lrs_workload__stop(struct lrs_workload *wl)
 	if (!wl->t_start_ns || wl->t_stop_ns)
 		return -EINVAL;
 	atomic_store(&wl->shm->stop, 1);
-	wl->t_stop_ns = now_ns();
+	wl->t_stop_ns = lrs_wl__now_ns();
 	wl->bytes = 0;
 	for (size_t i = 0; i < wl->nr_memcgs; i++)
 		wl->memcgs[i].bytes = 0;
@@ -929,14 +518,14 @@ int lrs_workload__stop(struct lrs_workload *wl)
 		wl->bytes += b;
 	}
 	/* 4k readers see the flag within a read; dd is killed with its group */
-	deadline = now_ns() + 1000000000ULL;
+	deadline = lrs_wl__now_ns() + 1000000000ULL;
 	for (size_t i = 0; i < wl->nr_readers; i++) {
 		struct reader *r = &wl->readers[i];
 
 		if (wl->opts.read == LRS_READ_DD && reader_alive(r))
 			kill(-r->pid, SIGKILL);
-		while (reader_alive(r) && now_ns() < deadline)
-			sleep_ms(5);
+		while (reader_alive(r) && lrs_wl__now_ns() < deadline)
+			lrs_wl__sleep_ms(5);
 	}
 	return 0;
 }
@@ -970,7 +559,7 @@ static void rmdir_retry(const char *path)
 			return;
 		if (errno != EBUSY)
 			break;
-		sleep_ms(100);	/* exiting tasks still charged: the memcg drains */
+		lrs_wl__sleep_ms(100);	/* exiting tasks still charged: the memcg drains */
 	}
 	fprintf(stderr, "lruscope: could not remove cgroup %s: %s; remove it with: rmdir %s\n",
 		path, strerror(errno), path);
@@ -1027,7 +616,7 @@ double lrs_workload__elapsed_s(const struct lrs_workload *wl)
 {
 	if (!wl->t_start_ns)
 		return 0;
-	return (double)((wl->t_stop_ns ? wl->t_stop_ns : now_ns()) - wl->t_start_ns) / 1e9;
+	return (double)((wl->t_stop_ns ? wl->t_stop_ns : lrs_wl__now_ns()) - wl->t_start_ns) / 1e9;
 }
 
 uint64_t lrs_workload__bytes(const struct lrs_workload *wl)
@@ -1047,114 +636,3 @@ uint64_t lrs_workload__bytes_now(const struct lrs_workload *wl)
 }
 
 /* NAME is PREFIX + one of the names create uses: shared, parent, cpu, c<N>. */
-static bool is_our_cgroup_name(const char *name, const char *prefix)
-{
-	size_t pl = strlen(prefix);
-	const char *rest = name + pl;
-
-	if (strncmp(name, prefix, pl))
-		return false;
-	if (!strcmp(rest, "shared") || !strcmp(rest, "parent") || !strcmp(rest, "cpu"))
-		return true;
-	if (rest[0] != 'c' || !rest[1])
-		return false;
-	for (rest++; *rest; rest++)
-		if (*rest < '0' || *rest > '9')
-			return false;
-	return true;
-}
-
-/* NAME is PREFIX + the 6 characters mkdtemp makes. */
-static bool is_our_tmpdir_name(const char *name, const char *prefix)
-{
-	size_t pl = strlen(prefix);
-
-	if (strncmp(name, prefix, pl) || strlen(name + pl) != 6)
-		return false;
-	for (const char *p = name + pl; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
-			return false;
-	return true;
-}
-
-/*
- * rmdir dir/NAME for our exact names only (another program may use a longer
- * prefix, e.g. lrs-demo-rd-): cgroups (children first), or temp dirs with
- * their c<N> files.
- */
-static int remove_prefixed_dirs(const char *dir, const char *prefix, bool cgroup)
-{
-	struct dirent *de;
-	char path[PATH_MAX];
-	int removed = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR)
-			continue;
-		if (cgroup ? !is_our_cgroup_name(de->d_name, prefix) :
-			     !is_our_tmpdir_name(de->d_name, prefix))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (cgroup) {
-			/* a nest parent holds our memcgs: children first */
-			removed += remove_prefixed_dirs(path, prefix, true);
-			if (!rmdir(path))
-				removed++;
-		} else {
-			DIR *t = opendir(path);
-			struct dirent *fe;
-			char fp[PATH_MAX + 300];
-
-			while (t && (fe = readdir(t))) {
-				if (fe->d_name[0] != 'c')
-					continue;
-				snprintf(fp, sizeof(fp), "%s/%s", path, fe->d_name);
-				unlink(fp);
-			}
-			if (t)
-				closedir(t);
-			if (!rmdir(path))
-				removed++;
-		}
-	}
-	closedir(d);
-	return removed;
-}
-
-/* v1: our PREFIXcpu in the cpu hierarchy, if empty. */
-static int remove_stale_cpu(const char *prefix)
-{
-	char dev[256], mnt[256], type[64], optbuf[512], path[600];
-	int removed = 0;
-	FILE *f = fopen("/proc/mounts", "re");
-
-	while (f && fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, mnt, type, optbuf) == 4)
-		if (!strcmp(type, "cgroup") && has_word(optbuf, "cpu")) {
-			snprintf(path, sizeof(path), "%s/%scpu", mnt, prefix);
-			if (!rmdir(path))
-				removed++;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return removed;
-}
-
-int lrs_workload__remove_stale(const struct lrs_workload_opts *opts)
-{
-	struct lrs_memcg_root root;
-	char err[256];
-	int removed;
-
-	if (!opts->prefix || strncmp(opts->prefix, "lrs-", 4) || strlen(opts->prefix) < 5)
-		return -EINVAL;
-	/* files first, so the stale memcgs hold no page cache */
-	removed = remove_prefixed_dirs(work_dir(opts), opts->prefix, false);
-	removed += remove_stale_cpu(opts->prefix);
-	if (check_root(opts, &root, err, sizeof(err)))
-		return removed;
-	return removed + remove_prefixed_dirs(root.path, opts->prefix, true);
-}
