@@ -72,7 +72,8 @@ BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 CLI_SRCS   := $(wildcard cli/*.c)
 ALL_OBJS   := $(call obj_of,$(CLI_SRCS) $(foreach l,$(LAYERS),$($(l)_SRCS)))
 
-# What each unit test and bench binary links (tests/unit/support is always in).
+# What each unit test and bench binary links (tests/unit/support is always in), and
+# X_SRCS, X_LIBS: sources and libraries a binary needs beyond its layers'.
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 ifeq ($(GUI),0)
@@ -94,6 +95,9 @@ test_tui_LAYERS          := tui ui walk replay model
 test_walk_LAYERS         := tui text ui walk replay model
 bench_frames_LAYERS      := tui ui walk replay model
 bench_gui_LAYERS         := gui ui model
+bench_json_LAYERS        := replay model
+bench_json_SRCS          := tests/bench/support/bench_jsonc.c
+bench_json_LIBS          := $(call pc_libs,jansson,-ljansson) $(call pc_libs,json-c,-ljson-c)
 bench_model_LAYERS       := model
 bench_recording_LAYERS   := replay model
 
@@ -155,11 +159,12 @@ $(TEST_SUPPORT_LIB): $(call obj_of,$(TEST_SUPPORT_SRCS))
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 define test_rule
-$(BUILD)/tests/$(1)/$(2): tests/$(1)/$(2).c $(TEST_SUPPORT_LIB) $(call layers_ar,$($(2)_LAYERS) model)
+$(BUILD)/tests/$(1)/$(2): tests/$(1)/$(2).c $($(2)_SRCS) $(TEST_SUPPORT_LIB) $(call layers_ar,$($(2)_LAYERS) model)
 	$$(call msg,CC,$$@)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_COMMON) $$(CFLAGS) -Itests/unit -o $$@ $$< $(TEST_SUPPORT_LIB) \
-		$(call layers_ld,$($(2)_LAYERS) model) $(if $(filter unit,$(1)),$(call pc_libs,cmocka,-lcmocka)) \
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $$(CFLAGS) -Itests/unit -o $$@ $$< $($(2)_SRCS) $(TEST_SUPPORT_LIB) \
+		$(call layers_ld,$($(2)_LAYERS) model) $($(2)_LIBS) \
+		$(if $(filter unit,$(1)),$(call pc_libs,cmocka,-lcmocka)) \
 		$(if $(filter gui,$($(2)_LAYERS)),$(call pc_libs,libpng,-lpng))
 endef
 $(foreach t,$(UNIT_BINS),$(eval $(call test_rule,unit,$(notdir $(t)))))

@@ -3,6 +3,9 @@
  * A small JSON parser for recordings: one document (a line) into a tree held
  * in an arena, freed at once. Strict RFC 8259, bounded depth, no external
  * library. Numbers keep their integer value exactly (u64 or negative i64).
+ * Kept over jansson and json-c while it stays at least twice as fast as the
+ * faster of them on recordings (2.6 times fewer instructions than json-c when
+ * measured): tests/bench/json_bench.sh (make bench) checks it; docs/performance.md.
  */
 #ifndef LRS_JSON_READER_H
 #define LRS_JSON_READER_H
