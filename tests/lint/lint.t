@@ -8,8 +8,9 @@
 #   man        groff -man -ww -z docs/lruscope.8 prints nothing
 #   refs       no .c/.h/.py/.md/.8 (nor test or make) file refers to design notes
 #              outside the repository or to issue numbers
-#   tap        a test script never chains `&&` after tap_check (the condition is
-#              tap_check's whole command) nor follows it with `|| true`
+#   tap        in a test script, a check's whole condition is the command the
+#              check helper runs: nothing chained after it with `&&`, and no
+#              `|| true` after it (tap_rules.py says exactly what it matches)
 set -u
 . "$(dirname "$0")/../lib.sh"
 cd "$LRS_ROOT" || { tap_fail "lint: cannot cd to $LRS_ROOT"; exit 1; }
@@ -100,5 +101,6 @@ for f in "${files[@]}"; do
 done
 tap_rule=""
 [ ${#scripts[@]} -gt 0 ] && tap_rule=$(/usr/bin/python3 "$(dirname "$0")/tap_rules.py" "${scripts[@]}")
-rule "tap: tap_check takes the whole condition (no && after it, no || true)" "$tap_rule"
+# (the rule's name avoids the shapes it forbids, so no reader of this file mistakes it for one)
+rule "tap: every check takes its whole condition, nothing chained after it" "$tap_rule"
 exit $failed

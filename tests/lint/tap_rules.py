@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""tests/lint/lint.t's "tap" rule: in shell test scripts, tap_check must take the whole
-condition: no `&&` after it on its (logical) line, no `|| true` after it. Quoted strings
-and comments are blanked first. Prints FILE:LINE: what, one per offence."""
+"""tests/lint/lint.t's "tap" rule: in shell test scripts, the check helper
+(tap_check) must take the whole condition.
+Offences: a `&&` after the helper on its (logical) line, or a `|| true` after it.
+Quoted strings and comments are blanked first. Prints FILE:LINE: what, one per offence."""
 import re, sys
 def blank_quotes(line):
     out, q = [], None
