@@ -6,6 +6,8 @@
 #include <signal.h>
 
 /* Exit codes: 0 ok, 1 failure (a message on stderr said what), 2 usage. */
+#include "model/clock.h"
+
 #define LRS_EXIT_OK 0
 #define LRS_EXIT_FAIL 1
 #define LRS_EXIT_USAGE 2
@@ -25,7 +27,6 @@ extern volatile sig_atomic_t lrs_stop;
 void lrs_signals__install(void);
 
 /* CLOCK_MONOTONIC in seconds. */
-double lrs_now_s(void);
 
 /* Parse a positive number of seconds ("0.5", "2"); -EINVAL if not. */
 int lrs_parse_seconds(const char *s, double *out);

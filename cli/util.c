@@ -32,14 +32,6 @@ void lrs_signals__install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-double lrs_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int lrs_parse_seconds(const char *s, double *out)
 {
 	char *end;

@@ -13,6 +13,7 @@
 #include "collector/live/live.h"
 #include "demo/demo.h"
 #include "demo/demo_summary.h"
+#include "model/clock.h"
 #include "model/model.h"
 #include "ui/tui/tui.h"
 
@@ -24,14 +25,6 @@ struct banner_ctx {
 	double duration_s;
 	char text[256];
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* One demo at a time: an flock held for the whole run. Returns the fd or -errno. */
 static int demo_lock(void)
@@ -173,7 +166,7 @@ static int demo_run_one(const struct lrs_demo_opts *o, enum lrs_layout layout, u
 		goto out;
 	}
 	lrs_workload__start(wl);
-	t0 = now_s();
+	t0 = lrs_now_s();
 	if (o->batch) {
 		ret = lrs_workload__wait(wl, o->duration_s, stop, err, sizeof(err));
 	} else {
@@ -198,7 +191,7 @@ static int demo_run_one(const struct lrs_demo_opts *o, enum lrs_layout layout, u
 			ret = -ECHILD;
 		}
 	}
-	if (!ret && (*stop || now_s() - t0 < o->duration_s - 0.25))
+	if (!ret && (*stop || lrs_now_s() - t0 < o->duration_s - 0.25))
 		cut = 1;	/* Ctrl-C, SIGTERM, or q in the heatmap */
 	if (!ret && !cut && take_retry(src, &s1, stop))
 		cut = 2;

@@ -63,14 +63,6 @@ int lrs_read_mode__parse(const char *s, enum lrs_read_mode *out)
 	return -EINVAL;
 }
 
-uint64_t lrs_wl__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void lrs_wl__sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -325,7 +317,7 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 	close(ready[1]);
 	ready[1] = -1;
 
-	deadline = lrs_wl__now_ns() + 10ULL * 1000000000ULL;
+	deadline = lrs_now_ns() + 10ULL * 1000000000ULL;
 	while (got < wl->nr_readers) {
 		struct pollfd pfd = { .fd = ready[0], .events = POLLIN };
 		unsigned char code;
@@ -336,7 +328,7 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 			lrs_wl__set_err(err, err_len, "interrupted");
 			goto out;
 		}
-		if (lrs_wl__now_ns() > deadline) {
+		if (lrs_now_ns() > deadline) {
 			ret = -ETIMEDOUT;
 			lrs_wl__set_err(err, err_len, "readers not ready after 10 s");
 			goto out;
@@ -435,7 +427,7 @@ int lrs_workload__start(struct lrs_workload *wl)
 {
 	if (wl->go_fd < 0)
 		return -EINVAL;
-	wl->t_start_ns = lrs_wl__now_ns();
+	wl->t_start_ns = lrs_now_ns();
 	wl->t_stop_ns = 0;
 	close(wl->go_fd);	/* EOF on the barrier: every reader starts now */
 	wl->go_fd = -1;
@@ -467,9 +459,9 @@ bool lrs_workload__healthy(struct lrs_workload *wl)
 int lrs_workload__wait(struct lrs_workload *wl, double duration_s, volatile sig_atomic_t *stop,
 		       char *err, size_t err_len)
 {
-	uint64_t end = lrs_wl__now_ns() + (uint64_t)(duration_s * 1e9);
+	uint64_t end = lrs_now_ns() + (uint64_t)(duration_s * 1e9);
 
-	while (lrs_wl__now_ns() < end) {
+	while (lrs_now_ns() < end) {
 		if (stop && *stop)
 			return 0;
 		if (!lrs_workload__healthy(wl)) {
@@ -477,7 +469,7 @@ int lrs_workload__wait(struct lrs_workload *wl, double duration_s, volatile sig_
 				"a larger --limit may help)");
 			return -ECHILD;
 		}
-		uint64_t left_ms = (end - lrs_wl__now_ns()) / 1000000;
+		uint64_t left_ms = (end - lrs_now_ns()) / 1000000;
 		lrs_wl__sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
 	}
 	return 0;
@@ -503,7 +495,7 @@ int lrs_workload__stop(struct lrs_workload *wl)
 	if (!wl->t_start_ns || wl->t_stop_ns)
 		return -EINVAL;
 	atomic_store(&wl->shm->stop, 1);
-	wl->t_stop_ns = lrs_wl__now_ns();
+	wl->t_stop_ns = lrs_now_ns();
 	wl->bytes = 0;
 	for (size_t i = 0; i < wl->nr_memcgs; i++)
 		wl->memcgs[i].bytes = 0;
@@ -518,13 +510,13 @@ int lrs_workload__stop(struct lrs_workload *wl)
 		wl->bytes += b;
 	}
 	/* 4k readers see the flag within a read; dd is killed with its group */
-	deadline = lrs_wl__now_ns() + 1000000000ULL;
+	deadline = lrs_now_ns() + 1000000000ULL;
 	for (size_t i = 0; i < wl->nr_readers; i++) {
 		struct reader *r = &wl->readers[i];
 
 		if (wl->opts.read == LRS_READ_DD && reader_alive(r))
 			kill(-r->pid, SIGKILL);
-		while (reader_alive(r) && lrs_wl__now_ns() < deadline)
+		while (reader_alive(r) && lrs_now_ns() < deadline)
 			lrs_wl__sleep_ms(5);
 	}
 	return 0;
@@ -616,7 +608,7 @@ double lrs_workload__elapsed_s(const struct lrs_workload *wl)
 {
 	if (!wl->t_start_ns)
 		return 0;
-	return (double)((wl->t_stop_ns ? wl->t_stop_ns : lrs_wl__now_ns()) - wl->t_start_ns) / 1e9;
+	return (double)((wl->t_stop_ns ? wl->t_stop_ns : lrs_now_ns()) - wl->t_start_ns) / 1e9;
 }
 
 uint64_t lrs_workload__bytes(const struct lrs_workload *wl)

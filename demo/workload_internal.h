@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "demo/workload.h"
+#include "model/clock.h"
 
 #define READ_CHUNK_BYTES 4096
 #define DISK_RESERVE_BYTES (64ULL << 20)	/* sparse files need only metadata */
@@ -64,7 +65,6 @@ struct lrs_workload {
 	uint64_t bytes;
 };
 
-uint64_t lrs_wl__now_ns(void);
 void lrs_wl__sleep_ms(unsigned int ms);
 void lrs_wl__set_err(char *err, size_t err_len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

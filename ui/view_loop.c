@@ -10,15 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/clock.h"
 #include "ui/view_loop.h"
-
-double lrs_view__now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const double interval_steps[] = { 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
 
@@ -182,7 +175,7 @@ bool lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_edit *filt
 	default:
 		if (lp->src->control && lp->src->control(lp->src, (int)act)) {
 			/* a replay moved or changed speed: the next take waits a whole interval */
-			lp->next_due_s = lrs_view__now_s() + loop__interval(lp);
+			lp->next_due_s = lrs_now_s() + loop__interval(lp);
 			return true;
 		}
 		if (lrs_action__moves_selection(act))

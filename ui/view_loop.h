@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "collector/source.h"
+#include "model/clock.h"	/* lrs_now_s(): the "now" the loop functions take */
 #include "model/model.h"
 
 struct lrs_view_loop {
@@ -35,9 +36,6 @@ struct lrs_filter_edit {
 	char text[sizeof(((struct lrs_model *)0)->filter)];
 	char before[sizeof(((struct lrs_model *)0)->filter)];
 };
-
-/* CLOCK_MONOTONIC in seconds. */
-double lrs_view__now_s(void);
 
 /* The next interval up or down the steps 0.2 s .. 60 s (pure). */
 double lrs_view__interval_next(double cur, bool up);

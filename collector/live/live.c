@@ -13,6 +13,7 @@
 #include "collector/live/attribute.h"
 #include "collector/live/cgroup_fs.h"
 #include "collector/live/live.h"
+#include "model/clock.h"
 #include "collector/live/holders_live.h"
 #include "collector/live/holders_exact.h"
 #include "collector/live/ksyms.h"
@@ -44,14 +45,6 @@ struct live {
 	bool holders;				/* holders tracked */
 	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * "0-3,8" -> 9: the count the BPF side must cover (highest id + 1). Only
@@ -140,7 +133,7 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 		lrs_lockstat_read__clear(&rd);
 		goto fail;
 	}
-	snap->t_ns = now_ns();
+	snap->t_ns = lrs_now_ns();
 	/* what was measured, not what was asked: a report cut short by Ctrl-C is shorter */
 	snap->interval_ns = snap->t_ns - lv->last_t_ns;
 	lv->last_t_ns = snap->t_ns;
@@ -320,7 +313,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		lv->exact = NULL;
 		err[0] = 0;
 	}
-	lv->last_t_ns = now_ns();
+	lv->last_t_ns = lrs_now_ns();
 	*out = src;
 	return 0;
 fail:

@@ -34,7 +34,7 @@ void lrs_gui__message(struct lrs_gui *gui, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m->text, sizeof(m->text), fmt, ap);
 	va_end(ap);
-	m->at_s = lrs_view__now_s();
+	m->at_s = lrs_now_s();
 	/* the window may be gone before anyone reads it: stderr too */
 	fprintf(stderr, "lruscope: %s\n", m->text);
 }
@@ -46,7 +46,7 @@ const struct gui_msg *gui__status_msg(const struct lrs_gui *gui)
 	if (!gui->nr_msgs)
 		return NULL;
 	m = &gui->msgs[gui->nr_msgs - 1];
-	return lrs_view__now_s() - m->at_s < GUI_MSG_SHOW_S ? m : NULL;
+	return lrs_now_s() - m->at_s < GUI_MSG_SHOW_S ? m : NULL;
 }
 
 void lrs_gui__set_source(struct lrs_gui *gui, const char *name, double interval_s)

@@ -152,7 +152,7 @@ static void draw_help(struct lrs_gui *g)
 
 void lrs_gui__draw(struct lrs_gui *g, const struct lrs_model *model)
 {
-	double start = lrs_view__now_s();
+	double start = lrs_now_s();
 
 	gui__layout(g, model);
 	gui__time_build(g, model);
@@ -170,5 +170,5 @@ void lrs_gui__draw(struct lrs_gui *g, const struct lrs_model *model)
 	if (model->show_help)
 		draw_help(g);
 	SDL_RenderPresent(g->ren);
-	g->frame_ms = (lrs_view__now_s() - start) * 1e3;
+	g->frame_ms = (lrs_now_s() - start) * 1e3;
 }

@@ -200,7 +200,7 @@ static int run__screenshot(struct gui_loop *lp, const struct lrs_gui_opts *opts,
 	int err = 0;
 
 	while (!*stop) {
-		double now = lrs_view__now_s();
+		double now = lrs_now_s();
 
 		if (want && lp->taken >= want)
 			break;
@@ -243,7 +243,7 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 		return err;
 	lrs_gui__set_source(lp.gui, src->name, src->interval_s);
 	lp.gui->replay = src->control != NULL;
-	lrs_view_loop__init(&lp.view, src, model, lrs_view__now_s());
+	lrs_view_loop__init(&lp.view, src, model, lrs_now_s());
 	lp.view.speed = opts->speed > 0 ? opts->speed : 1;
 	lp.view.duration_s = opts->duration_s;
 	lp.view.escape_quits = true;
@@ -255,7 +255,7 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	}
 
 	while (!*stop && !lp.view.quit) {
-		double now = lrs_view__now_s(), wait_s;
+		double now = lrs_now_s(), wait_s;
 		SDL_Event ev;
 
 		if (lrs_view_loop__over(&lp.view, now))
@@ -271,19 +271,19 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			lp.dirty = true;	/* a message expires */
 		if (lp.dirty) {
 			lrs_gui__draw(lp.gui, model);
-			last_draw = lrs_view__now_s();
+			last_draw = lrs_now_s();
 			lp.dirty = false;
 		}
 		/* sleep until an event, the next snapshot, or the next frame's slot */
-		now = lrs_view__now_s();
+		now = lrs_now_s();
 		wait_s = lrs_view_loop__wait_s(&lp.view, now, lp.ended, 0.5, 0.25);
 		if (SDL_WaitEventTimeout(&ev, wait_s > 0 ? (int)(wait_s * 1000) + 1 : 1)) {
 			loop__event(&lp, &ev);
 			while (!lp.view.quit && SDL_PollEvent(&ev))
 				loop__event(&lp, &ev);
 			/* at most 60 frames a second: input arriving faster waits its turn */
-			if (lp.dirty && lrs_view__now_s() - last_draw < FRAME_S)
-				SDL_Delay((Uint32)((FRAME_S - (lrs_view__now_s() - last_draw)) * 1000) + 1);
+			if (lp.dirty && lrs_now_s() - last_draw < FRAME_S)
+				SDL_Delay((Uint32)((FRAME_S - (lrs_now_s() - last_draw)) * 1000) + 1);
 		}
 	}
 	if (opts->screenshot) {

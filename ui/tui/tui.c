@@ -50,7 +50,7 @@ void lrs_tui__message(struct lrs_tui *tui, bool keep, const char *fmt, ...)
 	vsnprintf(m->text, sizeof(m->text), fmt, ap);
 	va_end(ap);
 	m->keep = keep;
-	m->at_s = lrs_view__now_s();
+	m->at_s = lrs_now_s();
 }
 
 /* ---- the parts of a frame ------------------------------------------------ */
@@ -69,7 +69,7 @@ static const struct tui_msg *status_msg(const struct lrs_tui *tui)
 	if (!tui->nr_msgs)
 		return NULL;
 	m = &tui->msgs[tui->nr_msgs - 1];
-	return lrs_view__now_s() - m->at_s < TUI_MSG_SHOW_S ? m : NULL;
+	return lrs_now_s() - m->at_s < TUI_MSG_SHOW_S ? m : NULL;
 }
 
 /* The status line's word for a key: some say what pressing it shows next. */
@@ -559,13 +559,13 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	capture__start(&cap);
 	lrs_tui__set_source(lp.tui, src->name, src->interval_s);
 	lp.tui->replay = src->control != NULL;
-	lrs_view_loop__init(&lp.view, src, model, lrs_view__now_s());
+	lrs_view_loop__init(&lp.view, src, model, lrs_now_s());
 	lp.view.duration_s = opts ? opts->duration_s : 0;
 	lp.view.message = loop__message;
 	lp.view.ctx = lp.tui;
 
 	while (!*stop && !lp.view.quit) {
-		double now = lrs_view__now_s(), wait_s;
+		double now = lrs_now_s(), wait_s;
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
 					 { .fd = cap.read_fd, .events = POLLIN } };
 		bool got_key = false;
@@ -591,7 +591,7 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			lp.dirty = false;
 		}
 
-		now = lrs_view__now_s();
+		now = lrs_now_s();
 		wait_s = lrs_view_loop__wait_s(&lp.view, now, lp.instant_taken, 1.0,
 					       TUI_POLL_MAX_MS / 1000.0);
 		timeout_ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
