@@ -58,7 +58,10 @@ replay_LIBS := $(call pc_libs,zlib,-lz) $(call pc_libs,libzstd,-lzstd)
 tui_LIBS    := $(call pc_libs,ncursesw,-lncursesw -ltinfo)
 gui_LIBS    := $(call pc_libs,sdl2,-lSDL2) $(call pc_libs,SDL2_ttf,-lSDL2_ttf) $(call pc_libs,libpng,-lpng)
 
-gui_CFLAGS  := $(call pc_cflags,libpng)
+# compile flags from pkg-config, given to that layer's objects only
+live_CFLAGS := $(call pc_cflags,libbpf)
+tui_CFLAGS  := $(call pc_cflags,ncursesw)
+gui_CFLAGS  := $(call pc_cflags,sdl2 SDL2_ttf libpng)
 
 layer_lib  = $(BUILD)/lib/liblrs-$(1).a
 # archives and libraries for a list of layers, in link order
@@ -130,14 +133,15 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
+$(foreach l,$(LAYERS),$(eval $(call obj_of,$($(l)_SRCS)): LAYER_CFLAGS := $($(l)_CFLAGS)))
+
 # Only the live collector includes skeletons: its objects wait for them.
 $(call obj_of,$(live_SRCS)): | $(BPF_SKELS)
 
 $(BUILD)/obj/%.o: %.c | deps-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) $($(word 1,$(foreach l,$(LAYERS),$(if $(filter $<,$($(l)_SRCS)),$(l))))_CFLAGS) \
-		$(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_COMMON) $(LAYER_CFLAGS) $(CFLAGS) -c $< -o $@
 
 define layer_rule
 $(call layer_lib,$(1)): $(call obj_of,$($(1)_SRCS))
