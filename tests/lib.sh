@@ -55,8 +55,11 @@ LRS_UNTRACED=
 lrs_spin_probe() { LRS_UNTRACED=$(lrs_spin_traced); export LRS_UNTRACED; }
 tap_check_traced() {
 	local name=$1; shift
-	if [ -n "$LRS_UNTRACED" ]; then tap_skip "$name" "$LRS_UNTRACED"; else tap_check "$name" "$@"; fi
+	if lrs_traced "$name"; then tap_check "$name" "$@"; fi
 }
+# lrs_traced NAME: whether a check that needs traced spinlock waits can run;
+# where the kernel traces none, prints NAME as skipped with the reason.
+lrs_traced() { [ -z "$LRS_UNTRACED" ] && return 0; tap_skip "$1" "$LRS_UNTRACED"; return 1; }
 
 # Wait (up to 20 s) until process PID holds BPF programs: loading takes from
 # 0.3 s to several seconds on a busy machine. Prints their ids.

@@ -26,6 +26,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 PY=/usr/bin/python3
+export PYTHONPATH=$LRS_ROOT/tests/lib	# lrs_tap: the Python checks' TAP lines
 
 # Start `lruscope workload` and wait until it has printed its memcgs.
 # usage: start_load NAME ARGS...; sets LOAD_PID, output in $tmp/NAME.out
@@ -52,7 +53,8 @@ start_load() {
 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
-lrs_wait_bpf_loaded "$report_pid"
+ids=$(lrs_wait_bpf_loaded "$report_pid")
+tap_check "collector: the report loaded its BPF programs before the loads began ($ids)" [ -n "$ids" ]
 if ! start_load nested --layout shared --readers 4 --duration 10 --size 512m --limit 48m --cpu-shares 8192 \
 	--prefix "${col}a" --nest; then
 	tap_fail "collector: workload started"; exit 1
@@ -68,7 +70,7 @@ tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ 
 wait "$nested_pid" "$LOAD_PID"
 
 $PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
-import json, os, sys
+import json, sys
 snap = json.load(open(sys.argv[1]))
 memcgs, pids = [], {}
 for out in sys.argv[2:]:
@@ -77,14 +79,7 @@ for out in sys.argv[2:]:
     load = json.loads([l for l in lines if l.startswith('{')][-1])
     pids.update({p: m['memcg'] for m in load['memcgs'] for p in m['pids']})
 
-UNTRACED = os.environ.get('LRS_UNTRACED', '')
-
-def check(name, ok, why='', traced=False):
-    """traced: the check needs traced spinlock waits, which some kernels never give."""
-    if traced and UNTRACED:
-        print('ok - ' + name + ' # SKIP ' + UNTRACED)
-        return
-    print(('ok - ' if ok else 'not ok - ') + name + ('' if ok else ': ' + why))
+from lrs_tap import check
 
 check('collector: schema 1 with nodes and lruvecs', snap.get('schema') == 1 and snap['nodes'] and snap['lruvecs'])
 check('collector: the workloads made a nested and a top-level memcg',
@@ -145,15 +140,12 @@ if start_load removed --layout shared --readers 4 --duration 3 --size 512m --lim
 	gone=$(grep '^/' "$tmp/removed.out" | head -1)
 	tap_check "removed: the workload removed $gone" [ ! -d "$(lrs_memcg_root | cut -d' ' -f2)$gone" ]
 	$PY - "$tmp/removed.json" "$gone" <<'EOF'
-import json, os, sys
+import json, sys
+from lrs_tap import check
 snap, gone = json.load(open(sys.argv[1])), sys.argv[2]
 rows = [lv for lv in snap['lruvecs'] if lv['memcg'] == gone]
 ok = rows and all(lv.get('removed') for lv in rows) and sum(lv['contended'] for lv in rows) > 0
-if os.environ.get('LRS_UNTRACED'):
-    print(f'ok - removed: {gone} is reported removed with its contention # SKIP ' + os.environ['LRS_UNTRACED'])
-else:
-    print(('ok - ' if ok else 'not ok - ') + f'removed: {gone} is reported removed with its contention' +
-          ('' if ok else ': ' + json.dumps(rows)[:400]))
+check(f'removed: {gone} is reported removed with its contention', ok, json.dumps(rows)[:400], traced=True)
 other = [lv for lv in snap['lruvecs'] if lv['memcg'] != gone and lv['contended'] > 0]
 w = sum(lv['wait_ns'] for lv in other)
 tot = sum(lv['wait_ns'] for lv in snap['lruvecs'])
@@ -190,15 +182,14 @@ if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 
 	rc=$?
 	wait "$LOAD_PID"
 	$PY - "$tmp/full.json" "$rc" <<'EOF'
-import json, os, sys
+import json, sys
+from lrs_tap import check
 snap = json.load(open(sys.argv[1]))
 locks = sum(1 for lv in snap['lruvecs'] if lv['contended']) + len(snap['other_locks'])
 full = snap['drops']['stats_full']
 ok = sys.argv[2] == '0' and locks <= 2 and full > 0
-if os.environ.get('LRS_UNTRACED'):
-    print('ok - map full: waits past --max-locks are counted # SKIP ' + os.environ['LRS_UNTRACED'])
-else:
-    print(('ok - ' if ok else 'not ok - ') + f'map full: {locks} locks kept, {full} waits counted in drops.stats_full')
+check('map full: waits past --max-locks are counted', ok,
+      f'{locks} locks kept, {full} waits counted in drops.stats_full', traced=True)
 EOF
 else
 	tap_fail "map full: workload started"
@@ -210,12 +201,7 @@ rpid=$!
 lrs_track_pid "$rpid"
 # our own programs, by id: other lruscope instances may be running. Loading
 # takes from 0.3 s to a few seconds on a busy machine: wait for them.
-ids=""
-for i in $(seq 1 40); do
-	ids=$(grep -h '^prog_id:' /proc/"$rpid"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
-	[ -n "$ids" ] && break
-	sleep 0.25
-done
+ids=$(lrs_wait_bpf_loaded "$rpid")
 sleep 0.5
 tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"

@@ -80,8 +80,8 @@ fi
 live_in_rec=$(grep -c "^lruvec,$(echo "$live_hot" | cut -d, -f1)," "$dir/rec.csv")
 rec_in_live=$(grep -c "^lruvec,$(echo "$rec_hot" | cut -d, -f1)," "$dir/live.csv")
 live_wait=$(grep "^lruvec,$(echo "$live_hot" | cut -d, -f1),$(echo "$live_hot" | cut -d, -f2)," "$dir/rec.csv" | cut -d, -f7)
-if [ -n "$LRS_UNTRACED" ]; then
-	tap_skip "report -i: the live hottest lruvec is contended in the recording too" "$LRS_UNTRACED"
+if ! lrs_traced "report -i: the live hottest lruvec is contended in the recording too"; then
+	:
 elif [ -n "$live_hot" ] && [ "$live_in_rec" -ge 1 ] && [ "$rec_in_live" -ge 1 ] && [ "${live_wait:-0}" -gt 0 ]; then
 	tap_ok "report -i: live hottest $live_hot is contended in the recording too (wait ${live_wait} ns); recording hottest $rec_hot"
 else
@@ -96,8 +96,8 @@ fi
 
 # folded: root frame first, the lruvec as the leaf, then the wait
 "$LRS_BIN" report -i "$dir/r.jsonl.zst" -f folded >"$dir/folded" 2>&1
-if [ -n "$LRS_UNTRACED" ]; then
-	tap_skip "report -f folded: stacks end in a $prefix lruvec" "$LRS_UNTRACED"
+if ! lrs_traced "report -f folded: stacks end in a $prefix lruvec"; then
+	:
 elif grep -qE "^[^ ;]+(;[^;]+)*;/$prefix[^ ;@]+@N[0-9]+ [0-9]+$" "$dir/folded" &&
    ! grep -qvE ' [0-9]+$' "$dir/folded"; then
 	tap_ok "report -f folded: $(grep -c "/$prefix" "$dir/folded") stacks end in a $prefix lruvec, every line ends in ns"

@@ -125,9 +125,7 @@ save_screen() { screen_text "$1" >"$WORK/$2.txt"; screen_esc "$1" >"$WORK/$2.esc
 show() { sed 's/^/#   /' "$WORK/$1.txt"; }
 
 lrs_spin_probe
-# runs_traced NAME: whether a check that needs traced lruvec waits can run here;
-# else it prints the check as skipped, with the kernel's reason.
-runs_traced() { [ -z "$LRS_UNTRACED" ] && return 0; tap_skip "$T: $1" "$LRS_UNTRACED"; return 1; }
+runs_traced() { lrs_traced "$T: $1"; }	# names carry the test's prefix
 
 if ! start_load; then
 	tap_fail "$T: the readtwice load did not start"

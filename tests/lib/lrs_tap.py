@@ -1,0 +1,18 @@
+"""TAP lines from the Python parts of the scripted tests (see tests/PROTOCOL.md).
+
+check() prints one "ok - NAME" or "not ok - NAME: WHY". A check that needs a
+traced spinlock wait passes traced=True: where the kernel traces none
+(LRS_UNTRACED, set by lrs_spin_probe in tests/lib.sh) it is printed as
+skipped with that reason instead of being evaluated.
+"""
+import os
+
+UNTRACED = os.environ.get("LRS_UNTRACED", "")
+
+
+def check(name, ok, why="", traced=False):
+    if traced and UNTRACED:
+        print("ok - " + name + " # SKIP " + UNTRACED)
+        return True
+    print(("ok - " if ok else "not ok - ") + name + ("" if ok else ": " + why))
+    return bool(ok)
