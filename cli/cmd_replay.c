@@ -14,9 +14,6 @@
 #include "ui/gui/gui.h"
 #include "ui/tui/tui.h"
 
-/* The GUI is its own module: a build without SDL2 says so. */
-#pragma weak lrs_gui__run
-
 static void help(FILE *f)
 {
 	fprintf(f,
@@ -102,7 +99,7 @@ int lrs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "lruscope replay: --screenshot goes with --gui\n");
 		return LRS_EXIT_USAGE;
 	}
-	if (gui && !lrs_gui__run) {
+	if (gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
 		fprintf(stderr, "lruscope replay: --gui: this lruscope was built without the SDL2 "
 				"window (make GUI=0); replay in the terminal, without --gui\n");
 		return LRS_EXIT_USAGE;
@@ -130,6 +127,7 @@ int lrs_cmd_replay(int argc, char **argv)
 	if (getenv("NO_COLOR"))
 		topts.no_color = true;
 	if (gui) {
+#if LRS_GUI
 		struct lrs_gui_opts gopts = {
 			.stop = &lrs_stop, .duration_s = duration, .title = "lruscope replay",
 			.screenshot = screenshot,
@@ -137,6 +135,7 @@ int lrs_cmd_replay(int argc, char **argv)
 
 		/* the source paces itself from --speed: the GUI keeps its interval */
 		ret = lrs_gui__run(src, model, &gopts);
+#endif
 	} else {
 		if (!isatty(STDOUT_FILENO)) {
 			fprintf(stderr, "lruscope replay: the view needs a terminal; for text use "
