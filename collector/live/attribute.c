@@ -75,6 +75,12 @@ static int add_stack(struct lrs_snapshot *snap, struct u64map *seen, int32_t id,
 	if (!st || u64map__set(seen, (uint64_t)(uint32_t)id, snap->nr_stacks - 1))
 		return -ENOMEM;
 	st->id = id;
+	return lrs_stack__symbolize(st, ips, n, ksyms);
+}
+
+int lrs_stack__symbolize(struct lrs_stack *st, const uint64_t *ips, int n,
+			 const struct lrs_ksyms *ksyms)
+{
 	st->frames = calloc(n > 0 ? (size_t)n : 1, sizeof(*st->frames));
 	if (!st->frames)
 		return -ENOMEM;

@@ -29,6 +29,13 @@ struct lrs_stack_source {
 	void *ctx;
 };
 
+/*
+ * Fill st's frames from n instruction pointers, symbolized, the tracer's own
+ * leading frames (the BPF program, the tracepoint) dropped. 0 or -ENOMEM.
+ */
+int lrs_stack__symbolize(struct lrs_stack *st, const uint64_t *ips, int n,
+			 const struct lrs_ksyms *ksyms);
+
 #define LRS_TOP_WAITERS 16
 #define LRS_TOP_STACKS 8
 

@@ -60,12 +60,6 @@ static const char *holder_comm(void *ctx, uint64_t lock, uint64_t owner, uint32_
 	return nc->comm[0] ? nc->comm : NULL;
 }
 
-static bool frame_is_tracer(const char *sym)
-{
-	return !strncmp(sym, "bpf_", 4) || !strncmp(sym, "__bpf_trace", 11) ||
-	       !strncmp(sym, "__traceiter_", 12) || !strncmp(sym, "trace_contention", 16);
-}
-
 /* Add stack id to snap->stacks unless there already. */
 static int add_stack(struct lrs_snapshot *snap, int32_t id, const struct lrs_ksyms *ksyms,
 		     const struct lrs_stack_source *src)
@@ -83,21 +77,7 @@ static int add_stack(struct lrs_snapshot *snap, int32_t id, const struct lrs_ksy
 	if (!st)
 		return -ENOMEM;
 	st->id = id;
-	st->frames = calloc((size_t)n, sizeof(*st->frames));
-	if (!st->frames)
-		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		char buf[256];
-
-		lrs_ksyms__format(ksyms, ips[i], buf, sizeof(buf));
-		if (st->nr_frames == 0 && frame_is_tracer(buf))
-			continue;
-		st->frames[st->nr_frames] = strdup(buf);
-		if (!st->frames[st->nr_frames])
-			return -ENOMEM;
-		st->nr_frames++;
-	}
-	return 0;
+	return lrs_stack__symbolize(st, ips, n, ksyms);
 }
 
 int lrs_holders__collect(struct lrs_lockstat *ls, const struct lrs_holders_exact *exact,
