@@ -36,7 +36,7 @@ CFLAGS_COMMON := -std=gnu11 -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-miss
 CFLAGS  ?=
 
 # ---- layers: one static archive each, linked in this order (a layer uses only those after it) ----
-LAYERS := demo text tui gui ui walk replay live model
+LAYERS := demo export text tui gui ui walk replay live model
 ifeq ($(GUI),0)
 LAYERS := $(filter-out gui,$(LAYERS))
 endif
@@ -49,6 +49,7 @@ ui_SRCS     := $(wildcard ui/*.c)
 tui_SRCS    := $(wildcard ui/tui/*.c)
 gui_SRCS    := $(wildcard ui/gui/*.c)
 text_SRCS   := $(wildcard ui/text/*.c)
+export_SRCS := $(wildcard ui/export/*.c)
 demo_SRCS   := $(wildcard demo/*.c)
 
 model_LIBS  := -lm
@@ -56,12 +57,14 @@ ui_LIBS     := -lm
 live_LIBS   := $(call pc_libs,libbpf,-lbpf) $(call pc_libs,libelf,-lelf) $(call pc_libs,zlib,-lz)
 replay_LIBS := $(call pc_libs,zlib,-lz) $(call pc_libs,libzstd,-lzstd)
 tui_LIBS    := $(call pc_libs,ncursesw,-lncursesw -ltinfo)
+export_LIBS := $(call pc_libs,libmicrohttpd,-lmicrohttpd) -lpthread
 gui_LIBS    := $(call pc_libs,sdl2,-lSDL2) $(call pc_libs,SDL2_ttf,-lSDL2_ttf) $(call pc_libs,libpng,-lpng)
 
 # compile flags from pkg-config, given to that layer's objects only
 live_CFLAGS := $(call pc_cflags,libbpf)
 tui_CFLAGS  := $(call pc_cflags,ncursesw)
 gui_CFLAGS  := $(call pc_cflags,sdl2 SDL2_ttf libpng)
+export_CFLAGS := $(call pc_cflags,libmicrohttpd)
 
 layer_lib  = $(BUILD)/lib/liblrs-$(1).a
 # archives and libraries for a list of layers, in link order

@@ -8,6 +8,10 @@
 /* Exit codes: 0 ok, 1 failure (a message on stderr said what), 2 usage. */
 #include "model/clock.h"
 
+#ifndef LRS_VERSION
+#define LRS_VERSION "0.1"
+#endif
+
 #define LRS_EXIT_OK 0
 #define LRS_EXIT_FAIL 1
 #define LRS_EXIT_USAGE 2
@@ -20,6 +24,7 @@ int lrs_cmd_gui(int argc, char **argv);		/* cli/cmd_gui.c */
 int lrs_cmd_demo(int argc, char **argv);	/* cli/cmd_demo.c */
 int lrs_cmd_workload(int argc, char **argv);	/* cli/cmd_workload.c: the demo's load alone */
 int lrs_cmd_walk(int argc, char **argv);	/* cli/cmd_walk.c */
+int lrs_cmd_export(int argc, char **argv);	/* cli/cmd_export.c: Prometheus exporter */
 int lrs_cmd_keys(int argc, char **argv);		/* cli/cmd_keys.c: hidden, the keymap for the man page */
 
 /* Set by SIGINT/SIGTERM/SIGHUP once lrs_signals__install() ran. */

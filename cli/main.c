@@ -6,10 +6,6 @@
 
 #include "cli/commands.h"
 
-#ifndef LRS_VERSION
-#define LRS_VERSION "0.1"
-#endif
-
 /* Commands built by other modules are weak: a build without one says so. */
 #pragma weak lrs_cmd_top
 #pragma weak lrs_cmd_gui
@@ -18,6 +14,7 @@
 #pragma weak lrs_cmd_demo
 #pragma weak lrs_cmd_walk
 #pragma weak lrs_cmd_workload
+#pragma weak lrs_cmd_export
 
 struct command {
 	const char *name;
@@ -32,6 +29,7 @@ static const struct command commands[] = {
 	{ "record", lrs_cmd_record, "record   -o FILE [-d SECS]                write a recording" },
 	{ "replay", lrs_cmd_replay, "replay   FILE [--gui] [--speed X]         play a recording in the TUI or GUI" },
 	{ "demo", lrs_cmd_demo, "demo     [--readers N] [--layout shared|isolated|both] [--batch]   the per-memcg lru_lock experiment" },
+	{ "export", lrs_cmd_export, "export   [--listen ADDR:PORT] [--textfile DIR]   Prometheus metrics for fleets" },
 	{ "walk", lrs_cmd_walk, "walk     [-c VMCORE -s VMLINUX] [--json]  run the drgn scripts, show the result" },
 	{ "workload", lrs_cmd_workload, "workload --layout shared|isolated ...    the demo's readtwice load alone, no BPF" },
 };

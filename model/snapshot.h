@@ -102,6 +102,17 @@ struct lrs_drops {
 	uint64_t negative_time;	/* end before begin */
 };
 
+/*
+ * The live collector's own BPF cost, cumulative: run time and runs of its
+ * programs, counted by the kernel while run-time stats are on (the exporter
+ * turns them on). known is false everywhere else.
+ */
+struct lrs_bpf_cost {
+	bool known;
+	uint64_t run_ns;
+	uint64_t runs;
+};
+
 struct lrs_holders;
 
 struct lrs_snapshot {
@@ -119,6 +130,7 @@ struct lrs_snapshot {
 	size_t nr_stacks;
 	struct lrs_drops drops;
 	char *unavailable;	/* "stacks: ..." features that degraded, or NULL */
+	struct lrs_bpf_cost bpf_cost;
 	struct lrs_holders *holders;	/* lock holders (model/holders.h), or NULL */
 };
 

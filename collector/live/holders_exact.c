@@ -89,6 +89,11 @@ void lrs_holders_exact__counters(const struct lrs_holders_exact *ex, uint64_t *a
 	*drop_full = ex ? ex->skel->bss->exact_drop_full : 0;
 }
 
+const struct bpf_object *lrs_holders_exact__object(const struct lrs_holders_exact *ex)
+{
+	return ex && ex->skel ? ex->skel->obj : NULL;
+}
+
 void lrs_holders_exact__destroy(struct lrs_holders_exact *ex)
 {
 	if (!ex)

@@ -20,5 +20,7 @@ int lrs_holders_exact__map_fd(const struct lrs_holders_exact *ex);	/* exact_last
 void lrs_holders_exact__counters(const struct lrs_holders_exact *ex, uint64_t *acquisitions,
 				 uint64_t *drop_full);
 void lrs_holders_exact__destroy(struct lrs_holders_exact *ex);	/* accepts NULL */
+struct bpf_object;
+const struct bpf_object *lrs_holders_exact__object(const struct lrs_holders_exact *ex);
 
 #endif

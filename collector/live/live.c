@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "collector/live/attribute.h"
+#include "collector/live/bpf_cost.h"
 #include "collector/live/cgroup_fs.h"
 #include "collector/live/live.h"
 #include "model/clock.h"
@@ -44,6 +45,7 @@ struct live {
 	uint64_t last_t_ns;	/* the previous read, or when counting started */
 	bool holders;				/* holders tracked */
 	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
+	int stats_fd;				/* keeps BPF run-time stats on, or -1 */
 };
 
 /*
@@ -144,6 +146,15 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 					   snap);
 	if (!err)
 		err = describe_unavailable(lv, snap);
+	if (lv->stats_fd >= 0) {
+		snap->bpf_cost.known = true;
+		lrs_bpf_cost__add(lrs_lockstat__object(lv->lockstat), &snap->bpf_cost.run_ns,
+				  &snap->bpf_cost.runs);
+		lrs_bpf_cost__add(lrs_lruvec_iter__object(lv->iter), &snap->bpf_cost.run_ns,
+				  &snap->bpf_cost.runs);
+		lrs_bpf_cost__add(lrs_holders_exact__object(lv->exact), &snap->bpf_cost.run_ns,
+				  &snap->bpf_cost.runs);
+	}
 	lrs_lockstat_read__clear(&rd);
 	lrs_lruvec_table__clear(&table);
 	if (err)
@@ -173,6 +184,8 @@ static void live_destroy(struct lrs_source *src)
 		lrs_lruvec_iter__destroy(lv->iter);
 		lrs_ksyms__free(lv->ksyms);
 		lrs_path_memory__destroy(&lv->paths);
+		if (lv->stats_fd >= 0)
+			close(lv->stats_fd);
 		free(lv->unavailable);
 		free(lv);
 	}
@@ -261,6 +274,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	src->set_interval = live_set_interval;
 	src->destroy = live_destroy;
 	src->ctx = lv;
+	lv->stats_fd = -1;
 	lrs_path_memory__init(&lv->paths);
 
 	ret = lrs_collector__check_privileges(err, err_len);
@@ -312,6 +326,12 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		lrs_holders_exact__destroy(lv->exact);
 		lv->exact = NULL;
 		err[0] = 0;
+	}
+	if (opts->bpf_stats) {
+		lv->stats_fd = lrs_bpf_stats__enable();
+		if (lv->stats_fd < 0 && !lv->unavailable)
+			/* the exporter then has no lruscope_bpf_run_seconds_total */
+			lv->unavailable = strdup("bpf cost: the kernel refused BPF run-time stats");
 	}
 	lv->last_t_ns = lrs_now_ns();
 	*out = src;

@@ -18,6 +18,7 @@ struct lrs_collector_opts {
 	unsigned int max_memcgs;	/* memcgs the lruvec iterator's maps hold */
 	bool verbose;			/* libbpf messages on stderr */
 	bool holders;			/* track lock holders (model/holders.h) */
+	bool bpf_stats;			/* turn on BPF run-time stats: snapshots carry bpf_cost */
 };
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);

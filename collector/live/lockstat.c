@@ -329,6 +329,11 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 	}
 }
 
+const struct bpf_object *lrs_lockstat__object(const struct lrs_lockstat *ls)
+{
+	return ls && ls->skel ? ls->skel->obj : NULL;
+}
+
 void lrs_lockstat__destroy(struct lrs_lockstat *ls)
 {
 	if (!ls)

@@ -81,6 +81,9 @@ struct lrs_holders_read;
 int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read *out);
 void lrs_lockstat__stop(struct lrs_lockstat *ls);
 void lrs_lockstat__destroy(struct lrs_lockstat *ls);
+/* Its BPF object, for the programs' run time (collector/live/bpf_cost.h). */
+struct bpf_object;
+const struct bpf_object *lrs_lockstat__object(const struct lrs_lockstat *ls);
 void lrs_lockstat_read__clear(struct lrs_lockstat_read *rd);
 
 #endif

@@ -277,6 +277,11 @@ uint64_t lrs_lruvec_iter__map_full(const struct lrs_lruvec_iter *it)
 	return it->skel->bss->map_full;
 }
 
+const struct bpf_object *lrs_lruvec_iter__object(const struct lrs_lruvec_iter *it)
+{
+	return it && it->skel ? it->skel->obj : NULL;
+}
+
 void lrs_lruvec_iter__destroy(struct lrs_lruvec_iter *it)
 {
 	if (!it)

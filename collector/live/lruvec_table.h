@@ -77,5 +77,7 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 uint64_t lrs_lruvec_iter__read_faults(const struct lrs_lruvec_iter *it);
 uint64_t lrs_lruvec_iter__map_full(const struct lrs_lruvec_iter *it);
 void lrs_lruvec_iter__destroy(struct lrs_lruvec_iter *it);
+struct bpf_object;
+const struct bpf_object *lrs_lruvec_iter__object(const struct lrs_lruvec_iter *it);
 
 #endif

@@ -10,7 +10,7 @@ import re
 import sys
 
 # A layer may include itself and the layers after it in this list.
-LAYERS = ["cli", "demo", "ui/text", "ui/tui", "ui/gui", "ui", "collector/walk",
+LAYERS = ["cli", "demo", "ui/export", "ui/text", "ui/tui", "ui/gui", "ui", "collector/walk",
           "collector/replay", "collector/live", "collector", "model", "bpf"]
 SOURCE_DIRS = ["bpf", "model", "collector", "ui", "demo", "cli"]
 PRIVATE = re.compile(r"_(internal|impl)$")
