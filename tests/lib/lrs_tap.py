@@ -6,8 +6,18 @@ traced spinlock wait passes traced=True: where the kernel traces none
 skipped with that reason instead of being evaluated.
 """
 import os
+import subprocess
 
 UNTRACED = os.environ.get("LRS_UNTRACED", "")
+
+
+def spin_probe():
+    """Decide UNTRACED as the shell tests' lrs_spin_probe does (tests/lib.sh, cached per boot)."""
+    global UNTRACED
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib.sh")
+    out = subprocess.run(["bash", "-c", '. "$1"; lrs_spin_traced', "_", lib],
+                         capture_output=True, text=True)
+    UNTRACED = out.stdout.strip() if out.returncode else ""
 
 
 def check(name, ok, why="", traced=False):

@@ -17,8 +17,12 @@ int lrs_textfile__check(const char *dir, char *err, size_t err_len)
 	if (stat(dir, &st)) {
 		int e = errno;
 
-		snprintf(err, err_len, "--textfile %s: %s%s", dir, strerror(e),
-			 e == ENOENT ? ": create it, or give node_exporter's --collector.textfile.directory" : "");
+		if (e == EACCES)
+			snprintf(err, err_len, "--textfile %s: cannot write there as uid %d: %s", dir,
+				 (int)geteuid(), strerror(e));
+		else
+			snprintf(err, err_len, "--textfile %s: %s%s", dir, strerror(e),
+				 e == ENOENT ? ": create it, or give node_exporter's --collector.textfile.directory" : "");
 		return -e;
 	}
 	if (!S_ISDIR(st.st_mode)) {
