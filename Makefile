@@ -90,6 +90,7 @@ test_actions_LAYERS      := ui model
 test_attribute_LAYERS    := live model
 test_colour_LAYERS       := ui
 test_demo_summary_LAYERS := demo model
+test_export_LAYERS       := export text model
 test_gui_layout_LAYERS   := gui ui model
 test_gui_render_LAYERS   := gui ui model
 test_holders_LAYERS      := replay model
