@@ -203,6 +203,8 @@ def main():
     check("export: the tool's own BPF cost is scraped (lruscope_bpf_run_seconds_total has a rate)",
           bool(bpf) and float(bpf[0]["value"][1]) > 0, str(bpf))
 
+    docs_checks(pport, text)
+
     # counters monotonic across two scrapes, sample by sample
     a = samples(exp.get("/metrics")[1])
     time.sleep(2.2)
@@ -229,6 +231,31 @@ def main():
     requests_ok(exp)
     textfile_checks(promtool)
     folding_checks()
+
+
+def docs_checks(pport, page):
+    """docs/metrics.md names every family on the page; the Grafana dashboard's queries run in Prometheus."""
+    doc = open(os.path.join(ROOT, "docs", "metrics.md")).read()
+    families = sorted(set(re.findall(r"^# TYPE (\S+)", page, re.M)))
+    undocumented = [f for f in families if "`%s`" % f not in doc]
+    check("export: docs/metrics.md documents every family on the page (%d)" % len(families),
+          families and not undocumented, "undocumented: %s" % undocumented)
+    dash = json.load(open(os.path.join(ROOT, "docs", "grafana", "lruscope.json")))
+    exprs = [t["expr"] for p in dash["panels"] for t in p["targets"]]
+    names = set(re.findall(r"\blruscope_[a-z_]+", " ".join(exprs)))
+    known = {"lruscope_lruvec_lock_imposed_seconds_total"}  # with --holders only
+    for name, kind in re.findall(r"^# TYPE (\S+) (\S+)", page, re.M):
+        known |= {name + s for s in ("_bucket", "_sum", "_count", "")} if kind == "histogram" else {name}
+    check("export: every metric the Grafana dashboard queries is on the page",
+          names and names <= known, "unknown: %s" % sorted(names - known))
+    failed = []
+    for e in exprs:
+        q = e.replace("$__rate_interval", "10s").replace('instance=~"$instance"', 'instance=~".*"')
+        try:
+            prom_query(pport, q)
+        except OSError as err:
+            failed.append("%s: %s" % (q, err))
+    check("export: Prometheus runs each of the dashboard's %d queries" % len(exprs), not failed, str(failed[:2]))
 
 
 def _safe(fn):
@@ -378,7 +405,7 @@ def folding_checks():
     script = 'for m in "$@"; do sh -c "echo \\$\\$ > $m/cgroup.procs; exec sleep 60" & done; wait'
     start(["sh", "-c", script, "_"] + many)
     port = free_port()
-    exp = Exporter(BIN, ["--listen", "127.0.0.1:%d" % port, "-i", "1", "-d", "30", "--max-series", "100"],
+    exp = Exporter(BIN, ["--listen", "127.0.0.1:%d" % port, "-i", "1", "-d", "30", "--max-series", "100", "--holders"],
                    tmp, start, name="fold")
     text = wait_for("fold", lambda: exp.get("/metrics")[1] if exp.get("/metrics")[0] == 200 else "", 40)
     s = samples(text or "")
@@ -389,6 +416,8 @@ def folding_checks():
           s.get('lruscope_memcgs{series="other"}', 0) >= 30 and s.get("lruscope_folded_memcgs_total", 0) >= 30 and
           any('memcg="other"' in k for k in with_memcg),
           "other %s folded_total %s" % (s.get('lruscope_memcgs{series="other"}'), s.get("lruscope_folded_memcgs_total")))
+    check("export: --holders adds the imposed family", "# TYPE lruscope_lruvec_lock_imposed_seconds_total counter" in (text or ""),
+          "no imposed family on the page")
 
 
 if __name__ == "__main__":
