@@ -4,6 +4,8 @@
  * BPF_CGROUP_ITER_DESCENDANTS_PRE): for every memcg and node, the lruvec's
  * lock address and LRU sizes; for the root, each node's zone locks too.
  * Results go to maps (see lruvec_iter.h for why not to the seq_file).
+ * And the names of memcgs created or renamed between two walks
+ * (tp_btf/cgroup_mkdir, tp_btf/cgroup_rename), which a walk may never see.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -45,10 +47,28 @@ struct {
 	__type(value, struct node_rec);
 } nodes SEC(".maps");
 
-/* memcg_rec is too big for the 512-byte stack next to the rest */
+/*
+ * Memcgs created or renamed since the collector last drained this map. The
+ * iterator sees live cgroups only: one created and removed between two walks
+ * is never walked, and its lruvec lock or its tasks can still be seen waiting
+ * (its pages outlive it). Recorded at mkdir, its name is kept. Same records
+ * as memcgs (gen and order unused); sized from user space.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct memcg_rec);
+} memcg_names SEC(".maps");
+
+/*
+ * memcg_rec is too big for the 512-byte stack next to the rest: slot 0 for
+ * the iterator, slot 1 for the mkdir and rename hooks.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct memcg_rec);
 } scratch SEC(".maps");
@@ -81,15 +101,31 @@ static __always_inline void record_node(struct mem_cgroup_per_node *pn, __u32 no
 	}
 }
 
+/* The cgroup's directory name and its place in the tree, into mrec. */
+static __always_inline void read_name(struct memcg_rec *mrec, struct cgroup *cgrp)
+{
+	struct cgroup_subsys_state *parent = BPF_CORE_READ(cgrp, self.parent);
+	const char *name;
+
+	mrec->parent_cgid = parent ? BPF_CORE_READ(parent, cgroup, kn, id) : 0;
+	mrec->level = BPF_CORE_READ(cgrp, level);
+	name = BPF_CORE_READ(cgrp, kn, name);
+	if (!name || bpf_probe_read_kernel_str(mrec->name, sizeof(mrec->name), name) < 0) {
+		__sync_fetch_and_add(&read_faults, 1);
+		mrec->name[0] = 0;
+	} else if (mrec->name[sizeof(mrec->name) - 2]) {
+		mrec->flags |= MEMCG_REC_NAME_TRUNC;
+	}
+}
+
 SEC("iter/cgroup")
 int dump_lruvecs(struct bpf_iter__cgroup *ctx)
 {
 	struct cgroup *cgrp = ctx->cgroup;
-	struct cgroup_subsys_state *css, *parent;
+	struct cgroup_subsys_state *css;
 	__u32 nr_zones = bpf_core_enum_value(enum zone_type, __MAX_NR_ZONES), zero = 0;
 	struct memcg_rec *mrec = bpf_map_lookup_elem(&scratch, &zero);
 	struct mem_cgroup *memcg;
-	const char *name;
 	__u64 cgid;
 	int level;
 
@@ -104,20 +140,11 @@ int dump_lruvecs(struct bpf_iter__cgroup *ctx)
 
 	mrec->gen = gen;
 	mrec->order = visited++;
-	parent = BPF_CORE_READ(cgrp, self.parent);
-	mrec->parent_cgid = parent ? BPF_CORE_READ(parent, cgroup, kn, id) : 0;
-	mrec->level = level;
 	mrec->flags = 0;
 	/* the flags enum is anonymous (no CO-RE); CSS_ONLINE = 2 since 3.x */
 	if (!(BPF_CORE_READ(css, flags) & CSS_ONLINE))
 		mrec->flags |= MEMCG_REC_DYING;
-	name = BPF_CORE_READ(cgrp, kn, name);
-	if (!name || bpf_probe_read_kernel_str(mrec->name, sizeof(mrec->name), name) < 0) {
-		__sync_fetch_and_add(&read_faults, 1);
-		mrec->name[0] = 0;
-	} else if (mrec->name[sizeof(mrec->name) - 2]) {
-		mrec->flags |= MEMCG_REC_NAME_TRUNC;
-	}
+	read_name(mrec, cgrp);
 	if (bpf_map_update_elem(&memcgs, &cgid, mrec, BPF_ANY)) {
 		__sync_fetch_and_add(&map_full, 1);
 		return 0;
@@ -157,4 +184,40 @@ int dump_lruvecs(struct bpf_iter__cgroup *ctx)
 			__sync_fetch_and_add(&map_full, 1);
 	}
 	return 0;
+}
+
+/*
+ * A cgroup created or renamed in the memory hierarchy: its name into
+ * memcg_names. Only that hierarchy's: under v1 each hierarchy numbers its
+ * cgroups on its own, so an id of another one may equal a memcg's. Runs at
+ * mkdir and rename only, never on a lock's path.
+ */
+static __always_inline int record_name(struct cgroup *cgrp)
+{
+	__u32 memory = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id), slot = 1;
+	struct memcg_rec *mrec = bpf_map_lookup_elem(&scratch, &slot);
+	__u64 cgid;
+
+	if (!mrec || !(BPF_CORE_READ(cgrp, root, subsys_mask) & (1U << memory)))
+		return 0;
+	cgid = BPF_CORE_READ(cgrp, kn, id);
+	mrec->gen = 0;
+	mrec->order = 0;
+	mrec->flags = 0;
+	read_name(mrec, cgrp);
+	if (bpf_map_update_elem(&memcg_names, &cgid, mrec, BPF_ANY))
+		__sync_fetch_and_add(&map_full, 1);
+	return 0;
+}
+
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(cgroup_mkdir, struct cgroup *cgrp, const char *path)
+{
+	return record_name(cgrp);
+}
+
+SEC("tp_btf/cgroup_rename")
+int BPF_PROG(cgroup_rename, struct cgroup *cgrp, const char *path)
+{
+	return record_name(cgrp);
 }

@@ -5,6 +5,8 @@
  * read() session of 8 pages (kernel/bpf/cgroup_iter.c), ~150 memcgs of
  * records, while the maps hold any number. Each walk stamps what it wrote
  * with the generation the collector set; older entries are gone memcgs.
+ * Memcgs created or renamed between walks are in memcg_names until the
+ * collector drains it (read and delete: a name, not a counter).
  */
 #ifndef LRS_BPF_LRUVEC_ITER_H
 #define LRS_BPF_LRUVEC_ITER_H
@@ -22,7 +24,7 @@
 #define MEMCG_REC_DYING		(1U << 0)	/* removed (rmdir), not yet freed */
 #define MEMCG_REC_NAME_TRUNC	(1U << 1)
 
-/* memcgs map: key = cgroup id (kernfs node id). */
+/* memcgs and memcg_names maps: key = cgroup id (kernfs node id). */
 struct memcg_rec {
 	__u64 gen;
 	__u64 order;		/* position in the pre-order walk: parents first */

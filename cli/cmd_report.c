@@ -40,8 +40,9 @@ static void help(FILE *f)
 
 /*
  * Collect until the deadline or a signal. A snapshot each second is taken
- * and dropped: it lets the collector learn the path of every memcg that
- * lives during the report, so one removed before the end keeps its name.
+ * and dropped: it moves the names of memcgs created since the last one out
+ * of their BPF map (as many entries as the iterator's memcgs) before it can
+ * fill, so one removed before the end keeps its name on a busy machine.
  */
 static void collect_until(struct lrs_source *src, double secs)
 {

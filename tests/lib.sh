@@ -133,3 +133,10 @@ PY
 	esac
 	return 0
 }
+
+# Run lrs_cleanup and remove directory $1 when the test exits, also on INT, TERM and HUP.
+lrs_cleanup_on_exit() {
+	LRS_TMP=$1
+	trap 'lrs_cleanup; rm -rf "$LRS_TMP"' EXIT
+	trap 'exit 130' INT TERM HUP
+}

@@ -8,56 +8,7 @@
 #include "collector/live/attribute.h"
 #include "bpf/lockstat.h"
 #include "model/lock_names.h"
-
-void lrs_path_memory__init(struct lrs_path_memory *pm)
-{
-	memset(pm, 0, sizeof(*pm));
-	u64map__init(&pm->index);
-}
-
-void lrs_path_memory__destroy(struct lrs_path_memory *pm)
-{
-	for (size_t i = 0; i < pm->nr; i++)
-		free(pm->paths[i]);
-	free(pm->paths);
-	u64map__destroy(&pm->index);
-	memset(pm, 0, sizeof(*pm));
-}
-
-static int path_memory__remember(struct lrs_path_memory *pm, uint64_t cgid, const char *path)
-{
-	size_t i;
-	char *copy;
-
-	if (u64map__get(&pm->index, cgid, &i))
-		return 0;	/* a cgroup id names one cgroup for its whole life */
-	copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	if ((pm->nr & (pm->nr - 1)) == 0) {
-		void *p = realloc(pm->paths, (pm->nr ? pm->nr * 2 : 16) * sizeof(*pm->paths));
-
-		if (!p) {
-			free(copy);
-			return -ENOMEM;
-		}
-		pm->paths = p;
-	}
-	pm->paths[pm->nr] = copy;
-	if (u64map__set(&pm->index, cgid, pm->nr)) {
-		free(copy);
-		return -ENOMEM;
-	}
-	pm->nr++;
-	return 0;
-}
-
-static const char *path_memory__get(const struct lrs_path_memory *pm, uint64_t cgid)
-{
-	size_t i;
-
-	return u64map__get(&pm->index, cgid, &i) ? pm->paths[i] : NULL;
-}
+#include "model/u64map.h"
 
 /* Append a stack to the snapshot once, symbolized, tracer frames dropped. */
 static int add_stack(struct lrs_snapshot *snap, struct u64map *seen, int32_t id,
@@ -210,9 +161,10 @@ int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_locksta
 	u64map__init(&stack_seen);
 	u64map__init(&addr_index);
 
+	if (lrs_path_memory__learn(paths, table))
+		goto out;
 	for (size_t i = 0; i < table->nr_memcgs; i++)
-		if (u64map__set(&memcg_index, table->memcgs[i].cgid, i) ||
-		    path_memory__remember(paths, table->memcgs[i].cgid, table->memcgs[i].path))
+		if (u64map__set(&memcg_index, table->memcgs[i].cgid, i))
 			goto out;
 
 	/* every lruvec, contended or not: the heatmap's rows */
@@ -250,7 +202,7 @@ int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_locksta
 
 			if (!u64map__get(&lruvec_index, key, &li)) {
 				/* its memcg is gone: keep its old name, never someone else's */
-				const char *old = path_memory__get(paths, r->owner_cgid);
+				const char *old = lrs_path_memory__get(paths, r->owner_cgid);
 				char buf[64];
 
 				lv = lrs_snapshot__add_lruvec(snap);
@@ -325,7 +277,7 @@ int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_locksta
 		if (u64map__get(&memcg_index, w->waiter_cgid, &mi))
 			wpath = table->memcgs[mi].path;
 		else
-			wpath = path_memory__get(paths, w->waiter_cgid);
+			wpath = lrs_path_memory__get(paths, w->waiter_cgid);
 		if (wpath && !(dst->memcg = strdup(wpath)))
 			goto out;
 	}

@@ -10,18 +10,8 @@
 #include "collector/live/ksyms.h"
 #include "collector/live/lockstat.h"
 #include "collector/live/lruvec_table.h"
+#include "collector/live/memcg_paths.h"
 #include "model/snapshot.h"
-#include "model/u64map.h"
-
-/* Paths of memcgs seen before: a removed memcg keeps its name. */
-struct lrs_path_memory {
-	struct u64map index;	/* cgid -> paths[] */
-	char **paths;
-	size_t nr;
-};
-
-void lrs_path_memory__init(struct lrs_path_memory *pm);
-void lrs_path_memory__destroy(struct lrs_path_memory *pm);
 
 /* Stacks: the caller reads the ips of the ids referenced. */
 struct lrs_stack_source {

@@ -98,3 +98,18 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 	*nr_out = nr;
 	return 0;
 }
+
+int lrs_bpf_map__drain(int fd, size_t key_size, size_t value_size, void **keys, void **values,
+		       size_t *nr)
+{
+	int ret = lrs_bpf_map__read_all(fd, key_size, value_size, keys, values, nr);
+
+	for (size_t i = 0; !ret && i < *nr; i++) {
+		char *key = (char *)*keys + i * key_size, *value = (char *)*values + i * value_size;
+
+		/* ENOENT: gone since the read, the value read stands */
+		if (bpf_map_lookup_and_delete_elem(fd, key, value) && errno != ENOENT)
+			bpf_map_delete_elem(fd, key);
+	}
+	return ret;
+}

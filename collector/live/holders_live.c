@@ -28,11 +28,8 @@ static uint64_t waiter_key(uint64_t lock, uint64_t owner, uint32_t pid)
 static const char *memcg_path(void *ctx, uint64_t cgid)
 {
 	const struct names_ctx *nc = ctx;
-	size_t i;
 
-	if (cgid == 0)
-		return NULL;
-	return u64map__get(&nc->paths->index, cgid, &i) ? nc->paths->paths[i] : NULL;
+	return cgid ? lrs_path_memory__get(nc->paths, cgid) : NULL;
 }
 
 /*

@@ -100,10 +100,14 @@ static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
 {
 	uint64_t faults = lrs_lruvec_iter__read_faults(lv->iter);
 	uint64_t full = lrs_lruvec_iter__map_full(lv->iter);
-	char buf[512];
+	const char *names = lrs_lruvec_iter__names_unavailable(lv->iter);
+	char buf[768];
 	int n = snprintf(buf, sizeof(buf), "%s", lv->unavailable ? lv->unavailable : "");
 
-	if (full)
+	if (names)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s", n ? "; " : "", names);
+
+	if (full && n < (int)sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec maps full (%llu): raise --max-memcgs",
 			      n ? "; " : "", (unsigned long long)full);
 	if (faults && n < (int)sizeof(buf))
@@ -164,6 +168,26 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 fail:
 	lrs_snapshot__free(snap);
 	return err;
+}
+
+/*
+ * One walk before the first interval: a memcg that exists now and is removed
+ * before the first read keeps its name. The iterator's mkdir hook is already
+ * attached, so from here on every memcg is walked or recorded when created.
+ */
+static int learn_paths_now(struct live *lv, char *err, size_t err_len)
+{
+	struct lrs_lruvec_table table;
+	int ret = lrs_lruvec_iter__read(lv->iter, &table);
+
+	if (!ret) {
+		ret = lrs_path_memory__learn(&lv->paths, &table);
+		lrs_lruvec_table__clear(&table);
+	}
+	if (ret)
+		snprintf(err, err_len, "lruscope: the first walk of the memory cgroups failed: %s",
+			 strerror(-ret));
+	return ret;
 }
 
 static void live_set_interval(struct lrs_source *src, double interval_s)
@@ -311,6 +335,9 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		goto fail;
 	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, opts->max_memcgs ? opts->max_memcgs : 8192,
 				       &lv->iter, err, err_len);
+	if (ret)
+		goto fail;
+	ret = learn_paths_now(lv, err, err_len);
 	if (ret)
 		goto fail;
 	lv->ksyms = lrs_ksyms__load();

@@ -18,13 +18,16 @@ void lrs_lruvec_table__clear(struct lrs_lruvec_table *t)
 {
 	for (size_t i = 0; i < t->nr_memcgs; i++)
 		free(t->memcgs[i].path);
+	for (size_t i = 0; i < t->nr_born; i++)
+		free(t->born[i].name);
 	free(t->memcgs);
+	free(t->born);
 	free(t->lruvecs);
 	free(t->nodes);
 	memset(t, 0, sizeof(*t));
 }
 
-static char *child_path(const char *parent, const char *name)
+char *lrs_memcg_child_path(const char *parent, const char *name)
 {
 	char *p;
 
@@ -43,6 +46,37 @@ static int cmp_order(const void *a, const void *b)
 	uint64_t y = sort_raw->memcgs[*(const size_t *)b].order;
 
 	return x < y ? -1 : x > y;
+}
+
+static int cmp_born(const void *a, const void *b)
+{
+	const struct lrs_memcg_born *x = a, *y = b;
+
+	if (x->level != y->level)
+		return x->level - y->level;
+	return x->cgid < y->cgid ? -1 : x->cgid > y->cgid;
+}
+
+/* Memcgs born since the last read, parents first: a child's path needs its parent's. */
+static int build_born(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_table *t)
+{
+	t->born = calloc(raw->nr_born ? raw->nr_born : 1, sizeof(*t->born));
+	if (!t->born)
+		return -ENOMEM;
+	for (size_t i = 0; i < raw->nr_born; i++) {
+		const struct memcg_rec *rec = &raw->born[i];
+		struct lrs_memcg_born *b = &t->born[t->nr_born];
+
+		b->name = strndup(rec->name, sizeof(rec->name));
+		if (!b->name)
+			return -ENOMEM;
+		b->cgid = raw->born_ids[i];
+		b->parent_cgid = rec->parent_cgid;
+		b->level = (int)rec->level;
+		t->nr_born++;
+	}
+	qsort(t->born, t->nr_born, sizeof(*t->born), cmp_born);
+	return 0;
 }
 
 static int cmp_lruvec(const void *a, const void *b)
@@ -92,7 +126,7 @@ int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_
 		mi->parent_cgid = rec->level > 0 ? rec->parent_cgid : 0;
 		mi->level = (int)rec->level;
 		mi->dying = rec->flags & MEMCG_REC_DYING;
-		mi->path = child_path(rec->level > 0 ? ppath : NULL, name);
+		mi->path = lrs_memcg_child_path(rec->level > 0 ? ppath : NULL, name);
 		if (!mi->path || u64map__set(&index, mi->cgid, t->nr_memcgs))
 			goto out;
 		t->nr_memcgs++;
@@ -128,7 +162,7 @@ int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_
 		}
 		t->nr_nodes++;
 	}
-	err = 0;
+	err = build_born(raw, t);
 out:
 	free(order);
 	u64map__destroy(&index);
@@ -140,9 +174,31 @@ out:
 struct lrs_lruvec_iter {
 	struct lruvec_iter_bpf *skel;
 	struct bpf_link *link;
+	struct bpf_link *mkdir_link, *rename_link;
+	char *names_unavailable;
 	int root_fd;
 	unsigned int nr_nodes;
 };
+
+/*
+ * The mkdir and rename hooks, attached before the first walk: every memcg is
+ * then either walked or recorded when created. Without them lruscope still
+ * runs, and says that a short-lived memcg may be shown by id.
+ */
+static void attach_names(struct lrs_lruvec_iter *it)
+{
+	char buf[256];
+
+	it->mkdir_link = bpf_program__attach(it->skel->progs.cgroup_mkdir);
+	if (it->mkdir_link)
+		it->rename_link = bpf_program__attach(it->skel->progs.cgroup_rename);
+	if (it->mkdir_link && it->rename_link)
+		return;
+	snprintf(buf, sizeof(buf), "memcg names: tp_btf/cgroup_%s did not attach (%s): a memcg "
+		 "removed within an interval may be shown as cgroup-id:N",
+		 it->mkdir_link ? "rename" : "mkdir", strerror(errno));
+	it->names_unavailable = strdup(buf);
+}
 
 int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsigned int max_memcgs,
 			     struct lrs_lruvec_iter **out, char *err, size_t err_len)
@@ -172,6 +228,7 @@ int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsi
 	it->skel->rodata->nr_nodes = it->nr_nodes;
 	bpf_map__set_max_entries(it->skel->maps.memcgs, max_memcgs);
 	bpf_map__set_max_entries(it->skel->maps.lruvecs, max_memcgs * it->nr_nodes);
+	bpf_map__set_max_entries(it->skel->maps.memcg_names, max_memcgs);
 	ret = lruvec_iter_bpf__load(it->skel);
 	if (ret) {
 		snprintf(err, err_len,
@@ -190,6 +247,7 @@ int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsi
 			 strerror(errno));
 		goto fail;
 	}
+	attach_names(it);
 	*out = it;
 	return 0;
 fail:
@@ -228,7 +286,7 @@ static void delete_stale(int fd, const void *keys, size_t key_size, const uint64
 int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *table)
 {
 	struct lrs_lruvec_raw raw = { .nr_nodes = it->nr_nodes };
-	void *mkeys = NULL, *mvals = NULL, *lkeys = NULL, *lvals = NULL;
+	void *mkeys = NULL, *mvals = NULL, *lkeys = NULL, *lvals = NULL, *bkeys = NULL, *bvals = NULL;
 	struct node_rec *nodes = calloc(it->nr_nodes, sizeof(*nodes));
 	int ret;
 
@@ -244,6 +302,10 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 	if (!ret)
 		ret = lrs_bpf_map__read_all(bpf_map__fd(it->skel->maps.lruvecs), sizeof(struct lruvec_key),
 					    sizeof(struct lruvec_rec), &lkeys, &lvals, &raw.nr_lruvecs);
+	/* after the walk: a memcg created during it is in one or the other, or both */
+	if (!ret)
+		ret = lrs_bpf_map__drain(bpf_map__fd(it->skel->maps.memcg_names), sizeof(uint64_t),
+					 sizeof(struct memcg_rec), &bkeys, &bvals, &raw.nr_born);
 	for (uint32_t node = 0; !ret && node < it->nr_nodes; node++)
 		if (bpf_map_lookup_elem(bpf_map__fd(it->skel->maps.nodes), &node, &nodes[node]))
 			ret = -errno;
@@ -253,6 +315,8 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 		raw.lruvec_keys = lkeys;
 		raw.lruvecs = lvals;
 		raw.nodes = nodes;
+		raw.born_ids = bkeys;
+		raw.born = bvals;
 		ret = lrs_lruvec_table__build(&raw, table);
 		delete_stale(bpf_map__fd(it->skel->maps.memcgs), mkeys, sizeof(uint64_t), mvals,
 			     sizeof(struct memcg_rec), raw.nr_memcgs, raw.gen);
@@ -263,8 +327,15 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 	free(mvals);
 	free(lkeys);
 	free(lvals);
+	free(bkeys);
+	free(bvals);
 	free(nodes);
 	return ret;
+}
+
+const char *lrs_lruvec_iter__names_unavailable(const struct lrs_lruvec_iter *it)
+{
+	return it->names_unavailable;
 }
 
 uint64_t lrs_lruvec_iter__read_faults(const struct lrs_lruvec_iter *it)
@@ -287,6 +358,9 @@ void lrs_lruvec_iter__destroy(struct lrs_lruvec_iter *it)
 	if (!it)
 		return;
 	bpf_link__destroy(it->link);
+	bpf_link__destroy(it->mkdir_link);
+	bpf_link__destroy(it->rename_link);
+	free(it->names_unavailable);
 	lruvec_iter_bpf__destroy(it->skel);
 	if (it->root_fd >= 0)
 		close(it->root_fd);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every memcg x node lruvec with its lock address and LRU sizes, read by the
- * BPF cgroup iterator (bpf/lruvec_iter.bpf.c) once per interval.
+ * BPF cgroup iterator (bpf/lruvec_iter.bpf.c) once per interval, and the
+ * names of memcgs created since the last read (which a walk may never see).
  */
 #ifndef LRS_LRUVEC_TABLE_H
 #define LRS_LRUVEC_TABLE_H
@@ -37,9 +38,19 @@ struct lrs_node_info {
 	char zone_name[LRS_MAX_ZONES][8];
 };
 
+/* A memcg created or renamed since the last read: its name, its path not yet known. */
+struct lrs_memcg_born {
+	uint64_t cgid;
+	uint64_t parent_cgid;
+	int level;
+	char *name;		/* the directory's name */
+};
+
 struct lrs_lruvec_table {
 	struct lrs_memcg_info *memcgs;	/* tree order (pre-order walk) */
 	size_t nr_memcgs;
+	struct lrs_memcg_born *born;	/* parents before children (by level) */
+	size_t nr_born;
 	struct lrs_lruvec_info *lruvecs;
 	size_t nr_lruvecs;
 	struct lrs_node_info *nodes;
@@ -62,17 +73,31 @@ struct lrs_lruvec_raw {
 	const struct node_rec *nodes;		/* index = node id */
 	size_t nr_nodes;
 	uint64_t gen;				/* entries of older walks are gone memcgs */
+	const uint64_t *born_ids;		/* the memcg_names map, drained */
+	const struct memcg_rec *born;
+	size_t nr_born;
 };
 
-/* Build the table from one walk's entries: tree order, paths, per-node lruvecs. */
+/*
+ * Build the table from one walk's entries: tree order, paths, per-node
+ * lruvecs; and the memcgs born since the last read, parents first.
+ */
 int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_table *out);
 void lrs_lruvec_table__clear(struct lrs_lruvec_table *table);
+
+/* "/a" + "b" -> "/a/b"; a NULL parent is the root ("/"). NULL if out of memory. */
+char *lrs_memcg_child_path(const char *parent_path, const char *name);
 
 /* The iterator's life cycle. */
 struct lrs_lruvec_iter;
 int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsigned int max_memcgs,
 			     struct lrs_lruvec_iter **out, char *err, size_t err_len);
 int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *table);
+/*
+ * Why names of memcgs created between two walks are not recorded (their
+ * hooks did not attach), or NULL when they are.
+ */
+const char *lrs_lruvec_iter__names_unavailable(const struct lrs_lruvec_iter *it);
 /* Reads that failed, and memcgs or lruvecs that did not fit in the maps. */
 uint64_t lrs_lruvec_iter__read_faults(const struct lrs_lruvec_iter *it);
 uint64_t lrs_lruvec_iter__map_full(const struct lrs_lruvec_iter *it);

@@ -275,6 +275,75 @@ static void test_removed_memcg_keeps_its_old_path(void **state)
 	lrs_lruvec_table__clear(&t);
 }
 
+/* A memcg_names entry: created (or renamed) since the last read. */
+static void add_born(struct memcg_rec *recs, uint64_t *ids, size_t *nr, uint64_t cgid,
+		     uint64_t parent, unsigned level, const char *name)
+{
+	memset(&recs[*nr], 0, sizeof(recs[*nr]));
+	recs[*nr].parent_cgid = parent;
+	recs[*nr].level = level;
+	snprintf(recs[*nr].name, sizeof(recs[*nr].name), "%s", name);
+	ids[(*nr)++] = cgid;
+}
+
+/*
+ * Memcgs that lived between two walks: known only from memcg_names. Their
+ * waits are read after they are gone, and still carry their paths.
+ */
+static void test_memcg_born_between_walks_keeps_its_path(void **state)
+{
+	struct walk w = { .nr_memcgs = 0 };
+	struct memcg_rec born[5];
+	uint64_t born_ids[5];
+	size_t nr_born = 0;
+	struct lrs_lruvec_raw raw;
+	struct lrs_lruvec_table t;
+	struct lrs_path_memory pm;
+	struct lrs_lock_row row = lock_row(0xffff800000077000ULL, 31, 1, LRS_LOCK_LRUVEC, 3, 30);
+	struct lrs_waiter_row wt = { .lock_addr = 0xffff800000077000ULL, .owner_cgid = 31, .pid = 9,
+				     .waiter_cgid = 32, .contended = 3, .wait_ns = 30, .comm = "short" };
+	struct lrs_lockstat_read rd = { .locks = &row, .nr_locks = 1, .waiters = &wt, .nr_waiters = 1 };
+	struct lrs_snapshot *snap = lrs_snapshot__new();
+	const struct lrs_lruvec *lv;
+
+	add_memcg(&w, 1, 0, 0, "", 0xffff800000010000ULL, false, 4);
+	add_memcg(&w, 10, 1, 1, "a", 0xffff800000020000ULL, false, 4);
+	/* hash order: a child before its parent, born in the same interval */
+	add_born(born, born_ids, &nr_born, 32, 30, 2, "kid");
+	add_born(born, born_ids, &nr_born, 30, 1, 1, "short");
+	add_born(born, born_ids, &nr_born, 31, 10, 2, "b");		/* under a walked memcg */
+	add_born(born, born_ids, &nr_born, 40, 777, 3, "orphan");	/* parent never known */
+	add_born(born, born_ids, &nr_born, 10, 1, 1, "a2");		/* /a renamed after the walk */
+	raw = (struct lrs_lruvec_raw){
+		.memcg_ids = w.ids, .memcgs = w.memcgs, .nr_memcgs = w.nr_memcgs,
+		.lruvec_keys = w.lkeys, .lruvecs = w.lruvecs, .nr_lruvecs = w.nr_lruvecs,
+		.nodes = w.nodes, .nr_nodes = 0, .gen = 4,
+		.born_ids = born_ids, .born = born, .nr_born = nr_born,
+	};
+	assert_int_equal(lrs_lruvec_table__build(&raw, &t), 0);
+	assert_int_equal(t.nr_born, 5);
+	/* parents first */
+	for (size_t i = 1; i < t.nr_born; i++)
+		assert_true(t.born[i - 1].level <= t.born[i].level);
+
+	lrs_path_memory__init(&pm);
+	assert_int_equal(lrs_attribute(&t, &rd, NULL, NULL, &pm, snap), 0);
+	assert_string_equal(lrs_path_memory__get(&pm, 30), "/short");
+	assert_string_equal(lrs_path_memory__get(&pm, 32), "/short/kid");
+	assert_string_equal(lrs_path_memory__get(&pm, 40), "/?/orphan");
+	assert_string_equal(lrs_path_memory__get(&pm, 10), "/a2");
+	/* b was born under /a, renamed /a2 since: a rename moves the children with it */
+	lv = lrs_snapshot__find_lruvec(snap, 31, 1);
+	assert_non_null(lv);
+	assert_true(lv->removed);
+	assert_string_equal(lv->memcg, "/a2/b");
+	assert_int_equal(lv->nr_waiters, 1);
+	assert_string_equal(lv->waiters[0].memcg, "/short/kid");
+	lrs_snapshot__free(snap);
+	lrs_path_memory__destroy(&pm);
+	lrs_lruvec_table__clear(&t);
+}
+
 static void test_lock_type_names(void **state)
 {
 	assert_string_equal(lrs_lock_type_name(LCB_F_SPIN), "spinlock");
@@ -294,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_build_drops_entries_of_older_walks),
 		cmocka_unit_test(test_attribution),
 		cmocka_unit_test(test_removed_memcg_keeps_its_old_path),
+		cmocka_unit_test(test_memcg_born_between_walks_keeps_its_path),
 		cmocka_unit_test(test_lock_type_names),
 	};
 

@@ -370,3 +370,25 @@ def read_guest_file(img, path):
     r = subprocess.run(["debugfs", "-R", "cat " + path, img], stdout=subprocess.PIPE,
                        stderr=subprocess.DEVNULL)
     return r.stdout if r.returncode == 0 and r.stdout else None
+
+
+# ---- a lab test's frame ------------------------------------------------------------------------
+
+def lruscope_tools_missing():
+    """What a guest that runs lruscope needs and this host lacks (drgn is not needed there,
+    debugfs reads the guest's data disk)."""
+    return [t for t in missing_tools() if t != "python3-drgn"] + (
+        [] if shutil.which("debugfs") else ["debugfs"])
+
+
+def run_test(main):
+    """Exit with main()'s status. SIGTERM, SIGHUP and SIGINT end it through its finally
+    blocks, which stop the guest and remove the work directory."""
+    def on_signal(signum, frame):
+        raise SystemExit(128 + signum)
+    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(s, on_signal)
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
