@@ -46,6 +46,7 @@ struct live {
 	bool holders;				/* holders tracked */
 	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
 	int stats_fd;				/* keeps BPF run-time stats on, or -1 */
+	unsigned int max_memcgs;		/* what the lruvec iterator's maps hold */
 };
 
 /*
@@ -108,8 +109,9 @@ static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s", n ? "; " : "", names);
 
 	if (full && n < (int)sizeof(buf))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec maps full (%llu): raise --max-memcgs",
-			      n ? "; " : "", (unsigned long long)full);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%slruvec maps full (%llu): memcgs beyond the first %u are not shown",
+			      n ? "; " : "", (unsigned long long)full, lv->max_memcgs);
 	if (faults && n < (int)sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec iterator: %llu unreadable reads",
 			      n ? "; " : "", (unsigned long long)faults);
@@ -333,7 +335,8 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	ret = lrs_lockstat__prepare(&lopts, &lv->lockstat, err, err_len);
 	if (ret)
 		goto fail;
-	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, opts->max_memcgs ? opts->max_memcgs : 8192,
+	lv->max_memcgs = opts->max_memcgs ? opts->max_memcgs : 8192;
+	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, lv->max_memcgs,
 				       &lv->iter, err, err_len);
 	if (ret)
 		goto fail;
