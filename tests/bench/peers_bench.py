@@ -1,0 +1,200 @@
+"""lruscope against bpftrace and 'perf lock record -a' on the same load (peers_bench.sh runs it).
+
+argv: LRUSCOPE_BINARY WORKDIR ROUNDS
+"""
+import ctypes
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+BIN, WORK, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+PFX = "lrs-test-peers%d-" % os.getpid()
+
+# The peer: wait summed per lock address and one histogram, as a tracer's one-liner would.
+BPFTRACE = r"""
+tracepoint:lock:contention_begin { @start[tid] = nsecs; @lock[tid] = args->lock_addr; }
+tracepoint:lock:contention_end /@start[tid]/ {
+	$d = nsecs - @start[tid];
+	@wait[@lock[tid]] = sum($d);
+	@hist = hist($d);
+	delete(@start[tid]); delete(@lock[tid]);
+}
+"""
+
+started = []
+
+
+def start(cmd, **kw):
+    p = subprocess.Popen(cmd, start_new_session=True, **kw)
+    started.append(p)
+    return p
+
+
+def stop(p, sig=signal.SIGINT):
+    if p.poll() is None:
+        os.killpg(p.pid, sig)
+    try:
+        p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+
+
+def enable_stats():
+    """BPF_ENABLE_STATS: the kernel times every program run while the fd is open."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    attr = (ctypes.c_uint32 * 1)(0)  # BPF_STATS_RUN_TIME
+    fd = libc.syscall(321, 32, attr, ctypes.sizeof(attr))  # SYS_bpf, BPF_ENABLE_STATS
+    return fd
+
+
+def progs_of(pid):
+    """{name: (run_time_ns, run_cnt)} of the BPF programs process pid holds (its fds' prog ids)."""
+    ids = set()
+    try:
+        for fd in os.listdir("/proc/%d/fdinfo" % pid):
+            try:
+                for line in open("/proc/%d/fdinfo/%s" % (pid, fd)):
+                    if line.startswith("prog_id:"):
+                        ids.add(int(line.split()[1]))
+            except OSError:
+                pass
+    except OSError:
+        return {}
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True).stdout
+    progs = {}
+    for p in json.loads(out or "[]"):
+        if p["id"] in ids:
+            name = p.get("name", "?")
+            # the kernel keeps 15 characters of a name: bpftrace's begin is "contention_begi"
+            name = {"contention_begi": "contention_begin"}.get(name, name)
+            t, c = progs.get(name, (0, 0))
+            progs[name] = (t + p.get("run_time_ns", 0), c + p.get("run_cnt", 0))
+    return progs
+
+
+def busy_ns():
+    """CPU time the machine spent not idle, all CPUs, in ns."""
+    f = open("/proc/stat").readline().split()[1:]
+    v = [int(x) for x in f]
+    idle = v[3] + v[4]
+    return (sum(v[:8]) - idle) * 1e9 / os.sysconf("SC_CLK_TCK")
+
+
+def wait_loaded(pid, names, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        if all(n in progs_of(pid) for n in names):
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def workload(tag, secs, extra=()):
+    return start([BIN, "workload", "--layout", "shared", "--readers", "4", "--duration", str(secs),
+                  "--size", "256m", "--limit", "96m", "--prefix", PFX + tag + "-"] + list(extra),
+                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+def writers(secs):
+    """Four writers on one file: its inode's rwsem queues them, a wait every kernel traces."""
+    f = os.path.join(WORK, "shared-file")
+    loop = 'end=$(($(date +%%s) + %d)); while [ $(date +%%s) -lt $end ]; do ' \
+           'dd if=/dev/zero of="%s" bs=4k count=20000 conv=notrunc status=none; done' % (secs, f)
+    return [start(["sh", "-c", loop]) for _ in range(4)]
+
+
+def cost():
+    """Both tools attached to the same contentions: BPF ns per contention, share of busy CPU."""
+    fd = enable_stats()
+    if fd < 0:
+        print("cost per contention: BPF run-time stats unavailable (errno %d)" % ctypes.get_errno())
+        return
+    lrs = start([BIN, "report", "-d", "60", "-f", "json", "--stack-every", "16"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    bt = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ok = wait_loaded(lrs.pid, ["contention_begin", "contention_end"]) and wait_loaded(bt.pid, ["contention_begin", "contention_end"])
+    if not ok:
+        print("cost per contention: a tool did not load (lruscope %s, bpftrace %s)" % (progs_of(lrs.pid), progs_of(bt.pid)))
+        for p in (lrs, bt):
+            stop(p)
+        os.close(fd)
+        return
+    before = {"lruscope": progs_of(lrs.pid), "bpftrace": progs_of(bt.pid)}
+    b0, t0 = busy_ns(), time.time()
+    load = [workload("cost", 8)] + writers(8)
+    for p in load:
+        p.wait()
+    b1, t1 = busy_ns(), time.time()
+    after = {"lruscope": progs_of(lrs.pid), "bpftrace": progs_of(bt.pid)}
+    for p in (lrs, bt):
+        stop(p)
+    os.close(fd)
+    print("cost per traced contention, both tools on the same %.1f s of readtwice + 4 writers on one file "
+          "(busy CPU %.2f s):" % (t1 - t0, (b1 - b0) / 1e9))
+    res = {}
+    for tool in ("lruscope", "bpftrace"):
+        d = {n: (after[tool][n][0] - before[tool].get(n, (0, 0))[0], after[tool][n][1] - before[tool].get(n, (0, 0))[1])
+             for n in after[tool]}
+        ends = d.get("contention_end", (0, 0))[1]
+        hot = sum(d.get(n, (0, 0))[0] for n in ("contention_begin", "contention_end"))
+        every = sum(t for t, _ in d.values())
+        res[tool] = hot / ends if ends else 0
+        print("  %-8s %6.0f ns a contention (begin + end) over %d contentions; all its programs: %.3f%% of busy CPU"
+              % (tool, res[tool], ends, 100 * every / (b1 - b0) if b1 > b0 else 0))
+    if res["bpftrace"]:
+        print("  lruscope over bpftrace, ns a contention: ratio %.2f (issue budget: 450 ns, 1.2%% of busy CPU)"
+              % (res["lruscope"] / res["bpftrace"]))
+
+
+def throughput():
+    """readtwice MB/s with each tool over none, rounds in rotating order."""
+    modes = ["none", "lruscope", "perf lock", "bpftrace"]
+    mbps = {m: [] for m in modes}
+    for r in range(ROUNDS):
+        order = modes[r % len(modes):] + modes[:r % len(modes)]
+        for m in order:
+            tool = None
+            if m == "lruscope":
+                tool = start([BIN, "report", "-d", "60", "-f", "json"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+                wait_loaded(tool.pid, ["contention_end"])
+            elif m == "perf lock":
+                tool = start(["perf", "lock", "record", "-a", "-o", os.path.join(WORK, "perf.data"), "--", "sleep", "60"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(3)
+            elif m == "bpftrace":
+                tool = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                wait_loaded(tool.pid, ["contention_end"])
+            w = workload("t%d" % r, 6)
+            out, _ = w.communicate()
+            if tool:
+                stop(tool)
+            try:
+                mbps[m].append(json.loads([l for l in out.splitlines() if l.startswith("{")][-1])["mb_per_s"])
+            except (IndexError, ValueError, KeyError):
+                pass
+    none = mbps["none"]
+    if not none:
+        print("throughput: the load reported nothing")
+        return
+    print("readtwice (4 readers, 4 KiB reads, 96 MiB limit), %d rounds in rotating order, MB/s over none:" % ROUNDS)
+    for m in modes[1:]:
+        ratios = sorted(b / a for a, b in zip(none, mbps[m]) if a)
+        if ratios:
+            print("  %-9s median %.3f, spread %.3f-%.3f (budget for lruscope: >= 0.98)"
+                  % (m, statistics.median(ratios), ratios[0], ratios[-1]))
+    print("  none      median %.0f MB/s, spread %.0f-%.0f" % (statistics.median(none), min(none), max(none)))
+
+
+try:
+    cost()
+    throughput()
+finally:
+    for p in started:
+        if p.poll() is None:
+            stop(p, signal.SIGTERM)
