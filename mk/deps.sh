@@ -10,7 +10,8 @@ BUILD_PACKAGES="make clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd
 libncurses-dev libmicrohttpd-dev"
 GUI_PACKAGES="libsdl2-dev libsdl2-ttf-dev libpng-dev fonts-dejavu-core"
 TEST_PACKAGES="libcmocka-dev python3-drgn qemu-system-x86 busybox-static cpio e2fsprogs tmux
-xvfb xdotool procps groff man-db libjansson-dev libjson-c-dev iproute2"
+xvfb xdotool procps groff man-db libjansson-dev libjson-c-dev iproute2
+bpftrace linux-perf"
 
 missing_of() {
 	m=""
