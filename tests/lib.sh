@@ -31,6 +31,12 @@ LRS_PIDS=()
 LRS_CGROUPS=()
 lrs_track_pid() { LRS_PIDS+=("$1"); }
 lrs_track_cgroup() { LRS_CGROUPS+=("$1"); }
+# After a test waited for PID itself: the cleanup must not signal the number again.
+lrs_untrack_pid() {
+	local p keep=()
+	for p in "${LRS_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+	LRS_PIDS=("${keep[@]}")
+}
 lrs_cleanup() {
 	local pid cg i
 	for pid in "${LRS_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
