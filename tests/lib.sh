@@ -80,6 +80,50 @@ lrs_wait_bpf_loaded() {
 	echo $ids
 }
 
+# lrs_tmux_test NAME: the start of a test that drives lruscope in tmux. Fails
+# unless lruscope and tmux are there; sets T=NAME, TAG, SOCK (a tmux server of
+# the test's own: kill-server touches nothing else), WORK (a new directory)
+# and tm (tmux on SOCK); on exit kills that server, ends the tracked
+# processes and removes WORK.
+lrs_tmux_test() {
+	T=$1
+	[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
+	command -v tmux >/dev/null || { tap_fail "$T: tmux is missing (make deps)"; exit 1; }
+	TAG=lrs-test-$T$$
+	SOCK=$TAG
+	WORK=$(mktemp -d "/tmp/$TAG.XXXXXX")
+	tm() { tmux -L "$SOCK" "$@"; }
+	trap 'tm kill-server 2>/dev/null; lrs_cleanup; rm -rf "$WORK"' EXIT
+	trap 'exit 130' INT TERM
+}
+
+# lrs_screen_wait SOCKET SESSION REGEX [SECS]: until the tmux pane (of the server
+# on SOCKET) shows REGEX, at most SECS (default 20). The last capture is left in
+# LRS_SCREEN: what the user saw, for a check's message.
+LRS_SCREEN=
+lrs_screen_wait() {
+	local sock=$1 s=$2 re=$3 secs=${4:-20} i
+	for ((i = 0; i < secs * 4; i++)); do
+		LRS_SCREEN=$(tmux -L "$sock" capture-pane -p -t "$s" 2>&1)
+		grep -Eq -- "$re" <<<"$LRS_SCREEN" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+# lrs_screen_show: LRS_SCREEN as TAP comment lines.
+lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
+# lrs_screen_check NAME SESSION REGEX SECS [COMMAND...]: a check that the pane of
+# the server on SOCK shows REGEX within SECS and then, if given, that COMMAND
+# succeeds on what it showed (in LRS_SCREEN); prints the screen when not.
+lrs_screen_check() {
+	local name=$1 s=$2 re=$3 secs=$4 ok=1
+	shift 4
+	lrs_screen_wait "$SOCK" "$s" "$re" "$secs" || ok=0
+	[ "$ok" = 1 ] && [ $# -gt 0 ] && { "$@" || ok=0; }
+	tap_check "$name" [ "$ok" = 1 ]
+	[ "$ok" = 1 ] || lrs_screen_show
+}
+
 # Root is not a kernel feature: a test that needs it fails without it.
 need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }
