@@ -124,6 +124,22 @@ lrs_screen_check() {
 	[ "$ok" = 1 ] || lrs_screen_show
 }
 
+# lrs_rewriters FILE SECS: for SECS, four writers rewrite the first 16 MB of
+# FILE over and over, queueing on its inode's rwsem: sleeping-lock waits, which
+# every kernel traces (a pipe's mutex waits are too rare). LRS_REWRITERS is the
+# pid to wait for.
+LRS_REWRITERS=
+lrs_rewriters() {
+	(
+		for _ in 1 2 3 4; do
+			timeout "$2" sh -c 'while :; do dd if=/dev/zero of="$1" bs=64k count=256 \
+				conv=notrunc status=none; done' _ "$1" &
+		done
+		wait
+	) &
+	LRS_REWRITERS=$!
+}
+
 # Root is not a kernel feature: a test that needs it fails without it.
 need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }
@@ -151,18 +167,13 @@ lrs_spin_traced() {
 		sleep 0.5
 		"$LRS_BIN" report -d 3 -f json >"$tmp/report.json" 2>"$tmp/report.err"
 		wait "$load"
-		# then writers rewriting one 16 MB file queue on its inode's rwsem:
-		# sleeping-lock waits, to show the tracepoint fires at all (a pipe's mutex
-		# waits are rare; beside the readers' cpu.shares the writers would starve)
-		local writers=() w
-		for w in 1 2 3 4; do
-			timeout 3 sh -c 'while :; do dd if=/dev/zero of="$1" bs=64k count=256 \
-				conv=notrunc status=none; done' _ "$tmp/rewritten" &
-			writers+=($!)
-		done
-		sleep 0.5
-		"$LRS_BIN" report -d 2 -f json >"$tmp/sleeping.json" 2>>"$tmp/report.err"
-		wait "${writers[@]}"
+		# then sleeping-lock waits, to show the tracepoint fires at all (beside
+		# the readers' cpu.shares the writers would starve)
+		"$LRS_BIN" report -d 3 -f json >"$tmp/sleeping.json" 2>>"$tmp/report.err" &
+		local report=$!
+		lrs_wait_bpf_loaded "$report" >/dev/null
+		lrs_rewriters "$tmp/rewritten" 2
+		wait "$report" "$LRS_REWRITERS"
 		/usr/bin/python3 - "$tmp/report.json" "$tmp/load" "$tmp/sleeping.json" >"$cache" <<'PY'
 import json, sys
 SPIN = 1	# LCB_F_SPIN alone: a spinlock (an rwlock adds LCB_F_READ or LCB_F_WRITE)
