@@ -140,6 +140,20 @@ lrs_rewriters() {
 	LRS_REWRITERS=$!
 }
 
+# lrs_progs_left IDS...: how many of these BPF program ids are still loaded, once
+# none is or 5 s have passed (a program goes soon after its process closed its
+# fds). By id: others may run lruscope too, and this bpftool shows no owner pid.
+lrs_progs_left() {
+	local id n i
+	for ((i = 0; i < 20; i++)); do
+		n=0
+		for id in "$@"; do bpftool prog show id "$id" >/dev/null 2>&1 && n=$((n + 1)); done
+		[ "$n" = 0 ] && break
+		sleep 0.25
+	done
+	echo "$n"
+}
+
 # Root is not a kernel feature: a test that needs it fails without it.
 need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }

@@ -211,9 +211,7 @@ wait "$rpid"; rc=$?
 lrs_untrack_pid "$rpid"
 tap_check "sigint: report exits 0 and prints its snapshot" \
 	bash -c '[ "$1" -eq 0 ] && "$2" -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' _ "$rc" "$PY" "$tmp/int.json"
-sleep 0.5
-left=0
-for id in $ids; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
-tap_check "cleanup: none of the report's BPF programs is left ($left)" [ "$left" -eq 0 ]
+left=$(lrs_progs_left $ids)
+tap_check "cleanup: none of the report's BPF programs is left ($left)" [ -n "$ids" -a "$left" -eq 0 ]
 left=$(find /sys/fs/cgroup -maxdepth 3 \( -name "$col*" -o -name "$rm*" \) 2>/dev/null | wc -l)
 tap_check "cleanup: no $col/$rm cgroups left ($left)" [ "$left" -eq 0 ]

@@ -109,7 +109,6 @@ else
 	tap_check "holders: top --holders names the mode in its header" [ "$rc" -eq 0 ]
 	# the heavy memcg's lruvecs only, the hottest selected, the detail pane on
 	tm send-keys -t top / "$heavy" Enter
-	sleep 0.5
 	wait_for "$heavy.*@N" 10 || tm send-keys -t top Enter
 	wait_for "holder's memcg" 10
 	# the holder lines, right of the "holder's memcg ... imposed" heading: a long
@@ -159,18 +158,7 @@ PY
 fi
 for pid in "${LRS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
 for pid in "${LRS_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
-# the programs the report and top held, by id (others may run lruscope, and this
-# bpftool shows no owner pids): freed when their process closed its fds
-progs_left() {
-	local id n=0
-	for id in "$@"; do bpftool prog show id "$id" >/dev/null 2>&1 && n=$((n + 1)); done
-	echo "$n"
-}
-for ((i = 0; i < 20; i++)); do
-	[ "$(progs_left $report_ids ${top_ids:-})" -eq 0 ] && break
-	sleep 0.25
-done
-left=$(progs_left $report_ids ${top_ids:-})
+left=$(lrs_progs_left $report_ids ${top_ids:-})
 tap_check "holders: none of the report's and top's BPF programs is left ($left of $(echo $report_ids ${top_ids:-}))" \
 	[ -n "$report_ids" -a "$left" -eq 0 ]
 left=$(find /sys/fs/cgroup -maxdepth 3 \( -name "$heavy*" -o -name "$light*" \) 2>/dev/null | wc -l)

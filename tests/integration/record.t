@@ -178,12 +178,7 @@ for sig in INT TERM; do
 	wait $pid
 	rc=$?
 	lrs_untrack_pid $pid
-	for _ in $(seq 20); do	# the programs go with the process's fds
-		left=0
-		for id in $ids; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
-		[ "$left" = 0 ] && break
-		sleep 0.25
-	done
+	left=$(lrs_progs_left $ids)
 	said=$(sed -n "s|^lruscope record: wrote \([0-9]*\) snapshots, \([0-9]*\) bytes to $f\$|\1 \2|p" "$dir/sig.err")
 	lines=$(zstdcat "$f" 2>/dev/null | tail -n +2 | wc -l)
 	"$LRS_BIN" report -i "$f" -f csv >"$dir/sig.csv" 2>"$dir/sig-report.err"
