@@ -31,6 +31,12 @@ LRS_PIDS=()
 LRS_CGROUPS=()
 lrs_track_pid() { LRS_PIDS+=("$1"); }
 lrs_track_cgroup() { LRS_CGROUPS+=("$1"); }
+# After a test waited for PID itself: the cleanup must not signal the number again.
+lrs_untrack_pid() {
+	local p keep=()
+	for p in "${LRS_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+	LRS_PIDS=("${keep[@]}")
+}
 lrs_cleanup() {
 	local pid cg i
 	for pid in "${LRS_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
@@ -74,6 +80,80 @@ lrs_wait_bpf_loaded() {
 	echo $ids
 }
 
+# lrs_tmux_test NAME: the start of a test that drives lruscope in tmux. Fails
+# unless lruscope and tmux are there; sets T=NAME, TAG, SOCK (a tmux server of
+# the test's own: kill-server touches nothing else), WORK (a new directory)
+# and tm (tmux on SOCK); on exit kills that server, ends the tracked
+# processes and removes WORK.
+lrs_tmux_test() {
+	T=$1
+	[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
+	command -v tmux >/dev/null || { tap_fail "$T: tmux is missing (make deps)"; exit 1; }
+	TAG=lrs-test-$T$$
+	SOCK=$TAG
+	WORK=$(mktemp -d "/tmp/$TAG.XXXXXX")
+	tm() { tmux -L "$SOCK" "$@"; }
+	trap 'tm kill-server 2>/dev/null; lrs_cleanup; rm -rf "$WORK"' EXIT
+	trap 'exit 130' INT TERM
+}
+
+# lrs_screen_wait SOCKET SESSION REGEX [SECS]: until the tmux pane (of the server
+# on SOCKET) shows REGEX, at most SECS (default 20). The last capture is left in
+# LRS_SCREEN: what the user saw, for a check's message.
+LRS_SCREEN=
+lrs_screen_wait() {
+	local sock=$1 s=$2 re=$3 secs=${4:-20} i
+	for ((i = 0; i < secs * 4; i++)); do
+		LRS_SCREEN=$(tmux -L "$sock" capture-pane -p -t "$s" 2>&1)
+		grep -Eq -- "$re" <<<"$LRS_SCREEN" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+# lrs_screen_show: LRS_SCREEN as TAP comment lines.
+lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
+# lrs_screen_check NAME SESSION REGEX SECS [COMMAND...]: a check that the pane of
+# the server on SOCK shows REGEX within SECS and then, if given, that COMMAND
+# succeeds on what it showed (in LRS_SCREEN); prints the screen when not.
+lrs_screen_check() {
+	local name=$1 s=$2 re=$3 secs=$4 ok=1
+	shift 4
+	lrs_screen_wait "$SOCK" "$s" "$re" "$secs" || ok=0
+	[ "$ok" = 1 ] && [ $# -gt 0 ] && { "$@" || ok=0; }
+	tap_check "$name" [ "$ok" = 1 ]
+	[ "$ok" = 1 ] || lrs_screen_show
+}
+
+# lrs_rewriters FILE SECS: for SECS, four writers rewrite the first 16 MB of
+# FILE over and over, queueing on its inode's rwsem: sleeping-lock waits, which
+# every kernel traces (a pipe's mutex waits are too rare). LRS_REWRITERS is the
+# pid to wait for.
+LRS_REWRITERS=
+lrs_rewriters() {
+	(
+		for _ in 1 2 3 4; do
+			timeout "$2" sh -c 'while :; do dd if=/dev/zero of="$1" bs=64k count=256 \
+				conv=notrunc status=none; done' _ "$1" &
+		done
+		wait
+	) &
+	LRS_REWRITERS=$!
+}
+
+# lrs_progs_left IDS...: how many of these BPF program ids are still loaded, once
+# none is or 5 s have passed (a program goes soon after its process closed its
+# fds). By id: others may run lruscope too, and this bpftool shows no owner pid.
+lrs_progs_left() {
+	local id n i
+	for ((i = 0; i < 20; i++)); do
+		n=0
+		for id in "$@"; do bpftool prog show id "$id" >/dev/null 2>&1 && n=$((n + 1)); done
+		[ "$n" = 0 ] && break
+		sleep 0.25
+	done
+	echo "$n"
+}
+
 # Root is not a kernel feature: a test that needs it fails without it.
 need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }
@@ -86,41 +166,48 @@ need_root() {
 # Decided once per boot (cached under $LRS_BUILD) from the kernel's answer to
 # a load that makes about 100k spinlock waits a second where they are traced:
 # untraced only if the CPU runs under a hypervisor, the tracepoint reports
-# mutex waits, and not one spinlock wait. Prints the reason; returns 1 then.
+# sleeping-lock waits, and not one plain spinlock wait (an rwlock's waits are
+# traced under a hypervisor too: its flags add READ or WRITE to SPIN, and they
+# are no evidence). Prints the reason; returns 1 then.
 lrs_spin_traced() {
 	local boot cache tmp
 	boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
-	cache=$LRS_BUILD/spin-traced.$boot
+	cache=$LRS_BUILD/spin-traced-v2.$boot	# v2: verdicts of plain spinlocks only
 	if [ ! -s "$cache" ]; then
 		tmp=$(mktemp -d /tmp/lrs-test-spin.XXXXXX)
 		"$LRS_BIN" workload --layout shared --readers 4 --duration 5 --size 256m --limit 48m \
 			--cpu-shares 8192 --prefix "lrs-test-spin$$-" >"$tmp/load" 2>&1 &
 		local load=$!
-		# a pipe between two tasks: mutex waits, to show the tracepoint fires at all
-		timeout 4 sh -c 'while :; do head -c 200M /dev/zero | cat >/dev/null; done' &
-		local pipe=$!
 		sleep 0.5
 		"$LRS_BIN" report -d 3 -f json >"$tmp/report.json" 2>"$tmp/report.err"
-		wait "$load" "$pipe"
-		/usr/bin/python3 - "$tmp/report.json" "$tmp/load" >"$cache" <<'PY'
+		wait "$load"
+		# then sleeping-lock waits, to show the tracepoint fires at all (beside
+		# the readers' cpu.shares the writers would starve)
+		"$LRS_BIN" report -d 3 -f json >"$tmp/sleeping.json" 2>>"$tmp/report.err" &
+		local report=$!
+		lrs_wait_bpf_loaded "$report" >/dev/null
+		lrs_rewriters "$tmp/rewritten" 2
+		wait "$report" "$LRS_REWRITERS"
+		/usr/bin/python3 - "$tmp/report.json" "$tmp/load" "$tmp/sleeping.json" >"$cache" <<'PY'
 import json, sys
-SPIN, MUTEX, RT = 1, 32, 8
+SPIN = 1	# LCB_F_SPIN alone: a spinlock (an rwlock adds LCB_F_READ or LCB_F_WRITE)
 try:
     snap = json.load(open(sys.argv[1]))
     load = json.loads([l for l in open(sys.argv[2]) if l.startswith("{")][-1])
+    sleeping = json.load(open(sys.argv[3]))
 except (OSError, ValueError, IndexError) as e:
     print("yes probe failed (%s): assuming traced" % e); sys.exit()
 if not load.get("mb_per_s"):
     # no load, no verdict: the tests then run, and fail if nothing is traced
     print("yes the probe's readers read nothing: assuming traced"); sys.exit()
 spin = sum(l["contended"] for l in snap["lruvecs"])
-spin += sum(o["contended"] for o in snap["other_locks"]
-            if o.get("flags", 0) & SPIN and not o.get("flags", 0) & (MUTEX | RT))
-other = sum(o["contended"] for o in snap["other_locks"])
+spin += sum(o["contended"] for o in snap["other_locks"] if o.get("flags", 0) == SPIN)
+spin += sum(o["contended"] for o in sleeping["other_locks"] if o.get("flags", 0) == SPIN)
+other = sum(o["contended"] for s in (snap, sleeping) for o in s["other_locks"])
 hyper = "hypervisor" in open("/proc/cpuinfo").read().split()
 if spin == 0 and other > 0 and hyper:
     print("no this kernel never traced a spinlock wait under a readtwice load (%d other lock "
-          "waits traced, 0 spinlock waits): under a hypervisor without paravirt spinlocks it "
+          "waits traced, 0 of a plain spinlock): under a hypervisor without paravirt spinlocks it "
           "takes spinlocks by test-and-set (virt_spin_lock), which bypasses "
           "lock:contention_begin" % other)
 else:

@@ -176,6 +176,8 @@ bool lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_edit *filt
 		if (lp->src->control && lp->src->control(lp->src, (int)act)) {
 			/* a replay moved or changed speed: the next take waits a whole interval */
 			lp->next_due_s = lrs_now_s() + loop__interval(lp);
+			if (!lp->user_moved)	/* a seek shows other snapshots: follow their hottest */
+				lrs_view__select_hottest(model);
 			return true;
 		}
 		if (lrs_action__moves_selection(act))

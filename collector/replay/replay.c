@@ -130,6 +130,13 @@ static int decode_at(struct replay *r, size_t k, struct lrs_snapshot **out)
 	return 0;
 }
 
+/* A file's end reached (by playing or seeking): hold the last frame, paused, so one can step back. */
+static void hold_at_end(struct replay *r)
+{
+	if (r->model && !r->once && r->ended && (size_t)(r->pos + 1) == r->nr_lines)
+		r->model->paused = true;
+}
+
 static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
 {
 	struct replay *r = src->ctx;
@@ -142,9 +149,7 @@ static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
 	if (err)
 		return err;
 	r->pos = (long)next;
-	/* a file's end: hold the last frame, paused, so one can step back */
-	if (r->model && !r->once && r->ended && next + 1 == r->nr_lines)
-		r->model->paused = true;
+	hold_at_end(r);
 	update_name(src);
 	return 0;
 }
@@ -175,6 +180,7 @@ static bool seek(struct lrs_source *src, long k)
 		lrs_model__push(r->model, a);
 	lrs_model__push(r->model, b);
 	r->pos = k;
+	hold_at_end(r);
 	update_name(src);
 	return true;
 }

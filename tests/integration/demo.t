@@ -60,7 +60,8 @@ after_checks() {
 		bpftool prog show id "$p" 2>/dev/null | grep -qE 'contention_begin|contention_end|dump_lruvecs' &&
 			progs="$progs $p"
 	done
-	tap_check "demo: $name: its readers are gone ($(sort -u "$OUT/pids" | wc -l) seen)${alive:+, alive:$alive}" test -z "$alive"
+	tap_check "demo: $name: its readers are gone ($(sort -u "$OUT/pids" | wc -l) seen)${alive:+, alive:$alive}" \
+		test -z "$alive" -a -s "$OUT/pids"
 	tap_check "demo: $name: its BPF programs are unloaded ($(sort -u "$OUT/progs" | wc -l) seen)${progs:+, still: $progs}" \
 		test -z "$progs" -a -s "$OUT/progs"
 	left=$(leftovers)

@@ -7,20 +7,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 
-T=keys
-[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
-command -v tmux >/dev/null || { tap_fail "$T: tmux is missing (make deps)"; exit 1; }
-
-TAG=lrs-test-keys$$
-SOCK=$TAG			# a tmux server of our own: kill-server touches nothing else
-WORK=$(mktemp -d /tmp/$TAG.XXXXXX)
-tm() { tmux -L "$SOCK" "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+lrs_tmux_test keys
 
 # the bindings, from the man text: one .B line each, roff undone
 "$LRS_BIN" keys --man >"$WORK/man" 2>&1

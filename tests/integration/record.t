@@ -12,7 +12,7 @@ prefix=lrs-test-rec$$-
 dir=$(mktemp -d /tmp/lrs-test-record.XXXXXX)
 session=lrs-test-record-$$
 cleanup() {
-	tmux kill-session -t "$session" 2>/dev/null
+	tmux -L "$session" kill-server 2>/dev/null
 	lrs_cleanup
 	read -r _ cgroot < <(lrs_memcg_root)
 	for cg in "$cgroot/$prefix"*; do
@@ -160,47 +160,58 @@ for ext in jsonl jsonl.gz jsonl.zst; do
 	fi
 done
 
+# a recorder ended by SIGINT or SIGTERM closes its file: complete, no warning on
+# reading it, the summary line true to it, its BPF programs gone
+workload_alive
+for sig in INT TERM; do
+	f=$dir/sig$sig.jsonl.zst
+	"$LRS_BIN" record -o "$f" 2>"$dir/sig.err" &
+	pid=$!
+	lrs_track_pid $pid
+	ids=$(lrs_wait_bpf_loaded $pid)
+	for _ in $(seq 300); do	# three snapshots out (a header line, then one a second)
+		[ "$(zstdcat "$f" 2>/dev/null | wc -l)" -ge 4 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	lrs_untrack_pid $pid
+	left=$(lrs_progs_left $ids)
+	said=$(sed -n "s|^lruscope record: wrote \([0-9]*\) snapshots, \([0-9]*\) bytes to $f\$|\1 \2|p" "$dir/sig.err")
+	lines=$(zstdcat "$f" 2>/dev/null | tail -n +2 | wc -l)
+	"$LRS_BIN" report -i "$f" -f csv >"$dir/sig.csv" 2>"$dir/sig-report.err"
+	report_rc=$?
+	tap_check "record ended by SIG$sig: exit 0, one summary line ($(tail -n1 "$dir/sig.err"))" \
+		bash -c '[ "$1" = 0 ] && [ -n "$2" ] && [ "$(wc -l <"$3")" = 1 ]' _ "$rc" "$said" "$dir/sig.err"
+	tap_check "record ended by SIG$sig: the file is a complete zstd stream" zstd -tq "$f"
+	tap_check "record ended by SIG$sig: the summary's $said (snapshots bytes) are the file's ($lines $(stat -c %s "$f")), 3 or more" \
+		[ "$said" = "$lines $(stat -c %s "$f")" -a "$lines" -ge 3 ]
+	tap_check "record ended by SIG$sig: report -i reads it whole, with no warning ($(head -c 200 "$dir/sig-report.err"))" \
+		bash -c '[ "$1" = 0 ] && [ ! -s "$2" ] && grep -q "^lruvec,\"/$3" "$4"' _ "$report_rc" \
+		"$dir/sig-report.err" "$prefix" "$dir/sig.csv"
+	tap_check "record ended by SIG$sig: none of its BPF programs is left ($left of $(echo $ids))" \
+		[ -n "$ids" -a "$left" = 0 ]
+done
+
 # replay in the TUI: the memcg's row shows, keys step and quit
 hot_memcg=$(echo "$rec_hot" | cut -d, -f1 | tr -d '"')
-tmux new-session -d -s "$session" -x 200 -y 50 \
+SOCK=$session		# a tmux server of our own
+tmux -L "$SOCK" new-session -d -s replay -x 200 -y 50 \
 	"env TERM=xterm-256color $LRS_BIN replay --speed 2 $dir/r.jsonl.zst; echo replay-exit-\$?; sleep 30"
-shown=""
-for _ in $(seq 25); do
-	sleep 0.2
-	if tmux capture-pane -t "$session" -p | grep -qF "${hot_memcg##*/}"; then shown=1; break; fi
-done
-if [ -n "$shown" ]; then
-	tap_ok "replay: the TUI shows ${hot_memcg}'s row"
-else
-	tap_fail "replay: no row for $hot_memcg: $(tmux capture-pane -t "$session" -p | head -n 8)"
-fi
-# paused, the position only moves with the keys
-tmux send-keys -t "$session" ' '
-sleep 0.3
-tmux send-keys -t "$session" '<'
-sleep 0.6
-if tmux capture-pane -t "$session" -p | grep -qE "replay [0-9.]+x 2/$((lines - 1))"; then
-	tap_ok "replay: '<' jumps to the start (header says 2/$((lines - 1)))"
-else
-	tap_fail "replay: after '<': $(tmux capture-pane -t "$session" -p | head -n 2)"
-fi
-tmux send-keys -t "$session" '>'
-sleep 0.6
-if tmux capture-pane -t "$session" -p | grep -qE "replay [0-9.]+x $((lines - 1))/$((lines - 1))"; then
-	tap_ok "replay: '>' jumps to the end"
-else
-	tap_fail "replay: after '>': $(tmux capture-pane -t "$session" -p | head -n 2)"
-fi
-tmux send-keys -t "$session" q
-for _ in $(seq 25); do
-	sleep 0.2
-	tmux capture-pane -t "$session" -p | grep -q "replay-exit-" && break
-done
-if tmux capture-pane -t "$session" -p | grep -q "replay-exit-0"; then
-	tap_ok "replay: q quits with status 0"
-else
-	tap_fail "replay: no clean exit: $(tmux capture-pane -t "$session" -p | tail -n 5)"
-fi
+replay_check() { lrs_screen_check "$1" replay "${@:2}"; }
+replay_check "replay: the TUI shows ${hot_memcg}'s row" "${hot_memcg##*/}" 5
+# held paused on the last snapshot at the end: the position only moves with the keys
+snaps=$(($(zstdcat "$dir/r.jsonl.zst" | wc -l) - 1))
+replay_check "replay: at the end it holds the last snapshot, paused ($snaps/$snaps)" \
+	"replay [0-9.]+x $snaps/$snaps .*PAUSED" 20
+tmux -L "$SOCK" send-keys -t replay '<'
+replay_check "replay: '<' jumps to the start (header says 2/$snaps)" "replay [0-9.]+x 2/$snaps " 5
+tmux -L "$SOCK" send-keys -t replay '>'
+replay_check "replay: '>' jumps to the end" "replay [0-9.]+x $snaps/$snaps " 5
+tmux -L "$SOCK" send-keys -t replay q
+replay_check "replay: q quits with status 0" "replay-exit-0" 5
 
 # usage and bad input
 "$LRS_BIN" record >/dev/null 2>&1

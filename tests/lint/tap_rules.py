@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""tests/lint/lint.t's "tap" rule: in shell test scripts, the check helper
-(tap_check) must take the whole condition.
+"""tests/lint/lint.t's "tap" rule: in shell test scripts, the check helpers
+(tap_check, tap_check_traced) must take the whole condition.
 Offences: a `&&` after the helper on its (logical) line, or a `|| true` after it.
 Quoted strings and comments are blanked first. Prints FILE:LINE: what, one per offence."""
 import re, sys
@@ -33,12 +33,12 @@ for path in sys.argv[1:]:
     for i, (n, line) in enumerate(logical):
         code = blank_quotes(line)
         code = re.sub(r'(^|\s)#.*$', '', code)
-        m = re.search(r'(^|[\s;(|&])tap_check\s', code)
+        m = re.search(r'(^|[\s;(|&])tap_check(_traced)?\s', code)
         if not m:
             continue
         rest = code[m.end():]
         if '&&' in rest:
-            print(f'{path}:{n}: && after tap_check')
+            print(f'{path}:{n}: && after {m.group(0).strip(" ;(|&")}')
         nxt = logical[i + 1][1].strip() if i + 1 < len(logical) else ''
         if re.search(r'\|\|\s*true\b', rest) or re.match(r'\|\|\s*true\b', nxt):
-            print(f'{path}:{n}: || true after tap_check')
+            print(f'{path}:{n}: || true after {m.group(0).strip(" ;(|&")}')

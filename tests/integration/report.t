@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# lruscope report's text options on a recording made up by
+# tests/lib/lrs_recording.py (report -i, every number known): -a lists the
+# lruvecs that never waited too, -n N the N other locks with the most wait;
+# report -i as user nobody. Live, as root: --stack-every 0 samples no stack
+# of the same sleeping-lock waits that --stack-every 1 samples. See
+# tests/PROTOCOL.md.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+T=report
+need_root "$T"
+[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
+WORK=$(mktemp -d /tmp/lrs-test-report.XXXXXX)
+chmod 755 "$WORK"		# user nobody reads the recording too
+trap 'lrs_cleanup; rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+
+# Three seconds: hot waits 3 ms/s, warm 1 ms/s, idle and / never; other locks
+# lrs-lock-01 .. -14, lock k waiting 1/k ms/s.
+REC=$WORK/report.jsonl
+PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$REC" <<'PY'
+import sys
+import lrs_recording
+wait = {"/lrs-p-hot": 3e6, "/lrs-p-warm": 1e6}
+lrs_recording.write(sys.argv[1], ["/lrs-p-hot", "/lrs-p-warm", "/lrs-p-idle"], 4,
+                    lambda i, m, n: wait.get(m, 0),
+                    others=lambda i: [("lrs-lock-%02d" % k, 1e6 / k) for k in range(1, 15)])
+PY
+chmod 644 "$REC"
+
+# The lruvecs (memcg@node) and the other locks a text report lists, in order, on one line each.
+lruvecs() { grep -oE ' /[^ ]*@N[0-9]+$' "$1" | tr -d ' ' | paste -sd' '; }
+others() { grep -oE ' lrs-lock-[0-9]+ ' "$1" | tr -d ' ' | paste -sd' '; }
+locks() { local k; for k in $(seq -f %02g 1 "$1"); do printf 'lrs-lock-%s ' "$k"; done | sed 's/ $//'; }
+# report NAME ARGS...: report -i REC ARGS into $WORK/NAME, the exit status in $WORK/NAME.rc
+report() {
+	local name=$1; shift
+	"$LRS_BIN" report -i "$REC" "$@" >"$WORK/$name" 2>"$WORK/$name.err"
+	echo $? >"$WORK/$name.rc"
+}
+# listed NAME WANT LIST: report NAME exited 0 and LIST (lruvecs or others) of it is WANT
+listed() { [ "$(cat "$WORK/$1.rc")" = 0 ] && [ "$("$3" "$WORK/$1")" = "$2" ]; }
+
+report plain
+tap_check "$T: without -a, only the lruvecs that waited, by wait ($(lruvecs "$WORK/plain"))" \
+	listed plain "/lrs-p-hot@N0 /lrs-p-warm@N0" lruvecs
+report all -a
+tap_check "$T: -a lists those that never waited too ($(lruvecs "$WORK/all"))" \
+	listed all "/lrs-p-hot@N0 /lrs-p-warm@N0 /@N0 /lrs-p-idle@N0" lruvecs
+tap_check "$T: -a: an lruvec that never waited shows 0 contended, 0 wait" \
+	grep -Eq '^ +0 +0 +0 +0 +spinlock +/lrs-p-idle@N0$' "$WORK/all"
+tap_check "$T: other locks: the 10 with the most wait by default ($(others "$WORK/plain"))" \
+	listed plain "$(locks 10)" others
+report n3 -n 3
+tap_check "$T: -n 3: the 3 with the most wait ($(others "$WORK/n3"))" listed n3 "$(locks 3)" others
+report n0 -n 0
+tap_check "$T: -n 0: none ($(others "$WORK/n0"))" listed n0 "" others
+report n20 -n 20
+tap_check "$T: -n 20: all 14 there are" listed n20 "$(locks 14)" others
+
+# ---- report -i as user nobody ----------------------------------------------------------
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$LRS_BIN" report -i "$REC" -a \
+	>"$WORK/nobody" 2>"$WORK/nobody.err"
+rc=$?
+tap_check "$T: as nobody, report -i exits 0 ($rc: $(head -c 200 "$WORK/nobody.err")) with root's table" \
+	bash -c '[ "$1" = 0 ] && [ -s "$2" ] && cmp -s "$2" "$3"' _ "$rc" "$WORK/nobody" "$WORK/all"
+
+# ---- --stack-every 0, live -------------------------------------------------------------
+# two reports of the same sleeping-lock waits at once, sampling every wait's stack or none
+"$LRS_BIN" report -d 5 -f json --stack-every 1 >"$WORK/every1.json" 2>"$WORK/every1.err" &
+every1=$!
+lrs_track_pid $every1
+"$LRS_BIN" report -d 5 -f json --stack-every 0 >"$WORK/every0.json" 2>"$WORK/every0.err" &
+every0=$!
+lrs_track_pid $every0
+ids1=$(lrs_wait_bpf_loaded $every1)
+ids0=$(lrs_wait_bpf_loaded $every0)
+tap_check "$T: both reports loaded their BPF programs ($ids1 / $ids0)" [ -n "$ids1" -a -n "$ids0" ]
+lrs_rewriters "$WORK/rewritten" 3
+lrs_track_pid "$LRS_REWRITERS"
+wait $every1; rc1=$?
+wait $every0; rc0=$?
+lrs_untrack_pid $every1
+lrs_untrack_pid $every0
+wait "$LRS_REWRITERS"
+lrs_untrack_pid "$LRS_REWRITERS"
+tap_check "$T: both exit 0 ($rc1 $rc0: $(cat "$WORK/every1.err" "$WORK/every0.err" | head -c 300))" \
+	[ "$rc1" = 0 -a "$rc0" = 0 ]
+PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" <<'PY'
+import json, sys
+from lrs_tap import check
+def count(path):
+    s = json.load(open(path))
+    locks = s["lruvecs"] + s["other_locks"]
+    return sum(l["contended"] for l in locks), sum(len(l["stacks"]) for l in locks), len(s["stacks"])
+w1, uses1, table1 = count(sys.argv[1])
+w0, uses0, table0 = count(sys.argv[2])
+check("report: --stack-every 1 samples stacks of the writers' waits (%d waits, %d stacks)" % (w1, table1),
+      w1 > 0 and uses1 > 0 and table1 > 0, "%d waits, %d stack uses, %d stacks" % (w1, uses1, table1))
+check("report: --stack-every 0 samples none of the same waits (%d waits, %d stacks)" % (w0, table0),
+      w0 > 0 and uses0 == 0 and table0 == 0, "%d waits, %d stack uses, %d stacks" % (w0, uses0, table0))
+PY
