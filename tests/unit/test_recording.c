@@ -339,6 +339,41 @@ static void test_delta_leaves_out_unchanged(void **state)
 	lrs_snapshot__free(r);
 }
 
+/* How many members of the object root are named key: JSON readers keep one of duplicates. */
+static size_t members_named(const struct lrs_jval *root, const char *key)
+{
+	size_t n = 0;
+
+	assert_true(lrs_jval__is(root, LRS_JOBJ));
+	for (size_t i = 0; i < root->u.obj.len; i++)
+		n += !strcmp(root->u.obj.members[i].key, key);
+	return n;
+}
+
+static void test_delta_keys_once(void **state)
+{
+	struct lrs_snapshot *a = lrs_synth__snapshot(4, 2, 2000000000ULL, 1);
+	struct lrs_snapshot *b = lrs_snapshot__clone(a);
+	char *line = NULL, err[200];
+	struct lrs_jdoc doc;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+
+	b->t_ns += 1000000000ULL;
+	b->drops.task = 3;
+	b->unavailable = strdup("stacks: test");
+	lrs_recording__write_line(m, b, a);
+	fclose(m);
+	assert_int_equal(lrs_jdoc__parse(&doc, line, len, err, sizeof(err)), 0);
+	assert_non_null(lrs_jval__get(doc.root, "delta"));
+	assert_int_equal(members_named(doc.root, "drops"), 1);
+	assert_int_equal(members_named(doc.root, "unavailable"), 1);
+	lrs_jdoc__free(&doc);
+	free(line);
+	lrs_snapshot__free(a);
+	lrs_snapshot__free(b);
+}
+
 /* ---- bad recordings ------------------------------------------------------------ */
 
 static void test_truncated_last_line(void **state)
@@ -600,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_zstd),
 		cmocka_unit_test(test_magic_not_name),
 		cmocka_unit_test(test_delta_leaves_out_unchanged),
+		cmocka_unit_test(test_delta_keys_once),
 		cmocka_unit_test(test_truncated_last_line),
 		cmocka_unit_test(test_error_messages),
 		cmocka_unit_test(test_huge_line),
