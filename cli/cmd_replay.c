@@ -142,6 +142,7 @@ int lrs_cmd_replay(int argc, char **argv)
 					"'lruscope report -i %s'\n", argv[optind]);
 			goto out;
 		}
+		/* the recording has a descriptor of its own: stdin becomes the keys' terminal */
 		if (!strcmp(argv[optind], "-") && !freopen("/dev/tty", "r", stdin)) {
 			fprintf(stderr, "lruscope replay: keys come from the terminal, but /dev/tty: %s\n",
 				strerror(errno));
