@@ -143,6 +143,9 @@ int lrs_cmd_gui(int argc, char **argv)
 		return LRS_EXIT_FAIL;
 	}
 
+	if ((!gopts.screenshot || gopts.screenshot_window) && lrs_gui__check_display())
+		return LRS_EXIT_FAIL;
+
 	lrs_signals__install();
 	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "lruscope gui: cannot start the collector");
