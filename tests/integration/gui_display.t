@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GUI and displays: with none, a window is refused (SDL would draw it
-# offscreen, unseen) with what to use instead; with a display (Xvfb) the
-# window shows.
+# offscreen, unseen) with what to use instead, while --screenshot still draws
+# headless; a recording's screenshot is its end, drawn without playing it in
+# real time; with a display (Xvfb) the window shows.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -10,6 +11,7 @@ T=gui_display
 for tool in Xvfb xdotool timeout; do
 	command -v "$tool" >/dev/null || { tap_fail "$T: $tool is missing (make deps)"; exit 1; }
 done
+CHECK=$(dirname "$0")/gui_png.py
 SYNTH=$(dirname "$0")/synth_recording.py
 WORK=$(mktemp -d /tmp/lrs-test-gui-display.XXXXXX)
 cleanup() {
@@ -39,6 +41,18 @@ nodisplay timeout 60 "$LRS_BIN" replay "$WORK/long.jsonl" --gui -d 3 >/dev/null 
 rc=$?
 tap_check "$T: replay --gui with no display exits 1 (rc $rc)" test $rc -eq 1
 tap_check "$T: replay --gui with no display says so" says_no_display "$WORK/replay.err"
+
+# ---- a recording's screenshot: its end, at once ------------------------------------------
+start=${EPOCHREALTIME/./}
+nodisplay timeout 120 "$LRS_BIN" replay "$WORK/long.jsonl" --gui --screenshot "$WORK/long.png" \
+	>/dev/null 2>"$WORK/shot.err"
+rc=$?
+ms=$(( (${EPOCHREALTIME/./} - start) / 1000 ))
+tap_check "$T: replay --gui --screenshot with no display writes the PNG (rc $rc)" test $rc -eq 0 -a -s "$WORK/long.png"
+# played in real time it would take 54 s; 20 s is far from either
+tap_check "$T: replay --screenshot of 54 s of recording takes ${ms} ms, not the recording's time" \
+	test "$ms" -lt 20000
+"$CHECK" "$T: replay --screenshot" "$WORK/long.png" 1280 800 --contention
 
 # ---- a display (Xvfb): the window shows -------------------------------------------------
 lrs_xvfb "$T" "$WORK"
