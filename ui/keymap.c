@@ -32,7 +32,7 @@ const struct lrs_binding lrs_keymap[] = {
 	{ "m", { K('m', LRS_ACT_METRIC_NEXT), K('M', LRS_ACT_METRIC_NEXT) },
 	  BOTH, "cells: wait/s or LRU pages (a walk's)", NULL, "metric" },
 	{ "s", { K('s', LRS_ACT_SORT_NEXT), K('S', LRS_ACT_SORT_NEXT) },
-	  BOTH, "sort: wait, count, max, name (tree)", NULL, "sort" },
+	  BOTH, "sort: wait, count, max, name (alphabetical tree)", NULL, "sort" },
 	{ "/", { K('/', LRS_ACT_FILTER) },
 	  BOTH, "filter by cgroup path (Esc restores)", NULL, "filter" },
 	{ "p, Space", { K('p', LRS_ACT_PAUSE), K('P', LRS_ACT_PAUSE), K(' ', LRS_ACT_PAUSE) },
