@@ -64,8 +64,9 @@ int lrs_cmd_replay(int argc, char **argv)
 			gui = true;
 			break;
 		case 's':
-			if (lrs_parse_seconds(optarg, &ropts.speed) || ropts.speed < 0.01 || ropts.speed > 1000) {
-				fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.01 to 1000\n",
+			/* the range the speed keys step through ([ and ]) */
+			if (lrs_parse_seconds(optarg, &ropts.speed) || ropts.speed < 0.25 || ropts.speed > 128) {
+				fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.25 to 128\n",
 					optarg);
 				return LRS_EXIT_USAGE;
 			}
@@ -100,6 +101,8 @@ int lrs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "lruscope replay: --screenshot goes with --gui\n");
 		return LRS_EXIT_USAGE;
 	}
+	if (screenshot && lrs_cli__writable("replay", "--screenshot", screenshot))
+		return LRS_EXIT_FAIL;
 	if (gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
 		fprintf(stderr, "lruscope replay: --gui: this lruscope was built without the SDL2 "
 				"window (make GUI=0); replay in the terminal, without --gui\n");

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/json/json_reader.h"
@@ -315,6 +316,7 @@ int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max
 {
 	bool is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "(stdin)" : path;
+	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -323,6 +325,12 @@ int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max
 		ret = -errno;
 		snprintf(err, err_len, "%s: cannot open: %s", name, strerror(errno));
 		return ret;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, err_len, "%s: is a directory, not a recording: name a file "
+			 "('lruscope record -o FILE' makes one)", name);
+		fclose(f);
+		return -EISDIR;
 	}
 	ret = lrs_recording__open_file(out, f, name, max_line, err, err_len);
 	if (ret)

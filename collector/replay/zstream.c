@@ -296,10 +296,17 @@ int lrs_zwriter__open(struct lrs_zwriter **out, FILE *f, enum lrs_zkind kind, in
 	return 0;
 }
 
+/* What a failed write or flush of f says: -ENOSPC, -EPIPE, ..., -EIO when errno has nothing. */
+static int write_error(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 static int put(struct lrs_zwriter *zw, const void *buf, size_t len)
 {
+	errno = 0;
 	if (len && fwrite(buf, 1, len, zw->f) != len)
-		return zw->err = -EIO;
+		return zw->err = write_error();
 	zw->bytes_out += len;
 	return 0;
 }
@@ -361,8 +368,9 @@ int lrs_zwriter__flush(struct lrs_zwriter *zw)
 		err = deflate_all(zw, NULL, 0, Z_SYNC_FLUSH);
 	else if (!err && zw->kind == LRS_Z_ZSTD)
 		err = zstd_all(zw, NULL, 0, ZSTD_e_flush);
+	errno = 0;
 	if (!err && fflush(zw->f))
-		err = zw->err = -EIO;
+		err = zw->err = write_error();
 	return err;
 }
 
@@ -379,8 +387,9 @@ int lrs_zwriter__close(struct lrs_zwriter *zw, uint64_t *bytes_out)
 		err = deflate_all(zw, NULL, 0, Z_FINISH);
 	else if (!err && zw->kind == LRS_Z_ZSTD)
 		err = zstd_all(zw, NULL, 0, ZSTD_e_end);
+	errno = 0;
 	if (!err && fflush(zw->f))
-		err = -EIO;
+		err = write_error();
 	if (bytes_out)
 		*bytes_out = zw->bytes_out;
 	if (zw->z_ready)
