@@ -59,6 +59,8 @@ const struct lrs_binding lrs_keymap[] = {
 	{ "h, ?, F1", { K('h', LRS_ACT_HELP), K('H', LRS_ACT_HELP), K('?', LRS_ACT_HELP),
 			K(LRS_KEY_F1, LRS_ACT_HELP) },
 	  BOTH, "this help", "h", "help" },
+	{ "arrows (in help)", { { 0 } },
+	  TUI, "scroll this help (j k, PgUp PgDn, Home End)" },
 	{ "Esc", { K(LRS_KEY_ESC, LRS_ACT_ESCAPE) },
 	  BOTH, "close the help (the GUI: else quit)" },
 	{ "q", { K('q', LRS_ACT_QUIT), K('Q', LRS_ACT_QUIT) },

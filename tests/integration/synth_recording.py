@@ -2,7 +2,7 @@
 """Write a synthetic lruscope recording (docs/recording-format.md) to stdout.
 
 For tests that need a recording without the live collector: full snapshot
-lines only, MEMCGS memcgs /lrs-test-synth-K on one node whose counters grow
+lines only, MEMCGS memcgs PREFIXK (default /lrs-test-synth-K) on one node whose counters grow
 every snapshot, INTERVAL seconds apart. --slow SECS writes the header at once
 and each snapshot line SECS after the one before (a recorder through a pipe);
 --hold N FILE stops after N snapshot lines until FILE exists.
@@ -14,13 +14,13 @@ import sys
 import time
 
 
-def snapshot(i, interval_ns, memcgs):
+def snapshot(i, interval_ns, memcgs, prefix):
     lruvecs = [{"memcg": "/", "memcg_id": 1, "parent_id": 0, "depth": 0, "node": 0,
                 "lock": "0xffff888100001000", "contended": 0, "wait_ns": 0}]
     for k in range(memcgs):
         # memcg k waits (k + 1) ms a second: a different colour per row
         lruvecs.append({
-            "memcg": "/lrs-test-synth-%d" % k, "memcg_id": 100 + k, "parent_id": 1, "depth": 1,
+            "memcg": "%s%d" % (prefix, k), "memcg_id": 100 + k, "parent_id": 1, "depth": 1,
             "node": 0, "lock": "0x%x" % (0xffff888100002000 + 0x1000 * k),
             "contended": i * 100 * (k + 1), "wait_ns": i * interval_ns // 1000 * (k + 1),
             "wait_max_ns": 50000, "hist": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, i * 100 * (k + 1)],
@@ -36,6 +36,7 @@ def main():
     ap.add_argument("--snapshots", type=int, default=10)
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between snapshots")
     ap.add_argument("--memcgs", type=int, default=4)
+    ap.add_argument("--prefix", default="/lrs-test-synth-", help="the memcgs' path before their number")
     ap.add_argument("--slow", type=float, default=0, help="seconds between written lines")
     ap.add_argument("--hold", nargs=2, metavar=("N", "FILE"), default=None,
                     help="after N snapshot lines, wait until FILE exists")
@@ -51,7 +52,7 @@ def main():
             time.sleep(args.slow)
         while args.hold and i == int(args.hold[0]) and not os.path.exists(args.hold[1]):
             time.sleep(0.1)
-        out.write(json.dumps(snapshot(i, interval_ns, args.memcgs), separators=(",", ":")) + "\n")
+        out.write(json.dumps(snapshot(i, interval_ns, args.memcgs, args.prefix), separators=(",", ":")) + "\n")
         out.flush()
 
 
