@@ -16,6 +16,7 @@ WORK=$(mktemp -d /tmp/$TAG.XXXXXX)
 tm() { tmux -L "$TAG" "$@"; }	# a tmux server of our own: kill-server touches nothing else
 cleanup() {
 	tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TAG"	# its socket stays behind otherwise
 	rm -rf "$WORK"
 }
 trap cleanup EXIT

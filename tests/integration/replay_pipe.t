@@ -11,8 +11,10 @@ T=replay_pipe
 dir=$(mktemp -d /tmp/lrs-test-replay-pipe.XXXXXX)
 session=lrs-test-replay-pipe-$$
 SYNTH=$(dirname "$0")/synth_recording.py
+tm() { tmux -L "$session" "$@"; }	# a tmux server of our own: kill-server touches nothing else
 cleanup() {
-	tmux kill-session -t "$session" 2>/dev/null
+	tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"
 	[ -s "$dir/rec.pid" ] && lrs_track_pid "$(cat "$dir/rec.pid")"
 	lrs_cleanup
 	rm -rf "$dir"
@@ -20,7 +22,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-screen() { tmux capture-pane -t "$session" -p; }
+screen() { tm capture-pane -t "$S" -p; }
 # The replay's position on screen: the N of "replay 1x N/M" (0 when none shows).
 position() { screen | sed -n 's/.*replay [0-9.]*x \([0-9]*\)\/.*/\1/p' | head -n1 | grep . || echo 0; }
 # wait_position SECS N: until the position is at least N
@@ -34,10 +36,12 @@ wait_position() {
 }
 # play: PRODUCER | lruscope replay - in a fresh tmux session; the replay's exit status
 # goes to $dir/status (a file: Ctrl-C also ends the pane's shell)
+plays=0
 play() {
 	rm -f "$dir/status"
-	tmux kill-session -t "$session" 2>/dev/null
-	tmux new-session -d -s "$session" -x 120 -y 30 \
+	plays=$((plays + 1))
+	S=play$plays	# a session each, in one server: it lives until the cleanup
+	tm new-session -d -s "$S" -x 120 -y 30 \
 		"$1 | { env TERM=xterm-256color $LRS_BIN replay -; echo \$? >$dir/status; }; sleep 60"
 }
 # exited_with SECS STATUS: until the replay has ended with STATUS
@@ -62,7 +66,7 @@ for _ in $(seq 100); do [ "$(written)" -ge $((first + 4)) ] && break; sleep 0.2;
 now=$(written)
 tap_check "$T: record -o - | replay -: it keeps up with the recorder (at $now written: $((now - 1)) shown within 10 s)" \
 	wait_position 10 $((now - 1))
-tmux send-keys -t "$session" q
+tm send-keys -t "$S" q
 tap_check "$T: record -o - | replay -: q quits with status 0" exited_with 10 0
 # the recorder ends at its next write: the reader went away
 rec=$(cat "$dir/rec.pid" 2>/dev/null)
@@ -80,7 +84,7 @@ tap_check "$T: slow writer | replay -: it plays on to the last line (12)" wait_p
 sleep 1.5
 tap_check "$T: slow writer | replay -: the end of the stream holds the last frame" \
 	test "$(position)" -eq 12 -a ! -e "$dir/status"
-tmux send-keys -t "$session" q
+tm send-keys -t "$S" q
 tap_check "$T: slow writer | replay -: q quits with status 0" exited_with 10 0
 
 # ---- tail -f of a file being written: no end; Ctrl-C ends it --------------------------
@@ -93,5 +97,5 @@ while read -r line; do
 	sleep 0.3
 done <"$dir/more.jsonl"
 tap_check "$T: tail -f | replay -: the lines appended show as they come (8)" wait_position 20 8
-tmux send-keys -t "$session" C-c
+tm send-keys -t "$S" C-c
 tap_check "$T: tail -f | replay -: Ctrl-C ends it with status 0" exited_with 10 0
