@@ -94,6 +94,7 @@ test_export_LAYERS       := export text model
 test_gui_layout_LAYERS   := gui ui model
 test_gui_render_LAYERS   := gui ui model
 test_holders_LAYERS      := replay model
+test_json_LAYERS         := model
 test_layout_LAYERS       := ui
 test_model_LAYERS        := model
 test_recording_LAYERS    := text ui replay model

@@ -133,6 +133,9 @@ int lrs_cmd_gui(int argc, char **argv)
 	}
 	if (gopts.screenshot && !gopts.duration_s)
 		gopts.duration_s = 3;
+	/* a picture that cannot be saved is said now, not after collecting for it */
+	if (gopts.screenshot && lrs_cli__writable("gui", "--screenshot", gopts.screenshot))
+		return LRS_EXIT_FAIL;
 
 	/* say so before loading anything into the kernel */
 	font = lrs_gui_font__find(gopts.font_path);
@@ -142,6 +145,9 @@ int lrs_cmd_gui(int argc, char **argv)
 			font ? strerror(errno) : "not found");
 		return LRS_EXIT_FAIL;
 	}
+
+	if ((!gopts.screenshot || gopts.screenshot_window) && lrs_gui__check_display())
+		return LRS_EXIT_FAIL;
 
 	lrs_signals__install();
 	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {

@@ -107,7 +107,7 @@ int lrs_cmd_record(int argc, char **argv)
 	struct lrs_recording_header hdr;
 	struct lrs_recording_writer *w = NULL;
 	struct lrs_source *src = NULL;
-	const char *path = NULL;
+	const char *path = NULL, *where;
 	double duration = 0, start, next;
 	bool quiet = false, to_stdout;
 	FILE *f = NULL;
@@ -155,11 +155,16 @@ int lrs_cmd_record(int argc, char **argv)
 		return LRS_EXIT_USAGE;
 	}
 	to_stdout = !strcmp(path, "-");
+	where = to_stdout ? "stdout" : path;
 	if (to_stdout && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "lruscope record: -o - on a terminal: pipe it (| lruscope replay -) "
 				"or give a file\n");
 		return LRS_EXIT_USAGE;
 	}
+
+	/* a file that cannot be made is said now, before loading anything */
+	if (!to_stdout && lrs_cli__writable("record", "-o", path))
+		return LRS_EXIT_FAIL;
 
 	lrs_signals__install();
 	ret = lrs_collector__open(&copts, &src, err, sizeof(err));
@@ -176,7 +181,8 @@ int lrs_cmd_record(int argc, char **argv)
 	ret = lrs_recording_writer__open(&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(path), &hdr);
 	lrs_recording_header__clear(&hdr);
 	if (ret) {
-		fprintf(stderr, "lruscope record: %s: writing the header failed: %s\n", path, strerror(-ret));
+		fprintf(stderr, "lruscope record: %s: writing the header failed: %s\n", where,
+			lrs_cli__write_error(ret));
 		goto out;
 	}
 	if (!quiet && isatty(STDERR_FILENO))
@@ -201,8 +207,9 @@ int lrs_cmd_record(int argc, char **argv)
 		ret = lrs_recording_writer__write(w, snap);
 		lrs_snapshot__free(snap);
 		if (ret) {
-			fprintf(stderr, "lruscope record: %s: write failed: %s%s\n", path, strerror(-ret),
-				to_stdout ? " (the reader went away?)" : "");
+			fprintf(stderr, "lruscope record: %s: writing snapshot %llu failed: %s\n", where,
+				(unsigned long long)lrs_recording_writer__snapshots(w) + 1,
+				lrs_cli__write_error(ret));
 			goto out;
 		}
 		if (duration > 0 && lrs_now_s() - start >= duration - 1e-3)
@@ -218,8 +225,8 @@ out:
 
 		ret = lrs_recording_writer__close(w, &bytes);
 		if (ret && status == LRS_EXIT_OK) {
-			fprintf(stderr, "lruscope record: %s: finishing the file failed: %s\n", path,
-				strerror(-ret));
+			fprintf(stderr, "lruscope record: %s: finishing the file failed: %s\n", where,
+				lrs_cli__write_error(ret));
 			status = LRS_EXIT_FAIL;
 		}
 		if (!quiet)
@@ -228,7 +235,7 @@ out:
 				to_stdout ? "stdout" : path);
 	}
 	if (f && !to_stdout && fclose(f) && status == LRS_EXIT_OK) {
-		fprintf(stderr, "lruscope record: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "lruscope record: %s: %s\n", path, lrs_cli__write_error(-errno));
 		status = LRS_EXIT_FAIL;
 	}
 	lrs_source__destroy(src);

@@ -23,7 +23,8 @@ static void help(FILE *f)
 		"No root needed.\n\n"
 		"  -g, --gui               the SDL2 window instead of the terminal\n"
 		"      --screenshot FILE.png  with --gui: render the recording's last frame\n"
-		"                          headless into FILE.png and exit (no display needed)\n"
+		"                          headless into FILE.png and exit (no display needed;\n"
+		"                          read at once, not played in real time)\n"
 		"  -s, --speed X           X times real time (default 1; 0.25 to 128)\n"
 		"      --once              quit after the last snapshot (default: pause on it)\n"
 		"  -d, --duration SECS     quit after SECS of wall time\n"
@@ -63,8 +64,9 @@ int lrs_cmd_replay(int argc, char **argv)
 			gui = true;
 			break;
 		case 's':
-			if (lrs_parse_seconds(optarg, &ropts.speed) || ropts.speed < 0.01 || ropts.speed > 1000) {
-				fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.01 to 1000\n",
+			/* the range the speed keys step through ([ and ]) */
+			if (lrs_parse_seconds(optarg, &ropts.speed) || ropts.speed < 0.25 || ropts.speed > 128) {
+				fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.25 to 128\n",
 					optarg);
 				return LRS_EXIT_USAGE;
 			}
@@ -99,6 +101,8 @@ int lrs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "lruscope replay: --screenshot goes with --gui\n");
 		return LRS_EXIT_USAGE;
 	}
+	if (screenshot && lrs_cli__writable("replay", "--screenshot", screenshot))
+		return LRS_EXIT_FAIL;
 	if (gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
 		fprintf(stderr, "lruscope replay: --gui: this lruscope was built without the SDL2 "
 				"window (make GUI=0); replay in the terminal, without --gui\n");
@@ -142,6 +146,7 @@ int lrs_cmd_replay(int argc, char **argv)
 					"'lruscope report -i %s'\n", argv[optind]);
 			goto out;
 		}
+		/* the recording has a descriptor of its own: stdin becomes the keys' terminal */
 		if (!strcmp(argv[optind], "-") && !freopen("/dev/tty", "r", stdin)) {
 			fprintf(stderr, "lruscope replay: keys come from the terminal, but /dev/tty: %s\n",
 				strerror(errno));

@@ -90,7 +90,7 @@ int lrs_cmd_report(int argc, char **argv)
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:i:f:an:vh", long_opts, NULL)) != -1) {
-		char *end;
+		unsigned int n;
 
 		switch (c) {
 		case 'd':
@@ -110,11 +110,12 @@ int lrs_cmd_report(int argc, char **argv)
 			ropts.all_lruvecs = true;
 			break;
 		case 'n':
-			ropts.max_other_locks = strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "lruscope report: -n '%s': want a number\n", optarg);
+			if (lrs_parse_uint(optarg, 1000000, &n)) {
+				fprintf(stderr, "lruscope report: -n '%s': want a number from 0 to 1000000\n",
+					optarg);
 				return LRS_EXIT_USAGE;
 			}
+			ropts.max_other_locks = n;
 			break;
 		case 'C':
 			no_color = true;
@@ -172,6 +173,9 @@ int lrs_cmd_report(int argc, char **argv)
 			return LRS_EXIT_FAIL;
 		}
 	}
+	/* a reader that closed the pipe (| head) makes EPIPE, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	errno = 0;
 	ret = lrs_report__write(snap, &ropts, stdout);
 	lrs_snapshot__free(snap);
 	if (ret == -EOPNOTSUPP) {
@@ -179,7 +183,12 @@ int lrs_cmd_report(int argc, char **argv)
 		return LRS_EXIT_USAGE;
 	}
 	if (ret || fflush(stdout)) {
-		fprintf(stderr, "lruscope report: writing the report failed: %s\n", strerror(errno));
+		int err = errno ? -errno : ret;
+
+		if (err == -EPIPE)
+			return LRS_EXIT_OK;	/* it read what it wanted, as head does */
+		fprintf(stderr, "lruscope report: writing the report failed: %s\n",
+			lrs_cli__write_error(err));
 		return LRS_EXIT_FAIL;
 	}
 	return LRS_EXIT_OK;

@@ -41,11 +41,21 @@ int lrs_cli__seconds(const char *cmd, char opt, const char *arg, double *out);
 int lrs_parse_bytes(const char *s, unsigned long long *out);
 /* Parse a whole number 0..max; -EINVAL if not one. */
 int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out);
+/* What a failed write (-errno) means to the person: a full disk, a reader that closed the pipe. */
+const char *lrs_cli__write_error(int err);
+/*
+ * Whether a file can be made at path (its directory exists and is writable,
+ * it is not a directory): says why not on stderr, naming command and option.
+ */
+int lrs_cli__writable(const char *cmd, const char *opt, const char *path);
 
 /*
  * The live collector's options, the same in top, gui, record and report:
  * their getopt_long entries, their help lines, and their parser.
  */
+/* --max-locks at most: the kernel sizes the map's hash buckets for it when it loads */
+#define LRS_MAX_LOCKS_MAX 1048576u
+
 #define LRS_COLLECTOR_LONG_OPTS \
 	{ "cgroup-root", required_argument, NULL, 'R' }, \
 	{ "stack-every", required_argument, NULL, 'S' }, \
@@ -57,8 +67,8 @@ int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out);
 	"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n" \
 	"      --stack-every N     sample a waiter's stack on 1 in N waits, at most one\n" \
 	"                          per CPU per 5 ms (default 16; 0: no stacks)\n" \
-	"      --max-locks N       locks the BPF map holds (default 16384); waits on\n" \
-	"                          locks beyond it are counted in drops.stats_full\n" \
+	"      --max-locks N       locks the BPF map holds (default 16384, 1 to 1048576);\n" \
+	"                          waits on locks beyond it are counted in drops.stats_full\n" \
 	"      --holders           also infer who held the lruvec locks others waited on\n" \
 	"                          (docs/holders.md)\n" \
 	"  -v, --verbose           libbpf's messages\n"

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "collector/live/live.h"
@@ -55,6 +57,57 @@ int lrs_cli__seconds(const char *cmd, char opt, const char *arg, double *out)
 	return -EINVAL;
 }
 
+const char *lrs_cli__write_error(int err)
+{
+	switch (err) {
+	case -ENOSPC:
+		return "no space left on the device (the disk is full)";
+	case -EDQUOT:
+		return "the disk quota is used up";
+	case -EPIPE:
+		return "the reader closed the pipe";
+	default:
+		return strerror(-err);
+	}
+}
+
+int lrs_cli__writable(const char *cmd, const char *opt, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "lruscope %s: %s %s: is a directory: name a file\n", cmd, opt, path);
+			return -EISDIR;
+		}
+		if (access(path, W_OK)) {
+			fprintf(stderr, "lruscope %s: %s %s: cannot write it: %s\n", cmd, opt, path,
+				strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+		 slash ? path : ".");
+	if (stat(dir, &st)) {
+		fprintf(stderr, "lruscope %s: %s %s: the directory %s %s\n", cmd, opt, path, dir,
+			errno == ENOENT ? "does not exist" : strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "lruscope %s: %s %s: %s is not a directory\n", cmd, opt, path, dir);
+		return -ENOTDIR;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "lruscope %s: %s %s: cannot create a file in %s: %s\n", cmd, opt, path,
+			dir, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out)
 {
 	char *end;
@@ -84,8 +137,9 @@ int lrs_cli__collector_option(const char *cmd, int c, const char *arg, struct lr
 		}
 		return 1;
 	case 'L':
-		if (lrs_parse_uint(arg, 1000000000, &opts->max_locks) || !opts->max_locks) {
-			fprintf(stderr, "lruscope %s: --max-locks '%s': want a positive number\n", cmd, arg);
+		if (lrs_parse_uint(arg, LRS_MAX_LOCKS_MAX, &opts->max_locks) || !opts->max_locks) {
+			fprintf(stderr, "lruscope %s: --max-locks '%s': want a number from 1 to %u\n", cmd,
+				arg, LRS_MAX_LOCKS_MAX);
 			return -EINVAL;
 		}
 		return 1;

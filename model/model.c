@@ -386,11 +386,31 @@ double lrs_model__metric_max(const struct lrs_model *model)
 
 static const struct lrs_model *sort_model;	/* qsort has no context argument */
 
+/* A path's byte for ordering: '/' before every other, so a parent's subtree stays together. */
+static int path_rank(char c)
+{
+	return c == '/' ? 1 : c ? (unsigned char)c + 1 : 0;
+}
+
+/*
+ * Paths in byte order, a component at a time: "/a", "/a/b", "/a-c", so the
+ * name sort is the tree with siblings in alphabetical order. No path last.
+ */
+static int cmp_paths(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;
+	while (*a && *a == *b)
+		a++, b++;
+	return path_rank(*a) - path_rank(*b);
+}
+
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct lrs_row *x = &sort_model->rows[*(const size_t *)a];
 	const struct lrs_row *y = &sort_model->rows[*(const size_t *)b];
 	uint64_t vx = 0, vy = 0;
+	int c;
 
 	switch (sort_model->sort) {
 	case LRS_SORT_WAIT:
@@ -407,7 +427,10 @@ static int cmp_rows(const void *a, const void *b)
 	}
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
-	/* ties (and the name sort) keep tree order */
+	/* ties, and the name sort, by path */
+	c = cmp_paths(x->memcg, y->memcg);
+	if (c)
+		return c;
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 

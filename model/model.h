@@ -14,7 +14,7 @@ enum lrs_sort {
 	LRS_SORT_WAIT,		/* wait time in the interval, all nodes */
 	LRS_SORT_COUNT,		/* contended count in the interval */
 	LRS_SORT_MAX,		/* longest single wait seen */
-	LRS_SORT_NAME,		/* cgroup path: tree order */
+	LRS_SORT_NAME,		/* cgroup path, alphabetical: a tree, siblings in order */
 	LRS_NR_SORTS,
 };
 

@@ -154,6 +154,20 @@ lrs_progs_left() {
 	echo "$n"
 }
 
+# lrs_xvfb NAME DIR: start an Xvfb (tracked for lrs_cleanup) and export its
+# DISPLAY; its files go in DIR. Where it does not start, fails NAME and exits.
+lrs_xvfb() {
+	Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$2/display" 2>"$2/xvfb.err" &
+	lrs_track_pid $!
+	for _ in $(seq 1 50); do [ -s "$2/display" ] && break; sleep 0.1; done
+	if [ ! -s "$2/display" ]; then
+		tap_fail "$1: Xvfb did not start: $(head -c 300 "$2/xvfb.err")"
+		exit 1
+	fi
+	DISPLAY=:$(head -1 "$2/display")
+	export DISPLAY
+}
+
 # Root is not a kernel feature: a test that needs it fails without it.
 need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }

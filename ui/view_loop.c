@@ -15,6 +15,8 @@
 
 static const double interval_steps[] = { 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
 
+#define LRS_VIEW_RETRY_S 0.1	/* how soon to ask a stream again for a snapshot not yet come */
+
 double lrs_view__interval_next(double cur, bool up)
 {
 	const size_t n = sizeof(interval_steps) / sizeof(interval_steps[0]);
@@ -107,6 +109,11 @@ int lrs_view_loop__take(struct lrs_view_loop *lp, double now)
 	err = lp->src->take(lp->src, &snap);
 	if (err == -ENODATA)
 		return err;
+	if (err == -EAGAIN) {
+		/* a stream's next snapshot has not come: look again soon, not an interval later */
+		lp->next_due_s = now + (iv < LRS_VIEW_RETRY_S ? iv : LRS_VIEW_RETRY_S);
+		return 0;
+	}
 	if (err) {
 		loop__say(lp, true, "snapshot from %s failed: %s", lp->src->name, strerror(-err));
 		return 0;

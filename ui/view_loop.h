@@ -53,7 +53,8 @@ bool lrs_view_loop__due(struct lrs_view_loop *lp, double now);
 /*
  * Take a snapshot into the model, and select the hottest cell unless the
  * user moved. Returns 1 when the model got one, 0 when not (a message said
- * why), -ENODATA when the source has no more.
+ * why, or a stream had none yet: it is due again soon), -ENODATA when the
+ * source has no more.
  */
 int lrs_view_loop__take(struct lrs_view_loop *lp, double now);
 /* How long to wait for input at now: until the next snapshot, idle_s when none comes, at most max_s. */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading a recording: its header, then snapshot by snapshot; and as a whole for 'report -i'. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/json/json_reader.h"
 #include "collector/replay/recording.h"
@@ -55,7 +58,24 @@ static int rec_fail(struct lrs_recording *rec, int err, size_t line, const char 
 	return err;
 }
 
-/* The next raw line; -ENODATA at the end. The last line may lack its newline. */
+/* What a failed read means, for "FILE:LINE: ..." */
+static const char *read_error(long err)
+{
+	switch (err) {
+	case -EISDIR:
+		return "is a directory, not a recording";
+	case -EINTR:
+		return "reading was interrupted";
+	default:
+		return strerror((int)-err);
+	}
+}
+
+/*
+ * The next raw line; -ENODATA at the end, -EAGAIN when a non-blocking stream
+ * has not given a whole line yet (what came is kept). The last line may lack
+ * its newline.
+ */
 static int read_line(struct lrs_recording *rec, char **line, size_t *len, bool *unterminated)
 {
 	size_t scanned = rec->start;
@@ -108,10 +128,12 @@ static int read_line(struct lrs_recording *rec, char **line, size_t *len, bool *
 			rec->cap = cap;
 		}
 		n = lrs_zreader__read(rec->zr, rec->buf + rec->end, rec->cap - rec->end);
+		if (n == -EAGAIN)
+			return -EAGAIN;	/* a stream: the rest of the line has not come yet */
 		if (n < 0)
 			return rec_fail(rec, (int)n, rec->lineno + 1, "%s",
 					n == -EBADMSG ? "corrupt compressed data: the recording is damaged here"
-						      : "read error");
+						      : read_error(n));
 		if (n == 0)
 			rec->eof = true;
 		rec->end += (size_t)n;
@@ -259,7 +281,7 @@ int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *na
 	rec->max_line = max_line ? max_line : LRS_RECORDING_MAX_LINE;
 	ret = lrs_zreader__open(&rec->zr, f);
 	if (ret)
-		rec_fail(rec, ret, 0, "cannot read: %s", strerror(-ret));
+		rec_fail(rec, ret, 0, "cannot read: %s", read_error(ret));
 	else
 		ret = parse_header(rec);
 	if (ret) {
@@ -271,26 +293,56 @@ int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *na
 	return 0;
 }
 
+/*
+ * stdin as a descriptor of its own: a view may then reopen stdin on the
+ * terminal for its keys while the recording still comes through the pipe.
+ */
+static FILE *open_stdin(void)
+{
+	int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+
+	if (!f && fd >= 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max_line,
 			char *err, size_t err_len)
 {
+	bool is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "(stdin)" : path;
+	struct stat st;
 	FILE *f;
 	int ret;
 
-	if (!strcmp(path, "-"))
-		return lrs_recording__open_file(out, stdin, "(stdin)", max_line, err, err_len);
-	f = fopen(path, "rb");
+	f = is_stdin ? open_stdin() : fopen(path, "rb");
 	if (!f) {
 		ret = -errno;
-		snprintf(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, err_len, "%s: cannot open: %s", name, strerror(errno));
 		return ret;
 	}
-	ret = lrs_recording__open_file(out, f, path, max_line, err, err_len);
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, err_len, "%s: is a directory, not a recording: name a file "
+			 "('lruscope record -o FILE' makes one)", name);
+		fclose(f);
+		return -EISDIR;
+	}
+	ret = lrs_recording__open_file(out, f, name, max_line, err, err_len);
 	if (ret)
 		fclose(f);
 	else
 		(*out)->own = f;
 	return ret;
+}
+
+void lrs_recording__set_nonblocking(struct lrs_recording *rec, bool on)
+{
+	lrs_zreader__set_nonblocking(rec->zr, on);
 }
 
 const struct lrs_recording_header *lrs_recording__header(const struct lrs_recording *rec)

@@ -51,8 +51,9 @@ int lrs_recording__decode_line(const char *line, size_t len, const struct lrs_sn
 struct lrs_recording;
 
 /*
- * Open path ("-": stdin) and read its header. On failure returns -errno and a
- * message naming the file and line in err. max_line 0: LRS_RECORDING_MAX_LINE.
+ * Open path ("-": stdin, through a descriptor of its own) and read its header.
+ * On failure returns -errno and a message naming the file and line in err.
+ * max_line 0: LRS_RECORDING_MAX_LINE.
  */
 int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max_line,
 			char *err, size_t err_len);
@@ -62,8 +63,14 @@ int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *na
 const struct lrs_recording_header *lrs_recording__header(const struct lrs_recording *rec);
 
 /*
+ * Non-blocking: next_line() and next() return -EAGAIN when a whole line has
+ * not come yet (a pipe from a live recorder), and keep what came.
+ */
+void lrs_recording__set_nonblocking(struct lrs_recording *rec, bool on);
+/*
  * The raw text of the next snapshot line (valid until the next call) and its
- * line number. Returns 0, -ENODATA at the end, or -errno with a message.
+ * line number. Returns 0, -ENODATA at the end, -EAGAIN (non-blocking, not
+ * yet), or -errno with a message.
  */
 int lrs_recording__next_line(struct lrs_recording *rec, const char **line, size_t *len,
 			     size_t *lineno);

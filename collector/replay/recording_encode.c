@@ -297,22 +297,8 @@ int lrs_recording__write_line(FILE *f, const struct lrs_snapshot *snap,
 
 	if (!d_stacks)
 		lrs_snapshot_json__write_stacks(&j, snap);
-	lrs_snapshot_json__write_tail(&j, snap);	/* holders: whole on every line, when tracked */
-	lrs_json__key(&j, "drops");
-	lrs_json__obj_begin(&j);
-	lrs_json__key(&j, "task");
-	lrs_json__u64(&j, snap->drops.task);
-	lrs_json__key(&j, "stack");
-	lrs_json__u64(&j, snap->drops.stack);
-	lrs_json__key(&j, "stats_full");
-	lrs_json__u64(&j, snap->drops.stats_full);
-	lrs_json__key(&j, "negative_time");
-	lrs_json__u64(&j, snap->drops.negative_time);
-	lrs_json__obj_end(&j);
-	if (snap->unavailable) {
-		lrs_json__key(&j, "unavailable");
-		lrs_json__str(&j, snap->unavailable);
-	}
+	/* drops and unavailable as a full line has them; holders whole on every line, when tracked */
+	lrs_snapshot_json__write_tail(&j, snap);
 	lrs_json__obj_end(&j);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;

@@ -44,7 +44,10 @@ static void update_name(struct lrs_source *src)
 	src->name = r->name;
 }
 
-/* Read, check and keep one more line; false at the end or on an error (r->err). */
+/*
+ * Read, check and keep one more line; false at the end or on an error
+ * (r->err), both with r->ended, or when a stream's next line has not come.
+ */
 static bool load_next(struct replay *r)
 {
 	struct lrs_snapshot *snap;
@@ -57,6 +60,8 @@ static bool load_next(struct replay *r)
 	if (r->ended)
 		return false;
 	err = lrs_recording__next_line(r->rec, &text, &len, &lineno);
+	if (err == -EAGAIN)
+		return false;
 	if (err) {
 		if (err != -ENODATA)
 			snprintf(r->err, sizeof(r->err), "%s", lrs_recording__error(r->rec));
@@ -143,8 +148,17 @@ static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
 	size_t next = (size_t)(r->pos + 1);
 	int err;
 
-	if (next >= r->nr_lines && !load_next(r))
+	if (next >= r->nr_lines && !load_next(r)) {
+		if (!r->ended)
+			return -EAGAIN;	/* a stream's next line has not come yet */
+		/* a stream's end, known only now: hold its last frame as a file's */
+		if (r->model && !r->once && r->nr_lines && !r->err[0]) {
+			r->model->paused = true;
+			update_name(src);
+			return -EAGAIN;
+		}
 		return -ENODATA;
+	}
 	err = decode_at(r, next, out);
 	if (err)
 		return err;
@@ -258,6 +272,7 @@ int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struc
 	}
 	src->ctx = r;
 	src->take = replay_take;
+	src->recorded = true;
 	src->control = replay_control;
 	src->destroy = replay_destroy;
 	r->pos = -1;
@@ -282,6 +297,9 @@ int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struc
 			ret = -ENODATA;
 			goto fail;
 		}
+	} else {
+		/* a stream: the view takes its lines as they come, never waits for one */
+		lrs_recording__set_nonblocking(r->rec, true);
 	}
 	if (!hdr->interval_ns && r->nr_lines > 1 && r->lines[0].len) {
 		/* headerless: the time between the first two snapshots */

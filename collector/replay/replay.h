@@ -2,7 +2,8 @@
 /*
  * The replay source: a recording played back through struct lrs_source. A
  * file is read and checked whole when opened (so seeking works and a bad
- * line is reported before the view starts); stdin is read as it comes.
+ * line is reported before the view starts); stdin (or a pipe) is read as it
+ * comes, without waiting: take() says -EAGAIN until its next line is whole.
  * Memory: the recording's decompressed text plus a snapshot every 32 lines.
  */
 #ifndef LRS_REPLAY_H

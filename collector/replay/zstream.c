@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Plain, gzip and zstd byte streams over stdio files. */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -32,6 +34,8 @@ enum lrs_zkind lrs_zkind__from_name(const char *path)
 
 struct lrs_zreader {
 	FILE *f;
+	int fd;			/* f's descriptor, read directly; -1: f has none (fmemopen) */
+	bool nonblock;		/* a stream: -EAGAIN instead of waiting for bytes */
 	enum lrs_zkind kind;
 	z_stream z;
 	bool z_ready;
@@ -44,20 +48,39 @@ struct lrs_zreader {
 	bool cut_short;
 };
 
+/*
+ * Up to len bytes of input: what one read() gives, so a pipe's bytes are
+ * used as they come (fread would wait for len of them). 0 at the end;
+ * -EAGAIN when non-blocking and none has come; -errno on a failure.
+ */
+static long read_raw(struct lrs_zreader *zr, void *buf, size_t len)
+{
+	struct pollfd p = { .fd = zr->fd, .events = POLLIN };
+	ssize_t n;
+
+	if (zr->fd < 0) {
+		n = (ssize_t)fread(buf, 1, len, zr->f);
+		return n == 0 && ferror(zr->f) ? -EIO : n;
+	}
+	if (zr->nonblock && poll(&p, 1, 0) == 0)
+		return -EAGAIN;
+	n = read(zr->fd, buf, len);
+	return n < 0 ? -errno : n;
+}
+
 static int fill(struct lrs_zreader *zr)
 {
-	size_t n;
+	long n;
 
 	if (zr->in_pos < zr->in_len || zr->eof)
 		return 0;
-	n = fread(zr->in, 1, sizeof(zr->in), zr->f);
+	n = read_raw(zr, zr->in, sizeof(zr->in));
+	if (n < 0)
+		return (int)n;
 	zr->in_pos = 0;
-	zr->in_len = n;
-	if (n == 0) {
-		if (ferror(zr->f))
-			return -EIO;
+	zr->in_len = (size_t)n;
+	if (n == 0)
 		zr->eof = true;
-	}
 	return 0;
 }
 
@@ -71,18 +94,18 @@ int lrs_zreader__open(struct lrs_zreader **out, FILE *f)
 	if (!zr)
 		return -ENOMEM;
 	zr->f = f;
+	zr->fd = fileno(f);
 	/* at least 4 bytes for the magic, unless the input is shorter */
 	while (zr->in_len < 4) {
-		size_t n = fread(zr->in + zr->in_len, 1, sizeof(zr->in) - zr->in_len, f);
+		long n = read_raw(zr, zr->in + zr->in_len, sizeof(zr->in) - zr->in_len);
 
-		if (n == 0) {
-			if (ferror(f)) {
-				free(zr);
-				return -EIO;
-			}
-			break;
+		if (n < 0) {
+			free(zr);
+			return (int)n;
 		}
-		zr->in_len += n;
+		if (n == 0)
+			break;
+		zr->in_len += (size_t)n;
 	}
 	if (zr->in_len >= 2 && !memcmp(zr->in, gz_magic, 2)) {
 		zr->kind = LRS_Z_GZIP;
@@ -109,20 +132,26 @@ fail:
 	return err;
 }
 
+/*
+ * The decoders below go on with what input they hold when fill() says
+ * -EAGAIN: output left from the last call comes out before they say it too.
+ */
 static long read_gzip(struct lrs_zreader *zr, void *buf, size_t len)
 {
 	for (;;) {
 		int ret, err = fill(zr);
 
-		if (err)
+		if (err && err != -EAGAIN)
 			return err;
-		if (zr->in_pos == zr->in_len) {
+		if (!err && zr->in_pos == zr->in_len) {
 			/* input over: a member that did not end is a killed writer's */
 			if (!zr->z_ended)
 				zr->cut_short = true;
 			return 0;
 		}
 		if (zr->z_ended) {
+			if (err)
+				return err;	/* the next member has not come yet */
 			/* another gzip member follows (cat a.gz b.gz) */
 			inflateReset(&zr->z);
 			zr->z_ended = false;
@@ -139,6 +168,8 @@ static long read_gzip(struct lrs_zreader *zr, void *buf, size_t len)
 			return -EBADMSG;
 		if (zr->z.next_out != buf)
 			return (long)((unsigned char *)zr->z.next_out - (unsigned char *)buf);
+		if (err)
+			return err;
 	}
 }
 
@@ -150,7 +181,7 @@ static long read_zstd(struct lrs_zreader *zr, void *buf, size_t len)
 		size_t ret;
 		int err = fill(zr);
 
-		if (err)
+		if (err && err != -EAGAIN)
 			return err;
 		in.src = zr->in;
 		in.size = zr->in_len;
@@ -164,6 +195,8 @@ static long read_zstd(struct lrs_zreader *zr, void *buf, size_t len)
 		zr->in_pos = in.pos;
 		if (o.pos)
 			return (long)o.pos;
+		if (err)
+			return err;
 		if (zr->in_pos == zr->in_len && zr->eof) {
 			if (zr->zd_hint)
 				zr->cut_short = true;
@@ -195,6 +228,11 @@ long lrs_zreader__read(struct lrs_zreader *zr, void *buf, size_t len)
 		zr->in_pos += n;
 		return (long)n;
 	}
+}
+
+void lrs_zreader__set_nonblocking(struct lrs_zreader *zr, bool on)
+{
+	zr->nonblock = on;
 }
 
 enum lrs_zkind lrs_zreader__kind(const struct lrs_zreader *zr)
@@ -258,10 +296,17 @@ int lrs_zwriter__open(struct lrs_zwriter **out, FILE *f, enum lrs_zkind kind, in
 	return 0;
 }
 
+/* What a failed write or flush of f says: -ENOSPC, -EPIPE, ..., -EIO when errno has nothing. */
+static int write_error(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 static int put(struct lrs_zwriter *zw, const void *buf, size_t len)
 {
+	errno = 0;
 	if (len && fwrite(buf, 1, len, zw->f) != len)
-		return zw->err = -EIO;
+		return zw->err = write_error();
 	zw->bytes_out += len;
 	return 0;
 }
@@ -323,8 +368,9 @@ int lrs_zwriter__flush(struct lrs_zwriter *zw)
 		err = deflate_all(zw, NULL, 0, Z_SYNC_FLUSH);
 	else if (!err && zw->kind == LRS_Z_ZSTD)
 		err = zstd_all(zw, NULL, 0, ZSTD_e_flush);
+	errno = 0;
 	if (!err && fflush(zw->f))
-		err = zw->err = -EIO;
+		err = zw->err = write_error();
 	return err;
 }
 
@@ -341,8 +387,9 @@ int lrs_zwriter__close(struct lrs_zwriter *zw, uint64_t *bytes_out)
 		err = deflate_all(zw, NULL, 0, Z_FINISH);
 	else if (!err && zw->kind == LRS_Z_ZSTD)
 		err = zstd_all(zw, NULL, 0, ZSTD_e_end);
+	errno = 0;
 	if (!err && fflush(zw->f))
-		err = -EIO;
+		err = write_error();
 	if (bytes_out)
 		*bytes_out = zw->bytes_out;
 	if (zw->z_ready)

@@ -21,13 +21,19 @@ enum lrs_zkind lrs_zkind__from_name(const char *path);
 
 struct lrs_zreader;
 
-/* Read from f (not closed by the reader). */
+/*
+ * Read from f (not closed by the reader): from its descriptor, as the bytes
+ * come, when it has one. Waits for the first bytes (the compression's magic).
+ */
 int lrs_zreader__open(struct lrs_zreader **out, FILE *f);
 /*
- * Up to len bytes into buf. Returns the count, 0 at the end, or -EIO (a read
- * error) / -EBADMSG (corrupt compressed data).
+ * Up to len bytes into buf. Returns the count, 0 at the end, -EAGAIN (non-
+ * blocking, no byte has come yet), -EBADMSG (corrupt compressed data) or
+ * another -errno (a read error, as -EISDIR).
  */
 long lrs_zreader__read(struct lrs_zreader *zr, void *buf, size_t len);
+/* Non-blocking: a stream read by a view that must not wait on the writer. */
+void lrs_zreader__set_nonblocking(struct lrs_zreader *zr, bool on);
 enum lrs_zkind lrs_zreader__kind(const struct lrs_zreader *zr);
 /* The compressed stream ended without its end mark (a killed writer). */
 bool lrs_zreader__cut_short(const struct lrs_zreader *zr);

@@ -78,14 +78,7 @@ else
 fi
 
 # ---- a real window on Xvfb -------------------------------------------------------
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$WORK/display" 2>"$WORK/xvfb.err" &
-lrs_track_pid $!
-for _ in $(seq 1 50); do [ -s "$WORK/display" ] && break; sleep 0.1; done
-if [ ! -s "$WORK/display" ]; then
-	tap_fail "$T: Xvfb did not start: $(head -c 300 "$WORK/xvfb.err")"
-	exit 1
-fi
-export DISPLAY=:$(head -1 "$WORK/display")
+lrs_xvfb "$T" "$WORK"
 timeout 240 "$LRS_BIN" gui --screenshot "$WORK/window.png" --screenshot-window --size 1100x700 \
 	-d 5 -i 0.5 >"$WORK/out" 2>&1
 rc=$?

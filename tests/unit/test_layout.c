@@ -6,6 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ui/help.h"
+#include "ui/keymap.h"
 #include "ui/layout.h"
 
 static void test_fmt_ns(void **state)
@@ -395,6 +397,69 @@ static void test_time_ticks(void **state)
 	assert_int_equal(n, 1);
 }
 
+/* The help box: inside the screen, every line inside the box, every key of the TUI once. */
+static void check_help(int cols, int rows, int want_columns, bool want_scroll)
+{
+	static const char *const intro[] = {
+		"title", "", "a paragraph long enough to be wrapped on a narrow screen, word by word, "
+		"without cutting a word in two",
+	};
+	struct lrs_help h;
+	size_t keys = 0;
+
+	assert_int_equal(lrs_help__layout(&h, intro, 3, LRS_KEYMAP_TUI, true, cols, rows), 0);
+	assert_int_equal(h.columns, want_columns);
+	assert_true(h.x0 >= 0 && h.x0 + h.w <= cols && h.w == h.inner_w + 6);
+	assert_true(h.y0 >= 0 && h.y0 + h.h <= rows && h.body_h == h.h - 4);
+	assert_int_equal(h.max_top > 0, want_scroll);
+	assert_true(h.max_top + (size_t)h.body_h == (h.max_top ? h.nr_lines : (size_t)h.body_h));
+	assert_string_equal(h.lines[0], "title");
+	for (size_t i = 0; i < h.nr_lines; i++) {
+		if ((int)strlen(h.lines[i]) > h.inner_w)
+			fail_msg("%dx%d: line %zu is %zu wide, over %d: '%s'", cols, rows, i,
+				 strlen(h.lines[i]), h.inner_w, h.lines[i]);
+		assert_null(strstr(h.lines[i], "  word"));	/* wrapped at blanks, not doubled */
+	}
+	/* each key starts an entry: at a line's start, or after the gap between columns */
+	for (size_t k = 0; k < lrs_keymap_len; k++) {
+		char entry[64];
+		size_t seen = 0;
+
+		if (!lrs_binding__shown(&lrs_keymap[k], LRS_KEYMAP_TUI, true))
+			continue;
+		keys++;
+		snprintf(entry, sizeof(entry), "%-*s %.8s", LRS_HELP_KEYS_W - 1, lrs_keymap[k].keys,
+			 lrs_keymap[k].what);
+		for (size_t i = h.nr_intro; i < h.nr_lines; i++) {
+			const char *p = strstr(h.lines[i], entry);
+
+			seen += p && (p == h.lines[i] || !strncmp(p - LRS_HELP_GAP, "   ", LRS_HELP_GAP));
+		}
+		if (seen != 1)
+			fail_msg("%dx%d: '%s' seen %zu times", cols, rows, entry, seen);
+	}
+	assert_true(keys > 15);
+	lrs_help__free(&h);
+}
+
+static void test_help_box(void **state)
+{
+	check_help(200, 50, 2, false);
+	check_help(80, 24, 1, true);
+	check_help(50, 20, 1, true);
+	check_help(120, 60, 1, false);
+	/* scrolling: a line, a page, the ends, never past them */
+	assert_int_equal(lrs_help__scroll(0, 30, 10, LRS_ACT_UP), 0);
+	assert_int_equal(lrs_help__scroll(0, 30, 10, LRS_ACT_DOWN), 1);
+	assert_int_equal(lrs_help__scroll(25, 30, 10, LRS_ACT_PAGE_DOWN), 30);
+	assert_int_equal(lrs_help__scroll(25, 30, 10, LRS_ACT_PAGE_UP), 15);
+	assert_int_equal(lrs_help__scroll(5, 30, 10, LRS_ACT_PAGE_UP), 0);
+	assert_int_equal(lrs_help__scroll(5, 30, 10, LRS_ACT_END), 30);
+	assert_int_equal(lrs_help__scroll(5, 30, 10, LRS_ACT_HOME), 0);
+	assert_int_equal(lrs_help__scroll(40, 30, 10, LRS_ACT_NONE), 30);
+	assert_true(lrs_help__scrolls(LRS_ACT_PAGE_DOWN) && !lrs_help__scrolls(LRS_ACT_QUIT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_time_layout),
 		cmocka_unit_test(test_history_index),
 		cmocka_unit_test(test_time_ticks),
+		cmocka_unit_test(test_help_box),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

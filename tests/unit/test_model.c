@@ -123,7 +123,7 @@ static void test_sort_filter_and_selection(void **state)
 	/* the selection follows its memcg through a re-sort */
 	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* count */
 	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* max */
-	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* name: tree order */
+	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* name */
 	assert_int_equal(m->sort, LRS_SORT_NAME);
 	assert_string_equal(m->rows[m->visible[0]].memcg, "/");
 	assert_int_equal(m->sel_memcg_id, 10);
@@ -142,6 +142,32 @@ static void test_sort_filter_and_selection(void **state)
 	lrs_model__refresh_view(m);
 	assert_int_equal(m->nr_visible, 0);
 	assert_null(lrs_model__selected_row(m));
+	lrs_model__free(m);
+}
+
+/* The name sort is alphabetical by path, and a tree: each memcg right under its parent. */
+static void test_name_sort_alphabetical_tree(void **state)
+{
+	static const char *const made[] = { "/", "/zeta", "/a-c", "/a", "/a/b", "/a/a", "/m" };
+	static const char *const want[] = { "/", "/a", "/a/a", "/a/b", "/a-c", "/m", "/zeta" };
+	struct lrs_model *m = lrs_model__new(8);
+	struct lrs_snapshot *s = lrs_snapshot__new();
+
+	lrs_snapshot__add_node(s, 0);
+	/* the kernel's order, which is not the alphabet's; none waits, so ties too */
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++)
+		add_lv(s, made[i], 1 + i, 0, 0, 0);
+	lrs_model__push(m, s);
+	m->sort = LRS_SORT_NAME;
+	lrs_model__refresh_view(m);
+	assert_int_equal(m->nr_visible, 7);
+	for (size_t i = 0; i < m->nr_visible; i++)
+		assert_string_equal(m->rows[m->visible[i]].memcg, want[i]);
+	/* a wait sort's ties are by name too */
+	m->sort = LRS_SORT_WAIT;
+	lrs_model__refresh_view(m);
+	for (size_t i = 0; i < m->nr_visible; i++)
+		assert_string_equal(m->rows[m->visible[i]].memcg, want[i]);
 	lrs_model__free(m);
 }
 
@@ -211,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_counter_reset_counts_from_zero),
 		cmocka_unit_test(test_new_lruvec_counts_from_zero_and_removed_flag),
 		cmocka_unit_test(test_sort_filter_and_selection),
+		cmocka_unit_test(test_name_sort_alphabetical_tree),
 		cmocka_unit_test(test_history_ring_and_encoding),
 		cmocka_unit_test(test_history_forgets_memcgs_gone_for_a_ring),
 		cmocka_unit_test(test_hist_buckets_and_quantiles),

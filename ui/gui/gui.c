@@ -143,6 +143,52 @@ void gui__measure(struct lrs_gui *gui)
 		gui->scale = 1;
 }
 
+/*
+ * With SDL's video started: whether its driver shows anything. With no
+ * display SDL falls back to drawing offscreen, where a window runs unseen;
+ * that is refused unless asked for by name (SDL_VIDEODRIVER).
+ */
+static int gui__check_driver(void)
+{
+	const char *driver = SDL_GetCurrentVideoDriver(), *asked = getenv("SDL_VIDEODRIVER");
+	const char *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+	char why[160];
+
+	if (!driver || (strcmp(driver, "offscreen") && strcmp(driver, "dummy")) ||
+	    (asked && strstr(asked, driver)))
+		return 0;
+	if ((x11 && *x11) || (wl && *wl))
+		snprintf(why, sizeof(why), "no display answered at DISPLAY '%.40s', WAYLAND_DISPLAY '%.40s'",
+			 x11 ? x11 : "", wl ? wl : "");
+	else
+		snprintf(why, sizeof(why), "DISPLAY and WAYLAND_DISPLAY are not set");
+	fprintf(stderr, "lruscope: no display to show a window on (%s; SDL would draw %s, unseen): "
+			"use the terminal view ('lruscope top', or replay without --gui), or "
+			"--screenshot FILE.png for a picture\n", why, driver);
+	return -ENXIO;
+}
+
+/* SDL's video, or a message saying why not (no display: what to do instead). */
+static int gui__video_init(void)
+{
+	if (SDL_Init(SDL_INIT_VIDEO)) {
+		fprintf(stderr, "lruscope gui: cannot open a window (%s); is there a display? "
+				"Set DISPLAY or WAYLAND_DISPLAY, run 'lruscope top' for the "
+				"terminal view, or --screenshot FILE.png for an image\n",
+			SDL_GetError());
+		return -ENXIO;
+	}
+	return gui__check_driver();
+}
+
+int lrs_gui__check_display(void)
+{
+	int ret = gui__video_init();
+
+	SDL_Quit();
+	return ret;
+}
+
 int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 {
 	struct lrs_gui *gui;
@@ -182,14 +228,9 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 			goto fail;
 		}
 	} else {
-		if (SDL_Init(SDL_INIT_VIDEO)) {
-			fprintf(stderr, "lruscope gui: cannot open a window (%s); is there a display? "
-					"Set DISPLAY or WAYLAND_DISPLAY, run 'lruscope top' for the "
-					"terminal view, or --screenshot FILE.png for an image\n",
-				SDL_GetError());
-			ret = -ENXIO;
+		ret = gui__video_init();
+		if (ret)
 			goto fail;
-		}
 		gui->win = SDL_CreateWindow(gui->opts.title ? gui->opts.title : "lruscope",
 					    SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
 					    SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);

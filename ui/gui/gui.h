@@ -43,6 +43,13 @@ struct lrs_gui_opts {
 int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct lrs_gui_opts *opts);
 
 /*
+ * Whether a window can be seen: 0, or -ENXIO with a message on stderr (no
+ * display: SDL would draw offscreen; what to use instead). lrs_gui__run
+ * checks it too; this lets a command say it before loading anything.
+ */
+int lrs_gui__check_display(void);
+
+/*
  * The pieces of the loop, for tests and benches that draw without a source.
  * open: a window (or a headless one with opts->screenshot set) of opts' size.
  * close accepts NULL.

@@ -192,12 +192,17 @@ static void loop__event(struct gui_loop *lp, const SDL_Event *ev)
 	}
 }
 
-/* Headless: take snapshots as fast as the source gives them, draw once, save. */
+/*
+ * Headless: take snapshots as fast as the source gives them, draw once, save.
+ * The live source gives one an interval; a recording's exist already: they
+ * are taken one after the other, and the frame is the recording's end.
+ */
 static int run__screenshot(struct gui_loop *lp, const struct lrs_gui_opts *opts,
 			   volatile sig_atomic_t *stop)
 {
 	unsigned int want = opts->screenshot_snapshots;
-	int err = 0;
+	bool recorded = lp->view.src->recorded;
+	int err = 0, got;
 
 	while (!*stop) {
 		double now = lrs_now_s();
@@ -209,14 +214,17 @@ static int run__screenshot(struct gui_loop *lp, const struct lrs_gui_opts *opts,
 			break;
 		if (lrs_view_loop__over(&lp->view, now) && lp->taken >= 2)
 			break;
-		if (!lrs_view_loop__due(&lp->view, now)) {
+		if (!recorded && !lrs_view_loop__due(&lp->view, now)) {
 			double wait = lrs_view_loop__wait_s(&lp->view, now, false, 0, 1e9);
 
 			SDL_Delay(wait > 0 ? (Uint32)(wait * 1000) + 1 : 1);
 			continue;
 		}
-		if (loop__take(lp, now) == -ENODATA)
+		got = loop__take(lp, now);
+		if (got == -ENODATA)
 			break;
+		if (recorded && got == 0)
+			SDL_Delay(10);	/* a stream's next line has not come yet */
 	}
 	if (!lp->view.model->prev)
 		lrs_gui__message(lp->gui, "%s gave fewer than two snapshots: no rates to show",

@@ -121,59 +121,6 @@ static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 }
 
-static void draw_help(struct lrs_tui *tui)
-{
-	static const char *const lines[] = {
-		"lruscope top: where Linux waits on LRU locks",
-		"",
-		"Rows are memory cgroups, columns NUMA nodes: each cell is one",
-		"lruvec (memcg x node) and its lru_lock. A cell shows the time",
-		"tasks spent waiting for that lock per second of the last",
-		"interval, and how many contended acquisitions per second.",
-		"Colours follow a log scale below the hottest cell (legend).",
-		"\"other locks\" are the contended locks that are not lruvec locks.",
-		"A waiter's memcg in colour differs from the lock's: reclaim",
-		"from kswapd or from a parent's limit.",
-		"",
-	};
-	const int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	int nk = 0, w = 70, h, y0, x0;
-	char key[128];
-
-	while (lrs_keymap__help_line(key, sizeof(key), LRS_KEYMAP_TUI, tui->replay, 20, (size_t)nk))
-		nk++;
-	h = n + nk + 4;
-
-	if (w > tui->layout.width - 2)
-		w = tui->layout.width - 2;
-	if (h > tui->layout.height - 2)
-		h = tui->layout.height - 2;
-	if (w < 10 || h < 4)
-		return;
-	y0 = (tui->layout.height - h) / 2;
-	x0 = (tui->layout.width - w) / 2;
-	for (int y = y0; y < y0 + h; y++)
-		tui__fill(y, x0, w, 0);
-	attron(A_BOLD);
-	mvhline(y0, x0, ACS_HLINE, w);
-	mvhline(y0 + h - 1, x0, ACS_HLINE, w);
-	mvvline(y0, x0, ACS_VLINE, h);
-	mvvline(y0, x0 + w - 1, ACS_VLINE, h);
-	mvaddch(y0, x0, ACS_ULCORNER);
-	mvaddch(y0, x0 + w - 1, ACS_URCORNER);
-	mvaddch(y0 + h - 1, x0, ACS_LLCORNER);
-	mvaddch(y0 + h - 1, x0 + w - 1, ACS_LRCORNER);
-	attroff(A_BOLD);
-	tui__put(y0, x0 + 2, w - 4, A_BOLD, " help (h closes) ");
-	for (int i = 0; i < n && i < h - 4; i++)
-		tui__put(y0 + 2 + i, x0 + 3, w - 6, i == 0 ? A_BOLD : 0, lines[i]);
-	/* the keys, from the one keymap the GUI's help uses too */
-	for (int i = 0; i < nk && n + i < h - 4; i++) {
-		lrs_keymap__help_line(key, sizeof(key), LRS_KEYMAP_TUI, tui->replay, 20, (size_t)i);
-		tui__put(y0 + 2 + n + i, x0 + 3, w - 6, 0, key);
-	}
-}
-
 void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	struct lrs_view_layout_in in = { 0 };
@@ -234,7 +181,7 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 		tui__draw_matrix(tui, model);
 	draw_status(tui, model);
 	if (model->show_help)
-		draw_help(tui);
+		tui__draw_help(tui);
 	/* park the cursor on the status line: some terminals show it anyway */
 	move(tui->layout.status_y, 0);
 	wnoutrefresh(stdscr);
@@ -514,7 +461,7 @@ static void loop__key(struct tui_loop *lp, int ch)
 		return;
 	}
 	act = lrs_tui__key_action(ch);
-	if (lrs_tui__matrix_key(tui, act))
+	if (tui__help_key(tui, model, act) || lrs_tui__matrix_key(tui, act))
 		return;
 	if (lrs_tui__time_view_key(tui, model, act)) {
 		lp->view.user_moved |= act != LRS_ACT_TIME_VIEW;

@@ -320,7 +320,8 @@ void tui__draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 	const struct lrs_view_layout *l = &tui->layout;
 	const struct lrs_row *row = lrs_model__selected_row(model);
 	const struct lrs_cell *cell = lrs_model__selected_cell(model);
-	int y = l->detail_y, w = l->width, h = l->detail_h, x, cols_h;
+	static const char hint[] = " Enter hides ";
+	int y = l->detail_y, w = l->width, h = l->detail_h, x, cols_h, hint_x;
 	char t[600], path[512], a[32], b[32], c[32], d[32];
 
 	if (h <= 0)
@@ -338,9 +339,13 @@ void tui__draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 	else
 		snprintf(t, sizeof(t), "%s@N%d", path, model->nodes[model->sel_node_idx]);
 	tui__rule(y, 0, w, tui->faint_attr, NULL);
+	/* the title ends two columns before the edge; the hint goes where it fits whole */
 	x = tui__putf(y, 2, w - 4, A_BOLD, " %s ", t);
-	draw_spark(tui, model, row, y, x + 1, w - 20 - x - 2);
-	tui__put(y, w - 20 > x ? w - 20 : x, 18, tui->faint_attr, " Enter hides ");
+	hint_x = w - 20 > x + 1 ? w - 20 : x + 1;
+	if (hint_x + (int)strlen(hint) > w - 2)
+		hint_x = w - 2;	/* no room: the title says more */
+	draw_spark(tui, model, row, y, x + 1, hint_x - x - 2);
+	tui__put(y, hint_x, w - 2 - hint_x, tui->faint_attr, hint);
 	if (!cell->lruvec) {
 		tui__put(y + 1, 1, w - 1, tui->faint_attr, "this memcg has no lruvec on this node");
 		return;

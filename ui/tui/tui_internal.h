@@ -55,6 +55,10 @@ struct lrs_tui {
 	struct lrs_detail_waiter waiters[TUI_MAX_WAITERS];
 	struct lrs_detail_stack stacks[TUI_MAX_STACKS];
 
+	/* the help box: its first body line shown, as far as it scrolls, a page */
+	size_t help_top, help_max_top;
+	int help_page;
+
 	/* holders: key x shows the memcg x memcg matrix, c its columns */
 	bool matrix;
 	bool matrix_by_holder;
@@ -72,6 +76,10 @@ static inline bool tui__one_instant(const struct lrs_tui *tui)
 {
 	return !(tui->interval_s > 0);
 }
+
+/* tui_help.c: the help box; its keys (scrolling) while it is open, true when act was one */
+void tui__draw_help(struct lrs_tui *tui);
+bool tui__help_key(struct lrs_tui *tui, const struct lrs_model *model, enum lrs_action act);
 
 /* tui_paint.c */
 void tui__sanitize_keep(char *dst, size_t len, const char *src, bool keep_utf8);
