@@ -294,6 +294,11 @@ static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const 
 		free(row->name);
 		return -ENOMEM;
 	}
+	if (row->side != LRS_CMP_BOTH) {
+		/* a memcg that did not exist is no sample of zeros of the same memcg */
+		row->wait.p = row->contended.p = NAN;
+		row->wait.significant = row->contended.significant = false;
+	}
 	cmp->nr_rows++;
 	if (s->kind != LRS_CMP_TOTAL && row->side == LRS_CMP_BOTH &&
 	    (row->wait.significant || row->contended.significant))

@@ -34,7 +34,7 @@ enum lrs_cmp_side {
 struct lrs_cmp_metric {
 	double a, b;		/* mean rate over the recording: sum / duration */
 	double ratio;		/* b / a; INFINITY when a == 0 < b; NAN when both are 0 */
-	double p;		/* two-sided p-value; NAN: not tested */
+	double p;		/* two-sided p-value; NAN: not tested (too few samples, one side only) */
 	bool significant;	/* p < alpha */
 };
 

@@ -226,6 +226,8 @@ static void test_shifted_memcg_significant_and_first(void **state)
 	assert_int_equal(gone->side, LRS_CMP_ONLY_A);
 	assert_int_equal(added->side, LRS_CMP_ONLY_B);
 	assert_true(isinf(added->wait.ratio));
+	assert_true(isnan(added->wait.p));
+	assert_false(added->wait.significant);
 	assert_near(gone->wait.ratio, 0, 1e-12);
 	assert_string_equal(c->rows[3].name, "/lrs-new");
 	assert_string_equal(c->rows[4].name, "/lrs-gone");
