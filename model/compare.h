@@ -18,6 +18,7 @@
 
 #define LRS_COMPARE_ALPHA 0.01		/* the significance level, two-sided */
 #define LRS_COMPARE_MIN_SAMPLES 3	/* fewer intervals on a side: not tested */
+#define LRS_COMPARE_FEW_SAMPLES 20	/* fewer: neighbouring intervals' correlation not judged */
 
 enum lrs_cmp_kind {
 	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
@@ -89,10 +90,11 @@ void lrs_compare__free(struct lrs_compare *cmp);	/* accepts NULL */
  * Ties get mid-ranks. Exact (every split of the pooled ranks counted) when
  * there are at most LRS_MWU_EXACT_MAX splits; otherwise the normal
  * approximation with tie and continuity corrections, its variance inflated
- * by (1 + r) / (1 - r), r the larger lag-1 autocorrelation of the two
- * samples' ranks (counted when above 1.96 / sqrt(n), at most 0.8), since
- * neighbouring intervals of one recording can be alike: fewer independent
- * samples than they seem.
+ * by (1 + r) / (1 - r), r the lag-1 autocorrelation of the samples' ranks
+ * (pooled over both, counted when above 1.96 / sqrt(na + nb), at most 0.8),
+ * since neighbouring intervals of one recording can be alike: fewer
+ * independent samples than they seem. Below LRS_COMPARE_FEW_SAMPLES a side
+ * that correlation can hardly be judged (the exact p ignores it): diff says so.
  * NAN when a side has fewer than LRS_COMPARE_MIN_SAMPLES.
  */
 #define LRS_MWU_EXACT_MAX 20000

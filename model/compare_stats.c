@@ -39,15 +39,16 @@ static double lag1_autocorrelation(const double *v, size_t n)
 }
 
 /*
- * The lag-1 autocorrelation when it is beyond what independent samples show
- * by chance (1.96 / sqrt(n), 5%), else 0; at most 0.8. Counting chance
- * correlation too would cost the test its power on short recordings.
+ * The two samples' lag-1 autocorrelation, pooled (weighted by their lengths,
+ * each corrected for its -1/n small-sample bias), when beyond what
+ * independent samples show by chance (1.96 / sqrt(na + nb)), else 0; at most 0.8.
  */
-static double positive_autocorrelation(const double *v, size_t n)
+static double pooled_autocorrelation(const double *a, size_t na, const double *b, size_t nb)
 {
-	double r = lag1_autocorrelation(v, n);
+	double r = ((lag1_autocorrelation(a, na) + 1.0 / (double)na) * (double)na +
+		    (lag1_autocorrelation(b, nb) + 1.0 / (double)nb) * (double)nb) / (double)(na + nb);
 
-	return r > 1.96 / sqrt((double)n) ? fmin(r, 0.8) : 0;
+	return r > 1.96 / sqrt((double)(na + nb)) ? fmin(r, 0.8) : 0;
 }
 
 /* C(n, k) as a double, or INFINITY past limit (enough to decide exact or not). */
@@ -142,7 +143,7 @@ double lrs_stats__mann_whitney_p(const double *a, size_t na, const double *b, si
 
 		rank_a = rank;
 		rank_b = rank + na;
-		rho = fmax(positive_autocorrelation(rank_a, na), positive_autocorrelation(rank_b, nb));
+		rho = pooled_autocorrelation(rank_a, na, rank_b, nb);
 		var *= (1 + rho) / (1 - rho);
 		z = fmax(fabs(u - mean) - 0.5, 0) / sqrt(var);
 		p = erfc(z / sqrt(2));

@@ -79,6 +79,11 @@ tap_check "$T: 5x: the heading names the test, the interval and the samples" \
 	bash -c 'grep -q "^A: a.jsonl, Linux 6.18.0-lrs-test, 30 intervals of 1.00 s$" "$1" &&
 		grep -q "^test: Mann-Whitney U" "$1"' _ "$WORK/shift"
 
+head -n 7 a.jsonl >"$WORK/short.jsonl"		# a header and 6 snapshots: 5 intervals
+diff_to short short.jsonl b.jsonl
+tap_check "$T: 5 intervals against 30: a note says their correlation cannot be judged; 30 against 30: none" \
+	bash -c 'grep -q "^note: under 20 intervals on a side" "$1" && ! grep -q "^note:" "$2"' _ "$WORK/short" "$WORK/shift"
+
 # ---- JSON: parses, and says what the text says ------------------------------------------
 diff_to shift.json -f json a.jsonl b.jsonl
 tap_check "$T: -f json: exit 0 and the JSON agrees with the text (rows, order, significance, ratios, sides)" \

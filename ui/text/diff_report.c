@@ -20,6 +20,11 @@ static double interval_s(double duration_s, size_t samples)
 	return samples ? duration_s / (double)samples : 0;
 }
 
+static bool few_samples(const struct lrs_compare *cmp)
+{
+	return cmp->samples_a < LRS_COMPARE_FEW_SAMPLES || cmp->samples_b < LRS_COMPARE_FEW_SAMPLES;
+}
+
 /* ---- text ---------------------------------------------------------------------- */
 
 static char *fmt_ratio(char *buf, size_t len, double r)
@@ -95,6 +100,10 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	text_side(f, "B", b, cmp->duration_b_s, cmp->samples_b);
 	fprintf(f, "test: Mann-Whitney U over each interval's rate, two-sided; * significant at p < %g "
 		"(- not tested: under %d intervals, or one side only)\n", cmp->alpha, LRS_COMPARE_MIN_SAMPLES);
+	if (few_samples(cmp))
+		fprintf(f, "note: under %d intervals on a side, a correlation between neighbouring intervals "
+			"cannot be judged and would make p too small: record longer for a firmer answer\n",
+			LRS_COMPARE_FEW_SAMPLES);
 
 	text_section(f, cmp, LRS_CMP_TOTAL, bold, off, "total");
 	lruvecs = text_section(f, cmp, LRS_CMP_LRUVEC, bold, off, "lruvec (memcg@node)");
@@ -197,6 +206,8 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__dbl(&j, cmp->alpha);
 	lrs_json__key(&j, "min_samples");
 	lrs_json__u64(&j, LRS_COMPARE_MIN_SAMPLES);
+	lrs_json__key(&j, "few_samples");	/* the text's note */
+	lrs_json__bool(&j, few_samples(cmp));
 	json_side(&j, "a", a, cmp->duration_a_s, cmp->samples_a);
 	json_side(&j, "b", b, cmp->duration_b_s, cmp->samples_b);
 	lrs_json__key(&j, "significant");
