@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lruscope diff A B: two recordings side by side, and which differences are real. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,12 @@
 #include "collector/replay/recording.h"
 #include "model/compare.h"
 #include "ui/text/diff_report.h"
+#include "ui/tui/tui.h"
 
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: lruscope diff [--format text|json] A B\n\n"
+		"usage: lruscope diff [--format text|json | --tui] A B\n\n"
 		"Compare two recordings (lruscope record), A before and B after a change: per\n"
 		"lruvec (memcg@node, memcgs matched by cgroup path, not id), per other lock (by\n"
 		"name) and in total, the mean wait/s and contentions/s in A and in B, the ratio\n"
@@ -28,7 +30,11 @@ static void help(FILE *f)
 		"Memcgs and locks on one side only are listed as such, not tested. Significant\n"
 		"changes come first, largest wait/s difference first. No root needed.\n\n"
 		"  -f, --format FMT        text (default) or json\n"
-		"      --no-color          no bold (also when NO_COLOR is set or not a terminal)\n"
+		"  -t, --tui               a heatmap in the terminal: memcg rows, per node\n"
+		"                          A | B | B/A, the ratio red up, blue down, plain when\n"
+		"                          not significant; arrows and pages scroll, q quits\n"
+		"      --no-color          no bold or colour (also when NO_COLOR is set, or text\n"
+		"                          not to a terminal)\n"
 		"  -h, --help              this text\n\n"
 		"exit status: 0 ok (changes or not), 1 a recording could not be read, 2 usage error\n");
 }
@@ -53,6 +59,7 @@ int lrs_cmd_diff(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "tui", no_argument, NULL, 't' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -61,11 +68,11 @@ int lrs_cmd_diff(int argc, char **argv)
 	struct lrs_diff_input a = {}, b = {};
 	struct lrs_cmp_run *run_a = NULL, *run_b = NULL;
 	struct lrs_compare *cmp = NULL;
-	bool no_color = getenv("NO_COLOR") != NULL;
+	bool no_color = getenv("NO_COLOR") != NULL, tui = false;
 	int c, ret = LRS_EXIT_FAIL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:th", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
@@ -73,6 +80,9 @@ int lrs_cmd_diff(int argc, char **argv)
 				return LRS_EXIT_USAGE;
 			}
 			opts.json = !strcmp(optarg, "json");
+			break;
+		case 't':
+			tui = true;
 			break;
 		case 'C':
 			no_color = true;
@@ -87,13 +97,17 @@ int lrs_cmd_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2) {
 		fprintf(stderr, "lruscope diff: want two recordings, A and B, got %d: "
-			"usage: lruscope diff [--format text|json] A B\n", argc - optind);
+			"usage: lruscope diff [--format text|json | --tui] A B\n", argc - optind);
 		return LRS_EXIT_USAGE;
 	}
 	a.name = argv[optind];
 	b.name = argv[optind + 1];
 	if (!strcmp(a.name, "-") && !strcmp(b.name, "-")) {
 		fprintf(stderr, "lruscope diff: A and B cannot both be stdin ('-')\n");
+		return LRS_EXIT_USAGE;
+	}
+	if (tui && opts.json) {
+		fprintf(stderr, "lruscope diff: --tui and --format json: choose one\n");
 		return LRS_EXIT_USAGE;
 	}
 	opts.color = !no_color && isatty(STDOUT_FILENO);
@@ -104,6 +118,17 @@ int lrs_cmd_diff(int argc, char **argv)
 		goto out;	/* the reader said what and where */
 	if (lrs_compare(run_a, run_b, LRS_COMPARE_ALPHA, &cmp)) {
 		fprintf(stderr, "lruscope diff: out of memory comparing %s and %s\n", a.name, b.name);
+		goto out;
+	}
+	if (tui) {
+		struct lrs_tui_opts topts = { .no_color = no_color, .stop = &lrs_stop };
+
+		lrs_signals__install();
+		ret = lrs_tui__run_diff(cmp, a.name, b.name, &topts);
+		if (ret)
+			fprintf(stderr, "lruscope diff: --tui: %s\n",
+				ret == -ENOTTY ? "no terminal (TERM unknown, or not a tty)" : strerror(-ret));
+		ret = ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 		goto out;
 	}
 	if (lrs_diff_report__write(cmp, &a, &b, &opts, stdout) || fflush(stdout)) {

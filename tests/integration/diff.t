@@ -5,7 +5,8 @@
 # most one false alarm); one memcg's wait 5x is significant and listed first;
 # memcgs on one side only are listed as such; memcgs match by path across
 # other cgroup ids; JSON parses and says what the text says; user nobody gets
-# root's output; bad files and arguments. Live, as root: two short
+# root's output; bad files and arguments; --tui in tmux: the 5x memcg first,
+# its ratio red on the diverging scale, an unchanged one plain, q quits. Live, as root: two short
 # recordings of this machine show no significant lruvec change. See
 # tests/PROTOCOL.md.
 set -u
@@ -16,7 +17,9 @@ need_root "$T"
 [ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
 WORK=$(mktemp -d /tmp/lrs-test-diff.XXXXXX)
 chmod 755 "$WORK"		# user nobody reads the recordings too
-trap 'lrs_cleanup; rm -rf "$WORK"' EXIT
+SOCK=lrs-test-diff$$		# a tmux server of this test's own: kill-server touches nothing else
+tm() { tmux -L "$SOCK" "$@"; }
+trap 'tm kill-server 2>/dev/null; lrs_cleanup; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
 # make NAME SEED WARM_FACTOR MEMCGS ID_OFFSET: 31 snapshots 1 s apart on nodes 0
@@ -152,6 +155,27 @@ tap_check "$T: one recording, or -f csv: usage errors, exit 2 ($(cat "$WORK/onea
 diff_to help --help
 tap_check "$T: --help: exit 0, names the test and the level" \
 	bash -c '[ "$1" = 0 ] && grep -q "Mann-Whitney" "$2" && grep -q "p < 0.01" "$2"' _ "$(rc help)" "$WORK/help"
+
+# ---- the TUI: side by side, the ratio on the diverging scale ----------------------------
+tm new-session -d -x 120 -y 20 -s tui -c "$WORK" \
+	"env TERM=xterm-256color '$LRS_BIN' diff --tui a.jsonl b.jsonl; echo EXIT=\$?; sleep 60"
+# the row under the heading, from the screen lrs_screen_check waited for
+warm_first() {
+	grep -A1 "^ memcg (4)" <<<"$LRS_SCREEN" | tail -n1 |
+		grep -Eq "^ /lrs-d-warm +([89][0-9]{2}us|1\.[0-9]ms)/s +[4-6]\.[0-9]ms/s +[4-6]\.[0-9]{2}x"
+}
+lrs_screen_check "$T: --tui: the first memcg row is /lrs-d-warm, about 1ms/s in A and 5ms/s in B, ratio about 5" tui \
+	'^ memcg \(4\) +N0 +A +B +B/A' 20 warm_first
+tap_check "$T: --tui: /lrs-d-new shows 'only B', /lrs-d-gone 'only A', the status 1 significant change" \
+	bash -c 'grep -Eq "^ /lrs-d-new .* only B" <<<"$1" && grep -Eq "^ /lrs-d-gone .* only A" <<<"$1" &&
+		grep -q "1 significant change" <<<"$1"' _ "$LRS_SCREEN"
+colours=$(tm capture-pane -e -p -t tui)
+# 5.xx is level 3 (4x to 8x): xterm colour 160 behind it; /lrs-d-hot (not significant): no background
+tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the unchanged one has no colour" \
+	bash -c 'grep "/lrs-d-warm" <<<"$1" | grep -q "48;5;160m *[4-6]\.[0-9][0-9]x" &&
+		! grep "/lrs-d-hot" <<<"$1" | grep -q "48;5;"' _ "$colours"
+tm send-keys -t tui q
+lrs_screen_check "$T: --tui: q quits with exit 0" tui '^EXIT=0$' 10
 
 # ---- live: two short recordings of this machine ----------------------------------------
 "$LRS_BIN" record -q -o "$WORK/live-a.jsonl" -d 6 2>"$WORK/live-a.err"
