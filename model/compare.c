@@ -387,3 +387,53 @@ void lrs_compare__free(struct lrs_compare *cmp)
 	free(cmp->rows);
 	free(cmp);
 }
+
+/* ---- the grid of the heatmaps ------------------------------------------------- */
+
+int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp)
+{
+	*grid = (struct lrs_cmp_grid){};
+	grid->memcgs = calloc(cmp->nr_rows + 1, sizeof(*grid->memcgs));
+	grid->nodes = calloc(cmp->nr_rows + 1, sizeof(*grid->nodes));
+	if (!grid->memcgs || !grid->nodes) {
+		lrs_cmp_grid__clear(grid);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct lrs_cmp_row *r = &cmp->rows[i];
+		size_t k;
+
+		if (r->kind != LRS_CMP_LRUVEC)
+			continue;
+		for (k = 0; k < grid->nr_memcgs && strcmp(grid->memcgs[k], r->name); k++)
+			;
+		if (k == grid->nr_memcgs)
+			grid->memcgs[grid->nr_memcgs++] = r->name;
+		for (k = 0; k < grid->nr_nodes && grid->nodes[k] != r->node; k++)
+			;
+		if (k < grid->nr_nodes)
+			continue;
+		/* keep them ascending: insert in place */
+		for (k = grid->nr_nodes; k > 0 && grid->nodes[k - 1] > r->node; k--)
+			grid->nodes[k] = grid->nodes[k - 1];
+		grid->nodes[k] = r->node;
+		grid->nr_nodes++;
+	}
+	return 0;
+}
+
+void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid)
+{
+	free(grid->memcgs);
+	free(grid->nodes);
+	*grid = (struct lrs_cmp_grid){};
+}
+
+const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (cmp->rows[i].kind == LRS_CMP_LRUVEC && cmp->rows[i].node == node &&
+		    !strcmp(cmp->rows[i].name, memcg))
+			return &cmp->rows[i];
+	return NULL;
+}

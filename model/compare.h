@@ -85,6 +85,22 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double
 void lrs_compare__free(struct lrs_compare *cmp);	/* accepts NULL */
 
 /*
+ * The lruvec rows as a grid for the heatmaps: memcg paths in the comparison's
+ * order (first appearance: significant changes first), nodes ascending.
+ * The paths point into cmp. 0 or -ENOMEM; clear accepts a zeroed grid.
+ */
+struct lrs_cmp_grid {
+	const char **memcgs;
+	size_t nr_memcgs;
+	int *nodes;
+	size_t nr_nodes;
+};
+int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp);
+void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid);
+/* The lruvec row of memcg on node, or NULL (it never waited on either side). */
+const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node);
+
+/*
  * Mann-Whitney U, two-sided: the p-value of "a and b come from the same
  * distribution" against "one tends to be larger". a and b are in time order.
  * Ties get mid-ranks. Exact (every split of the pooled ranks counted) when

@@ -233,6 +233,17 @@ static void test_shifted_memcg_significant_and_first(void **state)
 	assert_string_equal(c->rows[4].name, "/lrs-gone");
 	/* the lruvec total moved with /lrs-y */
 	assert_true(c->rows[0].wait.significant);
+	/* the heatmaps' grid: memcgs in that order, one node */
+	struct lrs_cmp_grid grid;
+
+	assert_int_equal(lrs_cmp_grid__init(&grid, c), 0);
+	assert_int_equal(grid.nr_memcgs, 4);
+	assert_string_equal(grid.memcgs[0], "/lrs-y");
+	assert_string_equal(grid.memcgs[3], "/lrs-x");
+	assert_int_equal(grid.nr_nodes, 1);
+	assert_ptr_equal(lrs_compare__lruvec(c, "/lrs-y", 0), y);
+	assert_null(lrs_compare__lruvec(c, "/lrs-y", 1));
+	lrs_cmp_grid__clear(&grid);
 	lrs_compare__free(c);
 	lrs_cmp_run__free(ra);
 	lrs_cmp_run__free(rb);

@@ -20,52 +20,9 @@
 struct diff_view {
 	const struct lrs_compare *cmp;
 	const char *name_a, *name_b;
-	const char **memcgs;	/* lruvec rows' paths, first appearance first */
-	size_t nr_memcgs;
-	int *nodes;		/* ascending */
-	size_t nr_nodes;
+	struct lrs_cmp_grid grid;
 	size_t top;		/* first memcg shown */
 };
-
-static int diff_view__init(struct diff_view *v)
-{
-	const struct lrs_compare *cmp = v->cmp;
-
-	v->memcgs = calloc(cmp->nr_rows + 1, sizeof(*v->memcgs));
-	v->nodes = calloc(cmp->nr_rows + 1, sizeof(*v->nodes));
-	if (!v->memcgs || !v->nodes)
-		return -ENOMEM;
-	for (size_t i = 0; i < cmp->nr_rows; i++) {
-		const struct lrs_cmp_row *r = &cmp->rows[i];
-		size_t k;
-
-		if (r->kind != LRS_CMP_LRUVEC)
-			continue;
-		for (k = 0; k < v->nr_memcgs && strcmp(v->memcgs[k], r->name); k++)
-			;
-		if (k == v->nr_memcgs)
-			v->memcgs[v->nr_memcgs++] = r->name;
-		for (k = 0; k < v->nr_nodes && v->nodes[k] != r->node; k++)
-			;
-		if (k < v->nr_nodes)
-			continue;
-		/* keep them ascending: insert in place */
-		for (k = v->nr_nodes; k > 0 && v->nodes[k - 1] > r->node; k--)
-			v->nodes[k] = v->nodes[k - 1];
-		v->nodes[k] = r->node;
-		v->nr_nodes++;
-	}
-	return 0;
-}
-
-static const struct lrs_cmp_row *cell_of(const struct lrs_compare *cmp, const char *memcg, int node)
-{
-	for (size_t i = 0; i < cmp->nr_rows; i++)
-		if (cmp->rows[i].kind == LRS_CMP_LRUVEC && cmp->rows[i].node == node &&
-		    !strcmp(cmp->rows[i].name, memcg))
-			return &cmp->rows[i];
-	return NULL;
-}
 
 static void ratio_text(char *buf, size_t len, const struct lrs_cmp_row *r)
 {
@@ -123,13 +80,13 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 	int lines = LINES, cols = COLS, name_w, rows_h, y;
 
 	erase();
-	name_w = cols - (int)v->nr_nodes * DIFF_GROUP_W - 1;
+	name_w = cols - (int)v->grid.nr_nodes * DIFF_GROUP_W - 1;
 	name_w = name_w > LRS_NAME_MAX_W ? LRS_NAME_MAX_W : name_w < LRS_NAME_MIN_W ? LRS_NAME_MIN_W : name_w;
 	rows_h = lines - DIFF_TOP - 3;	/* two totals and the status line below */
 	if (rows_h < 1)
 		rows_h = 1;
-	if (v->top + (size_t)rows_h > v->nr_memcgs)
-		v->top = v->nr_memcgs > (size_t)rows_h ? v->nr_memcgs - (size_t)rows_h : 0;
+	if (v->top + (size_t)rows_h > v->grid.nr_memcgs)
+		v->top = v->grid.nr_memcgs > (size_t)rows_h ? v->grid.nr_memcgs - (size_t)rows_h : 0;
 
 	tui__fill(0, 0, cols, tui->title_attr);
 	tui__putf(0, 0, cols, tui->title_attr, " lruscope diff  A: %s (%zu x %.2f s)  B: %s (%zu x %.2f s)  "
@@ -137,19 +94,19 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 		  cmp->samples_a ? cmp->duration_a_s / (double)cmp->samples_a : 0, v->name_b, cmp->samples_b,
 		  cmp->samples_b ? cmp->duration_b_s / (double)cmp->samples_b : 0);
 	draw_legend(tui, 1, cols);
-	tui__putf(2, 0, name_w, A_BOLD, " memcg (%zu)", v->nr_memcgs);
-	for (size_t n = 0; n < v->nr_nodes; n++)
+	tui__putf(2, 0, name_w, A_BOLD, " memcg (%zu)", v->grid.nr_memcgs);
+	for (size_t n = 0; n < v->grid.nr_nodes; n++)
 		tui__putf(2, name_w + 1 + (int)n * DIFF_GROUP_W, DIFF_GROUP_W, A_BOLD, "N%-3d%*s%*s %*s",
-			  v->nodes[n], DIFF_VALUE_W - 4, "A", DIFF_VALUE_W, "B", DIFF_RATIO_W - 1, "B/A");
+			  v->grid.nodes[n], DIFF_VALUE_W - 4, "A", DIFF_VALUE_W, "B", DIFF_RATIO_W - 1, "B/A");
 
 	y = DIFF_TOP;
-	for (size_t m = v->top; m < v->nr_memcgs && y < DIFF_TOP + rows_h; m++, y++) {
+	for (size_t m = v->top; m < v->grid.nr_memcgs && y < DIFF_TOP + rows_h; m++, y++) {
 		char path[256];
 
-		lrs_fmt__path(path, sizeof(path), v->memcgs[m], name_w - 1);
+		lrs_fmt__path(path, sizeof(path), v->grid.memcgs[m], name_w - 1);
 		tui__putf(y, 0, name_w, A_NORMAL, " %s", path);
-		for (size_t n = 0; n < v->nr_nodes; n++) {
-			const struct lrs_cmp_row *r = cell_of(cmp, v->memcgs[m], v->nodes[n]);
+		for (size_t n = 0; n < v->grid.nr_nodes; n++) {
+			const struct lrs_cmp_row *r = lrs_compare__lruvec(cmp, v->grid.memcgs[m], v->grid.nodes[n]);
 			int x = name_w + 1 + (int)n * DIFF_GROUP_W;
 			char a[16], b[16], ratio[16];
 
@@ -164,7 +121,7 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 			tui__putf(y, x, DIFF_RATIO_W, ratio_attr(tui, r), "%*s ", DIFF_RATIO_W - 1, ratio);
 		}
 	}
-	if (!v->nr_memcgs)
+	if (!v->grid.nr_memcgs)
 		tui__put(y, 1, cols - 1, tui->faint_attr, "(no lruvec lock was contended in A or B)");
 	for (size_t i = 0, t = 0; i < cmp->nr_rows; i++)
 		if (cmp->rows[i].kind == LRS_CMP_TOTAL)
@@ -182,7 +139,7 @@ static bool diff_key(struct diff_view *v, enum lrs_action act, size_t page)
 		v->top -= v->top > 0;
 		break;
 	case LRS_ACT_DOWN:
-		v->top += v->top + 1 < v->nr_memcgs;
+		v->top += v->top + 1 < v->grid.nr_memcgs;
 		break;
 	case LRS_ACT_PAGE_UP:
 		v->top = v->top > page ? v->top - page : 0;
@@ -194,7 +151,7 @@ static bool diff_key(struct diff_view *v, enum lrs_action act, size_t page)
 		v->top = 0;
 		break;
 	case LRS_ACT_END:
-		v->top = v->nr_memcgs;
+		v->top = v->grid.nr_memcgs;
 		break;
 	default:
 		return false;
@@ -209,7 +166,7 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 	struct lrs_tui *tui = NULL;
 	int err;
 
-	err = diff_view__init(&v);
+	err = lrs_cmp_grid__init(&v.grid, cmp);
 	if (!err)
 		err = lrs_tui__open(&tui, opts, NULL, NULL, NULL);
 	if (err)
@@ -231,7 +188,6 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 	}
 out:
 	lrs_tui__close(tui);
-	free(v.memcgs);
-	free(v.nodes);
+	lrs_cmp_grid__clear(&v.grid);
 	return err;
 }
