@@ -12,11 +12,14 @@
 #include "model/compare.h"
 #include "ui/text/diff_report.h"
 #include "ui/tui/tui.h"
+#if LRS_GUI
+#include "ui/gui/gui.h"
+#endif
 
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: lruscope diff [--format text|json | --tui] A B\n\n"
+		"usage: lruscope diff [--format text|json | --tui | --gui [--screenshot F.png]] A B\n\n"
 		"Compare two recordings (lruscope record), A before and B after a change: per\n"
 		"lruvec (memcg@node, memcgs matched by cgroup path, not id), per other lock (by\n"
 		"name) and in total, the mean wait/s and contentions/s in A and in B, the ratio\n"
@@ -33,6 +36,8 @@ static void help(FILE *f)
 		"  -t, --tui               a heatmap in the terminal: memcg rows, per node\n"
 		"                          A | B | B/A, the ratio red up, blue down, plain when\n"
 		"                          not significant; arrows and pages scroll, q quits\n"
+		"  -g, --gui               the same in the SDL2 window\n"
+		"      --screenshot FILE.png  with --gui: draw it into FILE.png, no display\n"
 		"      --no-color          no bold or colour (also when NO_COLOR is set, or text\n"
 		"                          not to a terminal)\n"
 		"  -h, --help              this text\n\n"
@@ -60,6 +65,8 @@ int lrs_cmd_diff(int argc, char **argv)
 	static const struct option long_opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "tui", no_argument, NULL, 't' },
+		{ "gui", no_argument, NULL, 'g' },
+		{ "screenshot", required_argument, NULL, 'P' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -68,11 +75,12 @@ int lrs_cmd_diff(int argc, char **argv)
 	struct lrs_diff_input a = {}, b = {};
 	struct lrs_cmp_run *run_a = NULL, *run_b = NULL;
 	struct lrs_compare *cmp = NULL;
-	bool no_color = getenv("NO_COLOR") != NULL, tui = false;
+	bool no_color = getenv("NO_COLOR") != NULL, tui = false, gui = false;
+	const char *screenshot = NULL;
 	int c, ret = LRS_EXIT_FAIL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:th", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:tgh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
@@ -83,6 +91,12 @@ int lrs_cmd_diff(int argc, char **argv)
 			break;
 		case 't':
 			tui = true;
+			break;
+		case 'g':
+			gui = true;
+			break;
+		case 'P':
+			screenshot = optarg;
 			break;
 		case 'C':
 			no_color = true;
@@ -106,8 +120,17 @@ int lrs_cmd_diff(int argc, char **argv)
 		fprintf(stderr, "lruscope diff: A and B cannot both be stdin ('-')\n");
 		return LRS_EXIT_USAGE;
 	}
-	if (tui && opts.json) {
-		fprintf(stderr, "lruscope diff: --tui and --format json: choose one\n");
+	if ((tui && gui) || ((tui || gui) && opts.json)) {
+		fprintf(stderr, "lruscope diff: --tui, --gui and --format json: choose one\n");
+		return LRS_EXIT_USAGE;
+	}
+	if (screenshot && !gui) {
+		fprintf(stderr, "lruscope diff: --screenshot goes with --gui\n");
+		return LRS_EXIT_USAGE;
+	}
+	if (gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
+		fprintf(stderr, "lruscope diff: --gui: this lruscope was built without the SDL2 "
+				"window (make GUI=0); use --tui or the text\n");
 		return LRS_EXIT_USAGE;
 	}
 	opts.color = !no_color && isatty(STDOUT_FILENO);
@@ -131,6 +154,17 @@ int lrs_cmd_diff(int argc, char **argv)
 		ret = ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 		goto out;
 	}
+#if LRS_GUI
+	if (gui) {
+		struct lrs_gui_opts gopts = { .screenshot = screenshot, .stop = &lrs_stop,
+					      .title = "lruscope diff" };
+
+		lrs_signals__install();
+		/* the GUI said what went wrong */
+		ret = lrs_gui__run_diff(cmp, a.name, b.name, &gopts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
+		goto out;
+	}
+#endif
 	if (lrs_diff_report__write(cmp, &a, &b, &opts, stdout) || fflush(stdout)) {
 		fprintf(stderr, "lruscope diff: writing the comparison failed\n");
 		goto out;

@@ -6,7 +6,8 @@
 # memcgs on one side only are listed as such; memcgs match by path across
 # other cgroup ids; JSON parses and says what the text says; user nobody gets
 # root's output; bad files and arguments; --tui in tmux: the 5x memcg first,
-# its ratio red on the diverging scale, an unchanged one plain, q quits. Live, as root: two short
+# its ratio red on the diverging scale, an unchanged one plain, q quits;
+# --gui --screenshot: the same colours read back from the PNG. Live, as root: two short
 # recordings of this machine show no significant lruvec change. See
 # tests/PROTOCOL.md.
 set -u
@@ -176,6 +177,44 @@ tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the uncha
 		! grep "/lrs-d-hot" <<<"$1" | grep -q "48;5;"' _ "$colours"
 tm send-keys -t tui q
 lrs_screen_check "$T: --tui: q quits with exit 0" tui '^EXIT=0$' 10
+
+# ---- the GUI: a headless frame, its colours read back -----------------------------------
+# diverging FILE.png WANT: the diverging colours below the legend are WANT (a
+# comma list of xterm numbers, or "none"), and the first sits in the first memcg row
+diverging() {
+	/usr/bin/python3 - "$LRS_ROOT/tests/integration" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from gui_png import read_png
+w, h, rows = read_png(sys.argv[2])
+want = [] if sys.argv[3] == "none" else [int(c) for c in sys.argv[3].split(",")]
+def xterm(i):
+    cube = [0, 95, 135, 175, 215, 255]
+    i -= 16
+    return (cube[i // 36], cube[(i // 6) % 6], cube[i % 6])
+levels = {n: xterm(n) for n in (19, 26, 69, 153, 224, 210, 160, 88)}
+colours = [set(zip(r[0::3], r[1::3], r[2::3])) for r in rows]
+ys = {n: [y for y in range(h) if c in colours[y]] for n, c in levels.items()}
+# the legend shows every level: its band is where the darkest blue (19) is
+legend = max(ys[19])
+line = legend - min(ys[19]) + 1
+below = {n: [y for y in v if y > legend] for n, v in ys.items()}
+seen = sorted(n for n, v in below.items() if v)
+assert seen == sorted(want), ("colours below the legend", seen, "want", want)
+if want:
+    top = min(below[want[0]])
+    assert top - legend < 3 * line, ("the coloured cell is not in the first row", top, legend, line)
+print("ok", seen, "legend at", legend)
+PY
+}
+"$LRS_BIN" diff --gui --screenshot "$WORK/shift.png" a.jsonl b.jsonl >"$WORK/gui.out" 2>&1
+rc_gui=$?
+tap_check "$T: --gui --screenshot: 5x: exit 0 ($rc_gui: $(head -c 200 "$WORK/gui.out"))" \
+	bash -c '[ "$1" = 0 ]' _ "$rc_gui"
+tap_check "$T: --gui --screenshot: 5x: the one coloured ratio is red (xterm 160), in the first memcg row" \
+	diverging "$WORK/shift.png" 160
+"$LRS_BIN" diff --gui --screenshot "$WORK/same.png" a.jsonl a2.jsonl >"$WORK/gui-same.out" 2>&1
+tap_check "$T: --gui --screenshot: same distribution: no ratio coloured" diverging "$WORK/same.png" none
 
 # ---- live: two short recordings of this machine ----------------------------------------
 "$LRS_BIN" record -q -o "$WORK/live-a.jsonl" -d 6 2>"$WORK/live-a.err"

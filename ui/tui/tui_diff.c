@@ -132,33 +132,6 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 	refresh();
 }
 
-static bool diff_key(struct diff_view *v, enum lrs_action act, size_t page)
-{
-	switch (act) {
-	case LRS_ACT_UP:
-		v->top -= v->top > 0;
-		break;
-	case LRS_ACT_DOWN:
-		v->top += v->top + 1 < v->grid.nr_memcgs;
-		break;
-	case LRS_ACT_PAGE_UP:
-		v->top = v->top > page ? v->top - page : 0;
-		break;
-	case LRS_ACT_PAGE_DOWN:
-		v->top += page;	/* draw() clamps it */
-		break;
-	case LRS_ACT_HOME:
-		v->top = 0;
-		break;
-	case LRS_ACT_END:
-		v->top = v->grid.nr_memcgs;
-		break;
-	default:
-		return false;
-	}
-	return true;
-}
-
 int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const char *name_b,
 		      const struct lrs_tui_opts *opts)
 {
@@ -183,7 +156,7 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		act = ch == KEY_RESIZE ? LRS_ACT_NONE : lrs_tui__key_action(ch);
 		if (act == LRS_ACT_QUIT || act == LRS_ACT_ESCAPE)
 			break;
-		if (ch == KEY_RESIZE || diff_key(&v, act, (size_t)(LINES > 8 ? LINES - 6 : 1)))
+		if (ch == KEY_RESIZE || lrs_cmp_grid__scroll(&v.grid, &v.top, act, (size_t)(LINES > 8 ? LINES - 6 : 1)))
 			draw(tui, &v);
 	}
 out:
