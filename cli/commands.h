@@ -20,6 +20,7 @@ int lrs_cmd_top(int argc, char **argv);		/* cli/cmd_top.c */
 int lrs_cmd_report(int argc, char **argv);	/* cli/cmd_report.c */
 int lrs_cmd_record(int argc, char **argv);	/* cli/cmd_record.c */
 int lrs_cmd_replay(int argc, char **argv);	/* cli/cmd_replay.c */
+int lrs_cmd_diff(int argc, char **argv);	/* cli/cmd_diff.c: two recordings compared */
 int lrs_cmd_gui(int argc, char **argv);		/* cli/cmd_gui.c */
 int lrs_cmd_demo(int argc, char **argv);	/* cli/cmd_demo.c */
 int lrs_cmd_workload(int argc, char **argv);	/* cli/cmd_workload.c: the demo's load alone */

@@ -11,6 +11,7 @@
 #pragma weak lrs_cmd_gui
 #pragma weak lrs_cmd_record
 #pragma weak lrs_cmd_replay
+#pragma weak lrs_cmd_diff
 #pragma weak lrs_cmd_demo
 #pragma weak lrs_cmd_walk
 #pragma weak lrs_cmd_workload
@@ -27,6 +28,7 @@ static const struct command commands[] = {
 	{ "gui", lrs_cmd_gui, "gui      [-i SECS]                        live SDL2 window" },
 	{ "report", lrs_cmd_report, "report   [-d SECS | -i FILE] [--format text|json|csv|folded]   one table, then exit" },
 	{ "record", lrs_cmd_record, "record   -o FILE [-d SECS]                write a recording" },
+	{ "diff", lrs_cmd_diff, "diff     [-f text|json | --tui | --gui] A B  compare two recordings: what changed, beyond noise" },
 	{ "replay", lrs_cmd_replay, "replay   FILE [--gui] [--speed X]         play a recording in the TUI or GUI" },
 	{ "demo", lrs_cmd_demo, "demo     [--readers N] [--layout shared|isolated|both] [--batch]   the per-memcg lru_lock experiment" },
 	{ "export", lrs_cmd_export, "export   [--listen ADDR:PORT] [--textfile DIR]   Prometheus metrics for fleets" },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The heatmap's colour scale: value -> level -> style or RGB. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "ui/colour.h"
 
@@ -99,6 +100,54 @@ char lrs_colour__glyph(int level)
 	static const char ramp[LRS_COLOUR_LEVELS + 2] = " .:-=+*#@";
 
 	return ramp[level_clamp(level)];
+}
+
+int lrs_colour__diverging_level(double ratio, bool significant)
+{
+	int level;
+
+	if (!significant || isnan(ratio) || ratio == 1)
+		return 0;
+	if (ratio <= 0 || isinf(ratio))
+		return ratio <= 0 ? -LRS_DIVERGING_LEVELS : LRS_DIVERGING_LEVELS;
+	level = (int)ceil(fabs(log2(ratio)) - 1e-9);
+	level = level < 1 ? 1 : level > LRS_DIVERGING_LEVELS ? LRS_DIVERGING_LEVELS : level;
+	return ratio > 1 ? level : -level;
+}
+
+double lrs_colour__diverging_low(int level)
+{
+	if (!level)
+		return 1;
+	return level > 0 ? pow(2, level - 1) : 1 / pow(2, -level - 1);
+}
+
+/* Blue (down) to red (up) on dark text; index LRS_DIVERGING_LEVELS is "no change". */
+static const struct lrs_colour_style diverge256[2 * LRS_DIVERGING_LEVELS + 1] = {
+	{ 231, 19, LRS_ATTR_BOLD }, { 231, 26, 0 }, { 16, 69, 0 }, { 16, 153, 0 },
+	{ -1, -1, LRS_ATTR_DIM },
+	{ 16, 224, 0 }, { 16, 210, 0 }, { 231, 160, 0 }, { 231, 88, LRS_ATTR_BOLD },
+};
+static const struct lrs_colour_style diverge8[2 * LRS_DIVERGING_LEVELS + 1] = {
+	{ 7, 4, LRS_ATTR_BOLD }, { 7, 4, 0 }, { 4, -1, LRS_ATTR_BOLD }, { 4, -1, 0 },
+	{ -1, -1, LRS_ATTR_DIM },
+	{ 1, -1, 0 }, { 1, -1, LRS_ATTR_BOLD }, { 7, 1, 0 }, { 7, 1, LRS_ATTR_BOLD },
+};
+
+struct lrs_colour_style lrs_colour__diverging_style(enum lrs_colour_mode mode, int level)
+{
+	level = level < -LRS_DIVERGING_LEVELS ? -LRS_DIVERGING_LEVELS :
+		level > LRS_DIVERGING_LEVELS ? LRS_DIVERGING_LEVELS : level;
+	switch (mode) {
+	case LRS_COLOUR_256:
+		return diverge256[level + LRS_DIVERGING_LEVELS];
+	case LRS_COLOUR_8:
+		return diverge8[level + LRS_DIVERGING_LEVELS];
+	default:
+		/* no colour: the ratio's text says the direction; strength as emphasis */
+		return (struct lrs_colour_style){ -1, -1, level == 0 ? LRS_ATTR_DIM :
+			abs(level) >= 3 ? LRS_ATTR_REVERSE : LRS_ATTR_BOLD };
+	}
 }
 
 struct lrs_rgb lrs_colour__xterm_rgb(int idx)

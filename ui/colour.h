@@ -57,6 +57,18 @@ struct lrs_rgb {
 	uint8_t r, g, b;
 };
 
+/*
+ * The diverging scale of 'diff': a ratio B/A as a level from
+ * -LRS_DIVERGING_LEVELS (B far below A) to +LRS_DIVERGING_LEVELS (far above),
+ * each a doubling (1: up to 2x, 2: up to 4x, 3: up to 8x, 4: more, also a
+ * memcg new in B); 0 when the change is not significant. Red up, blue down.
+ */
+#define LRS_DIVERGING_LEVELS 4
+int lrs_colour__diverging_level(double ratio, bool significant);
+struct lrs_colour_style lrs_colour__diverging_style(enum lrs_colour_mode mode, int level);
+/* The legend's lowest ratio of a level: 2^(level-1) up, its inverse down; 1 for 0. */
+double lrs_colour__diverging_low(int level);
+
 /* The RGB of an xterm-256 colour number, and of a level (the GUI's colours). */
 struct lrs_rgb lrs_colour__xterm_rgb(int idx);
 struct lrs_rgb lrs_colour__rgb(int level);

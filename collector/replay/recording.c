@@ -11,6 +11,7 @@
 #include "model/json/json_reader.h"
 #include "collector/replay/recording.h"
 #include "collector/replay/recording_internal.h"
+#include "model/compare.h"
 #include "model/snapshot_diff.h"
 
 void lrs_recording_header__clear(struct lrs_recording_header *hdr)
@@ -426,52 +427,125 @@ void lrs_recording__close(struct lrs_recording *rec)
 	free(rec);
 }
 
-/* ---- report -i --------------------------------------------------------------- */
+/* ---- report -i and diff: a whole recording ------------------------------------ */
 
-int lrs_report__from_recording(const char *path, struct lrs_snapshot **out)
+/*
+ * Hand every snapshot of path to each (which takes it, and returns 0, or
+ * non-zero after saying why on stderr to stop). Says on stderr what else
+ * went wrong, naming the file. *count: snapshots read.
+ */
+static int for_each_snapshot(const char *path, int (*each)(void *ctx, struct lrs_snapshot *snap),
+			     void *ctx, size_t *count)
 {
 	struct lrs_recording *rec = NULL;
-	struct lrs_snapshot *first = NULL, *last = NULL, *snap;
+	struct lrs_snapshot *snap;
 	char err[600];
 	int ret;
 
+	*count = 0;
 	ret = lrs_recording__open(&rec, path, 0, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "lruscope: %s\n", err);
 		return ret;
 	}
 	while (!(ret = lrs_recording__next(rec, &snap))) {
-		if (!first) {
-			first = snap;
-		} else {
-			lrs_snapshot__free(last);
-			last = snap;
-		}
+		++*count;
+		ret = each(ctx, snap);
+		if (ret)
+			goto out;
 	}
 	if (ret != -ENODATA) {
 		fprintf(stderr, "lruscope: %s\n", lrs_recording__error(rec));
 		goto out;
 	}
+	ret = 0;
 	if (lrs_recording__warning(rec))
 		fprintf(stderr, "lruscope: warning: %s\n", lrs_recording__warning(rec));
-	if (!first) {
+out:
+	lrs_recording__close(rec);
+	return ret;
+}
+
+struct first_last {
+	struct lrs_snapshot *first, *last;
+};
+
+static int keep_first_last(void *ctx, struct lrs_snapshot *snap)
+{
+	struct first_last *fl = ctx;
+
+	if (!fl->first) {
+		fl->first = snap;
+	} else {
+		lrs_snapshot__free(fl->last);
+		fl->last = snap;
+	}
+	return 0;
+}
+
+int lrs_report__from_recording(const char *path, struct lrs_snapshot **out)
+{
+	struct first_last fl = {};
+	size_t count;
+	int ret;
+
+	ret = for_each_snapshot(path, keep_first_last, &fl, &count);
+	if (ret)
+		goto out;
+	if (!fl.first) {
 		fprintf(stderr, "lruscope: %s: the recording has a header but no snapshot\n", path);
 		ret = -ENODATA;
 		goto out;
 	}
-	if (!last) {
+	if (!fl.last) {
 		/* one snapshot: its counters are since the collector started */
-		*out = first;
-		first = NULL;
-		ret = 0;
+		*out = fl.first;
+		fl.first = NULL;
 		goto out;
 	}
-	ret = lrs_snapshot__diff(first, last, out);
+	ret = lrs_snapshot__diff(fl.first, fl.last, out);
 	if (ret)
 		fprintf(stderr, "lruscope: %s: %s\n", path, strerror(-ret));
 out:
-	lrs_snapshot__free(first);
-	lrs_snapshot__free(last);
-	lrs_recording__close(rec);
+	lrs_snapshot__free(fl.first);
+	lrs_snapshot__free(fl.last);
+	return ret;
+}
+
+struct run_reading {
+	const char *path;
+	struct lrs_cmp_run *run;
+	char *kernel;
+	size_t kernel_len, count;
+};
+
+static int push_to_run(void *ctx, struct lrs_snapshot *snap)
+{
+	struct run_reading *r = ctx;
+	int ret;
+
+	if (!r->count++)
+		snprintf(r->kernel, r->kernel_len, "%s", snap->kernel);
+	ret = lrs_cmp_run__push(r->run, snap);
+	lrs_snapshot__free(snap);
+	if (ret == -EINVAL)
+		fprintf(stderr, "lruscope: %s: snapshot %zu is not later than the one before (t_ns); "
+			"is it two recordings joined?\n", r->path, r->count);
+	else if (ret)
+		fprintf(stderr, "lruscope: %s: %s\n", r->path, strerror(-ret));
+	return ret;
+}
+
+int lrs_recording__read_run(const char *path, struct lrs_cmp_run *run, char *kernel, size_t kernel_len)
+{
+	struct run_reading r = { .path = path, .run = run, .kernel = kernel, .kernel_len = kernel_len };
+	size_t count;
+	int ret = for_each_snapshot(path, push_to_run, &r, &count);
+
+	if (!ret && count < 2) {
+		fprintf(stderr, "lruscope: %s: %zu snapshot%s: diff needs at least two (one interval) per recording\n",
+			path, count, count == 1 ? "" : "s");
+		ret = -ENODATA;
+	}
 	return ret;
 }

@@ -106,4 +106,12 @@ int lrs_recording_writer__close(struct lrs_recording_writer *w, uint64_t *bytes)
  */
 int lrs_report__from_recording(const char *path, struct lrs_snapshot **out);
 
+/*
+ * Every snapshot of the recording at path into run (model/compare.h), the
+ * first one's kernel into kernel. Prints what went wrong on stderr, one line
+ * naming the file; a recording needs two snapshots. For 'diff'.
+ */
+struct lrs_cmp_run;
+int lrs_recording__read_run(const char *path, struct lrs_cmp_run *run, char *kernel, size_t kernel_len);
+
 #endif

@@ -11,7 +11,8 @@ at snapshot i (1 .. frames - 1); snapshot 0 holds zeros. Each wait counts as
 2 us (contended = wait / 2000, all in that histogram bucket, 1.0 us .. 2.0 us).
 The root memcg "/" is added, never contended; parents of nested paths too.
 others(i) lists other locks as (name, wait ns per second); holders(i) is a
-snapshot's "holders" object, or None.
+snapshot's "holders" object, or None. id_offset moves every memcg's id but
+the root's (another boot, another machine: the same paths, other ids).
 """
 import json
 
@@ -19,7 +20,7 @@ WAIT_EACH_NS = 2000
 BUCKET = WAIT_EACH_NS.bit_length() - 1	# log2 buckets: 2000 ns is in 1024 .. 2047
 
 
-def _memcg_tree(memcgs):
+def _memcg_tree(memcgs, id_offset=0):
     """Every path with its parents, in tree order, as {path: (id, parent_id, depth)}."""
     paths = {"/"}
     for m in memcgs:
@@ -29,7 +30,7 @@ def _memcg_tree(memcgs):
     for n, p in enumerate(sorted(paths, key=lambda p: p.strip("/").split("/") if p != "/" else [])):
         parent = p.rsplit("/", 1)[0] or "/"
         depth = 0 if p == "/" else p.count("/")
-        tree[p] = (n + 1, tree[parent][0] if p != "/" else 0, depth)
+        tree[p] = (n + 1 + (id_offset if p != "/" else 0), tree[parent][0] if p != "/" else 0, depth)
     return tree
 
 
@@ -42,8 +43,8 @@ def _counters(wait_ns):
 
 
 def write(path, memcgs, frames, wait, nodes=(0,), interval_s=1.0, others=None, holders=None,
-          kernel="6.18.0-lrs-test"):
-    tree = _memcg_tree(memcgs)
+          kernel="6.18.0-lrs-test", id_offset=0):
+    tree = _memcg_tree(memcgs, id_offset)
     interval_ns = int(interval_s * 1e9)
     total = {}	# (path, node) or lock name: cumulative wait ns
     with open(path, "w") as f:

@@ -135,6 +135,35 @@ static void test_xterm_rgb(void **state)
 	assert_int_equal(c.b, 255);
 }
 
+static void test_diverging(void **state)
+{
+	struct lrs_colour_style up, down, none;
+
+	/* not significant: no colour, whatever the ratio */
+	assert_int_equal(lrs_colour__diverging_level(5.0, false), 0);
+	assert_int_equal(lrs_colour__diverging_level(NAN, true), 0);
+	/* a doubling per level, up positive, down negative */
+	assert_int_equal(lrs_colour__diverging_level(1.3, true), 1);
+	assert_int_equal(lrs_colour__diverging_level(2.0, true), 1);
+	assert_int_equal(lrs_colour__diverging_level(5.0, true), 3);
+	assert_int_equal(lrs_colour__diverging_level(1000.0, true), 4);
+	assert_int_equal(lrs_colour__diverging_level(INFINITY, true), 4);
+	assert_int_equal(lrs_colour__diverging_level(0.2, true), -3);
+	assert_int_equal(lrs_colour__diverging_level(0, true), -4);
+	assert_true(lrs_colour__diverging_low(3) == 4.0);
+	assert_true(lrs_colour__diverging_low(-2) == 0.5);
+	/* red up, blue down, the default background for no change */
+	up = lrs_colour__diverging_style(LRS_COLOUR_256, 3);
+	down = lrs_colour__diverging_style(LRS_COLOUR_256, -3);
+	none = lrs_colour__diverging_style(LRS_COLOUR_256, 0);
+	assert_true(lrs_colour__xterm_rgb(up.bg).r > lrs_colour__xterm_rgb(up.bg).b);
+	assert_true(lrs_colour__xterm_rgb(down.bg).b > lrs_colour__xterm_rgb(down.bg).r);
+	assert_int_equal(none.bg, -1);
+	assert_int_equal(lrs_colour__diverging_style(LRS_COLOUR_8, 4).bg, 1);
+	assert_int_equal(lrs_colour__diverging_style(LRS_COLOUR_8, -4).bg, 4);
+	assert_int_equal(lrs_colour__diverging_style(LRS_COLOUR_NONE, 4).attrs, LRS_ATTR_REVERSE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_level_low),
 		cmocka_unit_test(test_styles),
 		cmocka_unit_test(test_glyph),
+		cmocka_unit_test(test_diverging),
 		cmocka_unit_test(test_xterm_rgb),
 	};
 

@@ -72,4 +72,14 @@ void lrs_gui__set_source(struct lrs_gui *gui, const char *name, double interval_
 /* The action of a key (an SDL_Keycode), the same as the TUI's keys. */
 enum lrs_action lrs_gui__key_action(int sdl_keycode);
 
+/*
+ * 'diff --gui': the comparison (model/compare.h) in the window, as the TUI's
+ * diff view: memcg rows, per node "A | B | B/A", the ratio cell filled with
+ * the diverging colour, the totals below; the top's keys scroll, q or Esc
+ * quits. With opts->screenshot, one frame into that PNG, headless.
+ */
+struct lrs_compare;
+int lrs_gui__run_diff(const struct lrs_compare *cmp, const char *name_a, const char *name_b,
+		      const struct lrs_gui_opts *opts);
+
 #endif

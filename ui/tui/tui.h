@@ -70,4 +70,14 @@ void lrs_tui__message(struct lrs_tui *tui, bool keep, const char *fmt, ...)
 /* The action of a curses key (getch value). */
 enum lrs_action lrs_tui__key_action(int key);
 
+/*
+ * 'diff --tui': the comparison (model/compare.h) as a heatmap, memcg rows x
+ * node column groups "wait/s A | B | B/A", each ratio on the diverging scale
+ * (red up, blue down, plain when not significant), the totals below. The
+ * top's keys scroll (arrows, pages, Home, End); q or Esc quits. 0 or -errno.
+ */
+struct lrs_compare;
+int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const char *name_b,
+		      const struct lrs_tui_opts *opts);
+
 #endif

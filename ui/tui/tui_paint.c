@@ -13,6 +13,7 @@ enum tui_pair {
 	PAIR_KEY,
 	PAIR_OTHER_MEMCG,
 	PAIR_FAINT,
+	PAIR_DIVERGE0,		/* ..PAIR_DIVERGE0 + 2 * LRS_DIVERGING_LEVELS: diff's ratios */
 };
 
 /* Printable ASCII only: kernel strings (comm, paths) may hold anything. */
@@ -112,6 +113,14 @@ void tui__colours_init(struct lrs_tui *tui)
 		if (tui->mode != LRS_COLOUR_NONE)
 			init_pair((short)(PAIR_LEVEL0 + l), (short)s.fg, (short)s.bg);
 		tui->level_attr[l] = style_attr(s, PAIR_LEVEL0 + l, tui->mode);
+	}
+	for (int l = -LRS_DIVERGING_LEVELS; l <= LRS_DIVERGING_LEVELS; l++) {
+		struct lrs_colour_style s = lrs_colour__diverging_style(tui->mode, l);
+		int pair = PAIR_DIVERGE0 + l + LRS_DIVERGING_LEVELS;
+
+		if (tui->mode != LRS_COLOUR_NONE)
+			init_pair((short)pair, (short)s.fg, (short)s.bg);
+		tui->diverge_attr[l + LRS_DIVERGING_LEVELS] = style_attr(s, pair, tui->mode);
 	}
 	if (tui->mode == LRS_COLOUR_NONE) {
 		tui->warn_attr = A_BOLD;

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * 'lruscope diff': per-interval rates of every lruvec (by memcg path and
+ * node) and other lock (by name) of one recording, and the comparison of two.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/compare.h"
+#include "model/model.h"
+#include "model/snapshot_diff.h"
+#include "model/u64map.h"
+
+/* What a run keeps of one lruvec or lock: a rate per interval and the sums. */
+struct series {
+	enum lrs_cmp_kind kind;
+	char *name;
+	int node;
+	double *wait, *contended;	/* per s; intervals before it appeared are 0 */
+	size_t n, cap;
+	double wait_ns, contended_sum;
+};
+
+struct lrs_cmp_run {
+	struct series *series;
+	size_t nr_series, cap_series;
+	struct u64map index;		/* hash of (kind, name, node) -> series, probed */
+	struct lrs_snapshot *prev;
+	size_t samples;
+	double duration_s;
+};
+
+static const char *const total_names[] = { "lruvec locks", "other locks" };
+
+struct lrs_cmp_run *lrs_cmp_run__new(void)
+{
+	struct lrs_cmp_run *run = calloc(1, sizeof(*run));
+
+	if (run)
+		u64map__init(&run->index);
+	return run;
+}
+
+void lrs_cmp_run__free(struct lrs_cmp_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->nr_series; i++) {
+		free(run->series[i].name);
+		free(run->series[i].wait);
+		free(run->series[i].contended);
+	}
+	free(run->series);
+	u64map__destroy(&run->index);
+	lrs_snapshot__free(run->prev);
+	free(run);
+}
+
+size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run)
+{
+	return run->samples;
+}
+
+double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run)
+{
+	return run->duration_s;
+}
+
+static uint64_t key_hash(enum lrs_cmp_kind kind, const char *name, int node)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+	return u64map__key2(h, ((uint64_t)kind << 32) | (uint32_t)node);
+}
+
+/*
+ * The index of the series of (kind, name, node) in run, made when new; -1
+ * when out of memory. An index, not a pointer: a new series moves them all.
+ */
+static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const char *name,
+				int node)
+{
+	uint64_t h = key_hash(kind, name, node);
+	struct series *s;
+	size_t i;
+
+	/* distinct keys whose hashes collide probe on to the next hash */
+	for (;; h++) {
+		if (!u64map__get(&run->index, h, &i))
+			break;
+		s = &run->series[i];
+		if (s->kind == kind && s->node == node && !strcmp(s->name, name))
+			return (long)i;
+	}
+	if (run->nr_series == run->cap_series) {
+		size_t cap = run->cap_series ? run->cap_series * 2 : 64;
+		struct series *grown = realloc(run->series, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		run->series = grown;
+		run->cap_series = cap;
+	}
+	s = &run->series[run->nr_series];
+	*s = (struct series){ .kind = kind, .node = node, .name = strdup(name) };
+	if (!s->name || u64map__set(&run->index, h, run->nr_series)) {
+		free(s->name);
+		return -1;
+	}
+	return (long)run->nr_series++;
+}
+
+/* Add delta (wait ns, contentions) over dt_s to sample k of series si (-1: out of memory). */
+static int series_add(struct lrs_cmp_run *run, long si, size_t k, double dt_s, uint64_t wait_ns,
+		      uint64_t contended)
+{
+	struct series *s;
+
+	if (si < 0)
+		return -ENOMEM;
+	s = &run->series[si];
+	if (k >= s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		double *w = realloc(s->wait, cap * sizeof(*w)), *c;
+
+		if (!w)
+			return -ENOMEM;
+		s->wait = w;
+		c = realloc(s->contended, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		s->contended = c;
+		s->cap = cap;
+	}
+	while (s->n <= k) {
+		s->wait[s->n] = 0;
+		s->contended[s->n++] = 0;
+	}
+	s->wait[k] += (double)wait_ns / dt_s;
+	s->contended[k] += (double)contended / dt_s;
+	s->wait_ns += (double)wait_ns;
+	s->contended_sum += (double)contended;
+	return 0;
+}
+
+static uint64_t increase(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : now;	/* went backwards: from zero */
+}
+
+static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, double dt_s)
+{
+	const struct lrs_snapshot *prev = run->prev;
+	struct u64map before;
+	long total[2];
+	size_t k = run->samples, j;
+	int err = -ENOMEM;
+
+	u64map__init(&before);
+	total[0] = series_of(run, LRS_CMP_TOTAL, total_names[0], -1);
+	total[1] = series_of(run, LRS_CMP_TOTAL, total_names[1], -1);
+	if (series_add(run, total[0], k, dt_s, 0, 0) || series_add(run, total[1], k, dt_s, 0, 0))
+		goto out;
+	for (size_t i = 0; i < prev->nr_lruvecs; i++)
+		if (u64map__set(&before, u64map__key2(prev->lruvecs[i].memcg_id, (uint64_t)prev->lruvecs[i].node), i))
+			goto out;
+	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
+		const struct lrs_lruvec *lv = &snap->lruvecs[i];
+		const struct lrs_lock_counters *was = NULL;
+		long s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node);
+		uint64_t wait, cont;
+
+		if (u64map__get(&before, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &j))
+			was = &prev->lruvecs[j].counters;
+		wait = increase(lv->counters.wait_ns, was ? was->wait_ns : 0);
+		cont = increase(lv->counters.contended, was ? was->contended : 0);
+		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont))
+			goto out;
+	}
+	u64map__clear(&before);
+	for (size_t i = 0; i < prev->nr_other_locks; i++)
+		if (u64map__set(&before, prev->other_locks[i].lock_addr, i))
+			goto out;
+	for (size_t i = 0; i < snap->nr_other_locks; i++) {
+		const struct lrs_other_lock *ol = &snap->other_locks[i];
+		const struct lrs_lock_counters *was = NULL;
+		long s = series_of(run, LRS_CMP_LOCK, ol->name ? ol->name : "?", -1);
+		uint64_t wait, cont;
+
+		if (u64map__get(&before, ol->lock_addr, &j))
+			was = &prev->other_locks[j].counters;
+		wait = increase(ol->counters.wait_ns, was ? was->wait_ns : 0);
+		cont = increase(ol->counters.contended, was ? was->contended : 0);
+		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[1], k, dt_s, wait, cont))
+			goto out;
+	}
+	err = 0;
+out:
+	u64map__destroy(&before);
+	return err;
+}
+
+int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap)
+{
+	struct lrs_snapshot *copy;
+	int err;
+
+	if (run->prev) {
+		double dt_s;
+
+		if (snap->t_ns <= run->prev->t_ns)
+			return -EINVAL;
+		dt_s = (double)(snap->t_ns - run->prev->t_ns) / 1e9;
+		err = add_interval(run, snap, dt_s);
+		if (err)
+			return err;
+		run->samples++;
+		run->duration_s += dt_s;
+	}
+	copy = lrs_snapshot__clone(snap);
+	if (!copy)
+		return -ENOMEM;
+	lrs_snapshot__free(run->prev);
+	run->prev = copy;
+	return 0;
+}
+
+/* ---- the comparison ------------------------------------------------------------ */
+
+static const struct series *find_series(const struct lrs_cmp_run *run, const struct series *like)
+{
+	uint64_t h = key_hash(like->kind, like->name, like->node);
+	size_t i;
+
+	for (;; h++) {
+		if (!u64map__get(&run->index, h, &i))
+			return NULL;
+		if (run->series[i].kind == like->kind && run->series[i].node == like->node &&
+		    !strcmp(run->series[i].name, like->name))
+			return &run->series[i];
+	}
+}
+
+/* The samples of s over all n intervals of its run (zeros after it went). */
+static double *samples_of(const struct series *s, const double *rates, size_t n)
+{
+	double *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (v && s && s->n)
+		memcpy(v, rates, (s->n < n ? s->n : n) * sizeof(*v));
+	return v;
+}
+
+static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a, const struct series *sa,
+			  const struct lrs_cmp_run *b, const struct series *sb, bool wait, double alpha)
+{
+	double *va = samples_of(sa, sa ? (wait ? sa->wait : sa->contended) : NULL, a->samples);
+	double *vb = samples_of(sb, sb ? (wait ? sb->wait : sb->contended) : NULL, b->samples);
+
+	if (!va || !vb) {
+		free(va);
+		free(vb);
+		return -ENOMEM;
+	}
+	m->a = sa && a->duration_s > 0 ? (wait ? sa->wait_ns : sa->contended_sum) / a->duration_s : 0;
+	m->b = sb && b->duration_s > 0 ? (wait ? sb->wait_ns : sb->contended_sum) / b->duration_s : 0;
+	m->ratio = m->a > 0 ? m->b / m->a : m->b > 0 ? INFINITY : NAN;
+	m->p = lrs_stats__mann_whitney_p(va, a->samples, vb, b->samples);
+	m->significant = !isnan(m->p) && m->p < alpha;
+	free(va);
+	free(vb);
+	return 0;
+}
+
+static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const struct series *sa,
+		    const struct lrs_cmp_run *b, const struct series *sb, double alpha)
+{
+	const struct series *s = sa ? sa : sb;
+	struct lrs_cmp_row *row = &cmp->rows[cmp->nr_rows];
+
+	*row = (struct lrs_cmp_row){ .kind = s->kind, .node = s->node,
+		.side = sa && sb ? LRS_CMP_BOTH : sa ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B };
+	if (s->kind != LRS_CMP_TOTAL && !(sa && (sa->wait_ns || sa->contended_sum)) &&
+	    !(sb && (sb->wait_ns || sb->contended_sum))) {
+		cmp->nr_idle++;
+		return 0;
+	}
+	row->name = strdup(s->name);
+	if (!row->name || compare_metric(&row->wait, a, sa, b, sb, true, alpha) ||
+	    compare_metric(&row->contended, a, sa, b, sb, false, alpha)) {
+		free(row->name);
+		return -ENOMEM;
+	}
+	if (row->side != LRS_CMP_BOTH) {
+		/* a memcg that did not exist is no sample of zeros of the same memcg */
+		row->wait.p = row->contended.p = NAN;
+		row->wait.significant = row->contended.significant = false;
+	}
+	cmp->nr_rows++;
+	if (s->kind != LRS_CMP_TOTAL && row->side == LRS_CMP_BOTH &&
+	    (row->wait.significant || row->contended.significant))
+		cmp->nr_significant++;
+	return 0;
+}
+
+/* significant, then one side only, then the rest */
+static int row_class(const struct lrs_cmp_row *r)
+{
+	if (r->side != LRS_CMP_BOTH)
+		return 1;
+	return r->wait.significant || r->contended.significant ? 0 : 2;
+}
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct lrs_cmp_row *a = x, *b = y;
+	double da = fabs(a->wait.b - a->wait.a), db = fabs(b->wait.b - b->wait.a);
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->kind == LRS_CMP_TOTAL)
+		return strcmp(a->name, b->name) > 0 ? 1 : -1;	/* lruvec before other */
+	if (row_class(a) != row_class(b))
+		return row_class(a) - row_class(b);
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (a->contended.b - a->contended.a != b->contended.b - b->contended.a)
+		return fabs(a->contended.b - a->contended.a) > fabs(b->contended.b - b->contended.a) ? -1 : 1;
+	if (strcmp(a->name, b->name))
+		return strcmp(a->name, b->name);
+	return a->node - b->node;
+}
+
+int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double alpha,
+		struct lrs_compare **out)
+{
+	struct lrs_compare *cmp = calloc(1, sizeof(*cmp));
+	int err = -ENOMEM;
+
+	if (!cmp)
+		return -ENOMEM;
+	cmp->alpha = alpha;
+	cmp->samples_a = a->samples;
+	cmp->samples_b = b->samples;
+	cmp->duration_a_s = a->duration_s;
+	cmp->duration_b_s = b->duration_s;
+	cmp->rows = calloc(a->nr_series + b->nr_series + 2, sizeof(*cmp->rows));
+	if (!cmp->rows)
+		goto fail;
+	/* the totals exist even in a run of one snapshot */
+	for (int t = 0; t < 2; t++) {
+		struct series total = { .kind = LRS_CMP_TOTAL, .name = (char *)total_names[t], .node = -1 };
+		const struct series *sa = find_series(a, &total), *sb = find_series(b, &total);
+
+		if (fill_row(cmp, a, sa ? sa : &total, b, sb ? sb : &total, alpha))
+			goto fail;
+	}
+	for (size_t i = 0; i < a->nr_series; i++) {
+		const struct series *sa = &a->series[i];
+
+		if (sa->kind != LRS_CMP_TOTAL && fill_row(cmp, a, sa, b, find_series(b, sa), alpha))
+			goto fail;
+	}
+	for (size_t i = 0; i < b->nr_series; i++) {
+		const struct series *sb = &b->series[i];
+
+		if (sb->kind != LRS_CMP_TOTAL && !find_series(a, sb) && fill_row(cmp, a, NULL, b, sb, alpha))
+			goto fail;
+	}
+	qsort(cmp->rows, cmp->nr_rows, sizeof(*cmp->rows), cmp_rows);
+	*out = cmp;
+	return 0;
+fail:
+	lrs_compare__free(cmp);
+	return err;
+}
+
+void lrs_compare__free(struct lrs_compare *cmp)
+{
+	if (!cmp)
+		return;
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		free(cmp->rows[i].name);
+	free(cmp->rows);
+	free(cmp);
+}
+
+/* ---- the grid of the heatmaps ------------------------------------------------- */
+
+int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp)
+{
+	*grid = (struct lrs_cmp_grid){};
+	grid->memcgs = calloc(cmp->nr_rows + 1, sizeof(*grid->memcgs));
+	grid->nodes = calloc(cmp->nr_rows + 1, sizeof(*grid->nodes));
+	if (!grid->memcgs || !grid->nodes) {
+		lrs_cmp_grid__clear(grid);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct lrs_cmp_row *r = &cmp->rows[i];
+		size_t k;
+
+		if (r->kind != LRS_CMP_LRUVEC)
+			continue;
+		for (k = 0; k < grid->nr_memcgs && strcmp(grid->memcgs[k], r->name); k++)
+			;
+		if (k == grid->nr_memcgs)
+			grid->memcgs[grid->nr_memcgs++] = r->name;
+		for (k = 0; k < grid->nr_nodes && grid->nodes[k] != r->node; k++)
+			;
+		if (k < grid->nr_nodes)
+			continue;
+		/* keep them ascending: insert in place */
+		for (k = grid->nr_nodes; k > 0 && grid->nodes[k - 1] > r->node; k--)
+			grid->nodes[k] = grid->nodes[k - 1];
+		grid->nodes[k] = r->node;
+		grid->nr_nodes++;
+	}
+	return 0;
+}
+
+void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid)
+{
+	free(grid->memcgs);
+	free(grid->nodes);
+	*grid = (struct lrs_cmp_grid){};
+}
+
+const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (cmp->rows[i].kind == LRS_CMP_LRUVEC && cmp->rows[i].node == node &&
+		    !strcmp(cmp->rows[i].name, memcg))
+			return &cmp->rows[i];
+	return NULL;
+}
+
+bool lrs_cmp_grid__scroll(const struct lrs_cmp_grid *grid, size_t *top, enum lrs_action act, size_t page)
+{
+	switch (act) {
+	case LRS_ACT_UP:
+		*top -= *top > 0;
+		return true;
+	case LRS_ACT_DOWN:
+		*top += *top + 1 < grid->nr_memcgs;
+		return true;
+	case LRS_ACT_PAGE_UP:
+		*top = *top > page ? *top - page : 0;
+		return true;
+	case LRS_ACT_PAGE_DOWN:
+		*top = *top + page < grid->nr_memcgs ? *top + page : grid->nr_memcgs;
+		return true;
+	case LRS_ACT_HOME:
+		*top = 0;
+		return true;
+	case LRS_ACT_END:
+		*top = grid->nr_memcgs;
+		return true;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Two recordings side by side ('lruscope diff A B'): per lruvec (memcg path @
+ * node: paths match across machines and reboots, cgroup ids do not), per
+ * other lock (by name) and in total, the mean wait/s and contentions/s of A
+ * and of B, their ratio, and whether the difference is beyond the noise
+ * between intervals. Each interval of a recording is one sample (its rate);
+ * the test is Mann-Whitney U (model/compare_stats.c), which asks nothing of
+ * the samples' distribution. Pure: no I/O.
+ */
+#ifndef LRS_COMPARE_H
+#define LRS_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/snapshot.h"
+
+#define LRS_COMPARE_ALPHA 0.01		/* the significance level, two-sided */
+#define LRS_COMPARE_MIN_SAMPLES 3	/* fewer intervals on a side: not tested */
+#define LRS_COMPARE_FEW_SAMPLES 20	/* fewer: neighbouring intervals' correlation not judged */
+
+enum lrs_cmp_kind {
+	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
+	LRS_CMP_LRUVEC,
+	LRS_CMP_LOCK,
+};
+
+enum lrs_cmp_side {
+	LRS_CMP_BOTH,
+	LRS_CMP_ONLY_A,
+	LRS_CMP_ONLY_B,
+};
+
+struct lrs_cmp_metric {
+	double a, b;		/* mean rate over the recording: sum / duration */
+	double ratio;		/* b / a; INFINITY when a == 0 < b; NAN when both are 0 */
+	double p;		/* two-sided p-value; NAN: not tested (too few samples, one side only) */
+	bool significant;	/* p < alpha */
+};
+
+struct lrs_cmp_row {
+	enum lrs_cmp_kind kind;
+	char *name;		/* memcg path, lock name, "lruvec locks" / "other locks" */
+	int node;		/* of an lruvec; -1 otherwise */
+	enum lrs_cmp_side side;
+	struct lrs_cmp_metric wait;	/* ns per s */
+	struct lrs_cmp_metric contended;	/* per s */
+};
+
+/* One recording's per-interval rates, built snapshot by snapshot. */
+struct lrs_cmp_run;
+
+struct lrs_cmp_run *lrs_cmp_run__new(void);
+void lrs_cmp_run__free(struct lrs_cmp_run *run);	/* accepts NULL */
+/*
+ * The next snapshot of a recording: the interval since the one before is one
+ * sample of every lruvec and lock (0 for those absent then). A counter that
+ * went backwards counts from zero, as in lrs_snapshot__diff(). Returns 0,
+ * -ENOMEM, or -EINVAL when snap is not later than the one before.
+ */
+int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap);
+size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run);
+double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run);
+
+struct lrs_compare {
+	double alpha;
+	size_t samples_a, samples_b;		/* intervals */
+	double duration_a_s, duration_b_s;
+	/*
+	 * The two totals, then the lruvecs, then the other locks; within each,
+	 * significant changes first, then those on one side only, then the
+	 * rest, each by the size of the wait/s difference, largest first.
+	 * Lruvecs and locks that never waited on either side are left out.
+	 */
+	struct lrs_cmp_row *rows;
+	size_t nr_rows;
+	size_t nr_significant;			/* rows other than the totals */
+	size_t nr_idle;				/* lruvecs and locks left out */
+};
+
+/* Compare a (before) with b (after) at significance level alpha. 0 or -ENOMEM. */
+int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double alpha,
+		struct lrs_compare **out);
+void lrs_compare__free(struct lrs_compare *cmp);	/* accepts NULL */
+
+/*
+ * The lruvec rows as a grid for the heatmaps: memcg paths in the comparison's
+ * order (first appearance: significant changes first), nodes ascending.
+ * The paths point into cmp. 0 or -ENOMEM; clear accepts a zeroed grid.
+ */
+struct lrs_cmp_grid {
+	const char **memcgs;
+	size_t nr_memcgs;
+	int *nodes;
+	size_t nr_nodes;
+};
+int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp);
+void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid);
+/*
+ * Move *top, the first memcg a heatmap shows, for a navigation action of the
+ * one keymap (up, down, pages of page rows, Home, End: the view clamps it to
+ * its height). True if act was one of them.
+ */
+enum lrs_action;
+bool lrs_cmp_grid__scroll(const struct lrs_cmp_grid *grid, size_t *top, enum lrs_action act, size_t page);
+/* The lruvec row of memcg on node, or NULL (it never waited on either side). */
+const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node);
+
+/*
+ * Mann-Whitney U, two-sided: the p-value of "a and b come from the same
+ * distribution" against "one tends to be larger". a and b are in time order.
+ * Ties get mid-ranks. Exact (every split of the pooled ranks counted) when
+ * there are at most LRS_MWU_EXACT_MAX splits; otherwise the normal
+ * approximation with tie and continuity corrections, its variance inflated
+ * by (1 + r) / (1 - r), r the lag-1 autocorrelation of the samples' ranks
+ * (pooled over both, counted when above 1.96 / sqrt(na + nb), at most 0.8),
+ * since neighbouring intervals of one recording can be alike: fewer
+ * independent samples than they seem. Below LRS_COMPARE_FEW_SAMPLES a side
+ * that correlation can hardly be judged (the exact p ignores it): diff says so.
+ * NAN when a side has fewer than LRS_COMPARE_MIN_SAMPLES.
+ */
+#define LRS_MWU_EXACT_MAX 20000
+double lrs_stats__mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+
+#endif

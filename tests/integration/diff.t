@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# lruscope diff on recordings made up by tests/lib/lrs_recording.py (every
+# rate known, noise from a seeded generator): two recordings of one
+# distribution show no significant change, five times with other seeds (at
+# most one false alarm); one memcg's wait 5x is significant and listed first;
+# memcgs on one side only are listed as such; memcgs match by path across
+# other cgroup ids; JSON parses and says what the text says; user nobody gets
+# root's output; bad files and arguments; --tui in tmux: the 5x memcg first,
+# its ratio red on the diverging scale, an unchanged one plain, q quits;
+# --gui --screenshot: the same colours read back from the PNG. Live, as root: two short
+# recordings of this machine show no significant lruvec change. See
+# tests/PROTOCOL.md.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+T=diff
+need_root "$T"
+[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
+WORK=$(mktemp -d /tmp/lrs-test-diff.XXXXXX)
+chmod 755 "$WORK"		# user nobody reads the recordings too
+SOCK=lrs-test-diff$$		# a tmux server of this test's own: kill-server touches nothing else
+tm() { tmux -L "$SOCK" "$@"; }
+trap 'tm kill-server 2>/dev/null; lrs_cleanup; rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+
+# make NAME SEED WARM_FACTOR MEMCGS ID_OFFSET: 31 snapshots 1 s apart on nodes 0
+# and 1; each interval's rate is the memcg's mean times lognormal noise
+# (sigma 0.3): hot 3 ms/s on N0 and 1 ms/s on N1, warm 1 ms/s x WARM_FACTOR,
+# new and gone 0.5 ms/s, idle never; one other lock, 0.4 ms/s.
+make_rec() {
+	PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$WORK/$1" "$2" "$3" "$4" "$5" <<'PY'
+import random, sys
+import lrs_recording
+path, seed, warm, memcgs, offset = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4].split(","), int(sys.argv[5])
+rnd = random.Random(seed)
+mean = {("/lrs-d-hot", 0): 3e6, ("/lrs-d-hot", 1): 1e6, ("/lrs-d-warm", 0): 1e6 * warm,
+        ("/lrs-d-new", 0): 5e5, ("/lrs-d-gone", 0): 5e5}
+lrs_recording.write(path, memcgs, 31, lambda i, m, n: mean.get((m, n), 0) * rnd.lognormvariate(0, 0.3),
+                    nodes=(0, 1), id_offset=offset,
+                    others=lambda i: [("spinlock @ __remove_mapping", 4e5 * rnd.lognormvariate(0, 0.3))])
+PY
+	chmod 644 "$WORK/$1"
+}
+base=/lrs-d-hot,/lrs-d-warm,/lrs-d-gone,/lrs-d-idle
+make_rec a.jsonl 1 1 "$base" 0
+make_rec a2.jsonl 2 1 "$base" 40		# the same distribution, other cgroup ids
+make_rec b.jsonl 3 5 /lrs-d-hot,/lrs-d-warm,/lrs-d-new,/lrs-d-idle 80
+
+# diff NAME ARGS...: lruscope diff ARGS into $WORK/NAME, stderr and exit status beside it
+diff_to() {
+	local name=$1; shift
+	"$LRS_BIN" diff "$@" >"$WORK/$name" 2>"$WORK/$name.err"
+	echo $? >"$WORK/$name.rc"
+}
+rc() { cat "$WORK/$1.rc"; }
+# the lruvec rows of a text diff, in order: "name*" when significant, "name" when not
+rows() { sed -n '/lruvec (memcg@node)$/,/^$/p' "$1" | grep -E '@N[0-9]' |
+	awk '{ sig = ($0 ~ /\*/) ? "*" : ""; for (i = 1; i <= NF; i++) if ($i ~ /@N[0-9]+$/) print $i sig }' | paste -sd' '; }
+
+# ---- the same distribution -------------------------------------------------------------
+cd "$WORK" || exit 1
+diff_to same a.jsonl a2.jsonl
+tap_check "$T: same distribution, other cgroup ids: exit 0 ($(rc same): $(head -c 200 "$WORK/same.err"))" \
+	[ "$(rc same)" = 0 ]
+tap_check "$T: same distribution: 'no significant change' ($(tail -n1 "$WORK/same"))" \
+	grep -q '^no significant change (p < 0.01) among 4 lruvecs and 1 other lock' "$WORK/same"
+tap_check "$T: same distribution: memcgs matched by path, none 'only in' ($(rows "$WORK/same"))" \
+	bash -c '[ -n "$(grep "@N" "$1")" ] && ! grep -q "only in" "$1"' _ "$WORK/same"
+
+# ---- one memcg's wait 5x, one memcg gone, one new ------------------------------------
+diff_to shift a.jsonl b.jsonl
+order=$(rows "$WORK/shift")
+tap_check "$T: 5x: exit 0 ($(rc shift): $(head -c 200 "$WORK/shift.err"))" [ "$(rc shift)" = 0 ]
+tap_check "$T: 5x: /lrs-d-warm@N0 is significant and first, the only one ($order)" \
+	bash -c '[[ "$1" == "/lrs-d-warm@N0* "* ]] && [ "$(grep -o "\*" <<<"$1" | wc -l)" = 1 ]' _ "$order"
+tap_check "$T: 5x: its ratio is about 5 ($(grep -m1 '/lrs-d-warm@N0' "$WORK/shift" | awk '{print $3}'))" \
+	bash -c 'r=$(grep -m1 "/lrs-d-warm@N0" "$1" | awk "{print \$3}" | tr -d x); awk -v r="$r" "BEGIN { exit !(r > 3.5 && r < 7) }"' _ "$WORK/shift"
+tap_check "$T: 5x: /lrs-d-new is listed as only in B, /lrs-d-gone as only in A" \
+	bash -c 'grep -qE "/lrs-d-new@N0  \(only in B\)$" "$1" && grep -qE "/lrs-d-gone@N0  \(only in A\)$" "$1"' _ "$WORK/shift"
+tap_check "$T: 5x: the summary says 1 significant change ($(tail -n1 "$WORK/shift"))" \
+	grep -q '^1 significant change (p < 0.01)' "$WORK/shift"
+tap_check "$T: 5x: the heading names the test, the interval and the samples" \
+	bash -c 'grep -q "^A: a.jsonl, Linux 6.18.0-lrs-test, 30 intervals of 1.00 s$" "$1" &&
+		grep -q "^test: Mann-Whitney U" "$1"' _ "$WORK/shift"
+
+head -n 7 a.jsonl >"$WORK/short.jsonl"		# a header and 6 snapshots: 5 intervals
+diff_to short short.jsonl b.jsonl
+tap_check "$T: 5 intervals against 30: a note says their correlation cannot be judged; 30 against 30: none" \
+	bash -c 'grep -q "^note: under 20 intervals on a side" "$1" && ! grep -q "^note:" "$2"' _ "$WORK/short" "$WORK/shift"
+
+# ---- JSON: parses, and says what the text says ------------------------------------------
+diff_to shift.json -f json a.jsonl b.jsonl
+tap_check "$T: -f json: exit 0 and the JSON agrees with the text (rows, order, significance, ratios, sides)" \
+	/usr/bin/python3 - "$WORK/shift.json" "$WORK/shift" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().splitlines()
+rows = [l for l in text if re.search(r"@N\d+(  \(only in [AB]\))?$", l)]
+want = []
+for lv in doc["lruvecs"]:
+    w = lv["wait_ns_per_s"]
+    name = "%s@N%d" % (lv["memcg"], lv["node"])
+    side = {"both": "", "only_a": "  (only in A)", "only_b": "  (only in B)"}[lv["side"]]
+    ratio = "-" if w["ratio"] is None and w["a"] == 0 and w["b"] == 0 else \
+        "new" if w["ratio"] is None else ("%.2fx" % w["ratio"] if w["ratio"] < 100 else "%.0fx" % w["ratio"])
+    want.append((name + side, ratio, "*" if lv["significant"] else ""))
+got = []
+for l in rows:
+    f = l.split()
+    got.append((l.split("   ")[-1].strip() if "only in" not in l else
+                re.search(r"(\S+@N\d+  \(only in [AB]\))$", l).group(1), f[2], "*" if "*" in l else ""))
+assert doc["test"] == "mann-whitney-u" and doc["alpha"] == 0.01, doc["test"]
+assert doc["a"]["samples"] == 30 and doc["b"]["interval_s"] == 1, doc["a"]
+assert doc["significant"] == 1, doc["significant"]
+assert want == got, (want, got)
+PY
+
+# ---- user nobody -----------------------------------------------------------------------
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$LRS_BIN" diff a.jsonl b.jsonl \
+	>"$WORK/nobody" 2>"$WORK/nobody.err"
+rc_nobody=$?
+tap_check "$T: as nobody: exit 0 ($rc_nobody: $(head -c 200 "$WORK/nobody.err")) with root's text" \
+	bash -c '[ "$1" = 0 ] && cmp -s "$2" "$3"' _ "$rc_nobody" "$WORK/nobody" "$WORK/shift"
+
+# ---- five pairs of one distribution, other seeds: false alarms --------------------------
+alarms=0 seen=""
+for seed in 11 12 13 14 15; do
+	make_rec "s$seed-a.jsonl" "$seed" 1 "$base" 0
+	make_rec "s$seed-b.jsonl" "$((seed + 100))" 1 "$base" 0
+	diff_to "s$seed" -f json "s$seed-a.jsonl" "s$seed-b.jsonl"
+	n=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["significant"] + sum(t["significant"] for t in d["totals"]))' "$WORK/s$seed")
+	seen="$seen $seed:${n:-?}"
+	[ "${n:-1}" = 0 ] || alarms=$((alarms + 1))
+done
+tap_check "$T: 5 diffs of one distribution (seeds$seen): $alarms with a false alarm, at most 1 allowed" \
+	[ "$alarms" -le 1 ]
+
+# ---- errors ------------------------------------------------------------------------------
+diff_to missing a.jsonl nope.jsonl
+tap_check "$T: a missing file: exit 1, one line naming it ($(cat "$WORK/missing.err"))" \
+	bash -c '[ "$1" = 1 ] && [ "$(wc -l <"$2")" = 1 ] && grep -q "nope.jsonl: cannot open" "$2" && [ ! -s "$3" ]' \
+	_ "$(rc missing)" "$WORK/missing.err" "$WORK/missing"
+echo "not a recording" >"$WORK/bad.jsonl"
+diff_to bad bad.jsonl a.jsonl
+tap_check "$T: not a recording: exit 1, one line naming it ($(cat "$WORK/bad.err"))" \
+	bash -c '[ "$1" = 1 ] && [ "$(wc -l <"$2")" = 1 ] && grep -q "bad.jsonl:1: not an lruscope recording" "$2"' \
+	_ "$(rc bad)" "$WORK/bad.err"
+head -n 2 a.jsonl >"$WORK/one.jsonl"
+diff_to one a.jsonl one.jsonl
+tap_check "$T: one snapshot: exit 1, 'needs at least two' ($(cat "$WORK/one.err"))" \
+	bash -c '[ "$1" = 1 ] && grep -q "one.jsonl: 1 snapshot: diff needs at least two" "$2"' _ "$(rc one)" "$WORK/one.err"
+diff_to onearg a.jsonl
+diff_to fmt -f csv a.jsonl b.jsonl
+tap_check "$T: one recording, or -f csv: usage errors, exit 2 ($(cat "$WORK/onearg.err") / $(cat "$WORK/fmt.err"))" \
+	bash -c '[ "$1" = 2 ] && [ "$2" = 2 ] && grep -q "want two recordings" "$3"' _ "$(rc onearg)" "$(rc fmt)" "$WORK/onearg.err"
+diff_to help --help
+tap_check "$T: --help: exit 0, names the test and the level" \
+	bash -c '[ "$1" = 0 ] && grep -q "Mann-Whitney" "$2" && grep -q "p < 0.01" "$2"' _ "$(rc help)" "$WORK/help"
+
+# ---- the TUI: side by side, the ratio on the diverging scale ----------------------------
+tm new-session -d -x 120 -y 20 -s tui -c "$WORK" \
+	"env TERM=xterm-256color '$LRS_BIN' diff --tui a.jsonl b.jsonl; echo EXIT=\$?; sleep 60"
+# the row under the heading, from the screen lrs_screen_check waited for
+warm_first() {
+	grep -A1 "^ memcg (4)" <<<"$LRS_SCREEN" | tail -n1 |
+		grep -Eq "^ /lrs-d-warm +([89][0-9]{2}us|1\.[0-9]ms)/s +[4-6]\.[0-9]ms/s +[4-6]\.[0-9]{2}x"
+}
+lrs_screen_check "$T: --tui: the first memcg row is /lrs-d-warm, about 1ms/s in A and 5ms/s in B, ratio about 5" tui \
+	'^ memcg \(4\) +N0 +A +B +B/A' 20 warm_first
+tap_check "$T: --tui: /lrs-d-new shows 'only B', /lrs-d-gone 'only A', the status 1 significant change" \
+	bash -c 'grep -Eq "^ /lrs-d-new .* only B" <<<"$1" && grep -Eq "^ /lrs-d-gone .* only A" <<<"$1" &&
+		grep -q "1 significant change" <<<"$1"' _ "$LRS_SCREEN"
+colours=$(tm capture-pane -e -p -t tui)
+# 5.xx is level 3 (4x to 8x): xterm colour 160 behind it; /lrs-d-hot (not significant): no background
+tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the unchanged one has no colour" \
+	bash -c 'grep "/lrs-d-warm" <<<"$1" | grep -q "48;5;160m *[4-6]\.[0-9][0-9]x" &&
+		! grep "/lrs-d-hot" <<<"$1" | grep -q "48;5;"' _ "$colours"
+tm send-keys -t tui q
+lrs_screen_check "$T: --tui: q quits with exit 0" tui '^EXIT=0$' 10
+
+# ---- the GUI: a headless frame, its colours read back -----------------------------------
+# diverging FILE.png WANT: the diverging colours below the legend are WANT (a
+# comma list of xterm numbers, or "none"), and the first sits in the first memcg row
+diverging() {
+	/usr/bin/python3 - "$LRS_ROOT/tests/integration" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from gui_png import read_png
+w, h, rows = read_png(sys.argv[2])
+want = [] if sys.argv[3] == "none" else [int(c) for c in sys.argv[3].split(",")]
+def xterm(i):
+    cube = [0, 95, 135, 175, 215, 255]
+    i -= 16
+    return (cube[i // 36], cube[(i // 6) % 6], cube[i % 6])
+levels = {n: xterm(n) for n in (19, 26, 69, 153, 224, 210, 160, 88)}
+colours = [set(zip(r[0::3], r[1::3], r[2::3])) for r in rows]
+ys = {n: [y for y in range(h) if c in colours[y]] for n, c in levels.items()}
+# the legend shows every level: its band is where the darkest blue (19) is
+legend = max(ys[19])
+line = legend - min(ys[19]) + 1
+below = {n: [y for y in v if y > legend] for n, v in ys.items()}
+seen = sorted(n for n, v in below.items() if v)
+assert seen == sorted(want), ("colours below the legend", seen, "want", want)
+if want:
+    top = min(below[want[0]])
+    assert top - legend < 3 * line, ("the coloured cell is not in the first row", top, legend, line)
+print("ok", seen, "legend at", legend)
+PY
+}
+"$LRS_BIN" diff --gui --screenshot "$WORK/shift.png" a.jsonl b.jsonl >"$WORK/gui.out" 2>&1
+rc_gui=$?
+tap_check "$T: --gui --screenshot: 5x: exit 0 ($rc_gui: $(head -c 200 "$WORK/gui.out"))" \
+	bash -c '[ "$1" = 0 ]' _ "$rc_gui"
+tap_check "$T: --gui --screenshot: 5x: the one coloured ratio is red (xterm 160), in the first memcg row" \
+	diverging "$WORK/shift.png" 160
+"$LRS_BIN" diff --gui --screenshot "$WORK/same.png" a.jsonl a2.jsonl >"$WORK/gui-same.out" 2>&1
+tap_check "$T: --gui --screenshot: same distribution: no ratio coloured" diverging "$WORK/same.png" none
+
+# ---- live: two short recordings of this machine ----------------------------------------
+"$LRS_BIN" record -q -o "$WORK/live-a.jsonl" -d 6 2>"$WORK/live-a.err"
+rc_a=$?
+"$LRS_BIN" record -q -o "$WORK/live-b.jsonl" -d 6 2>"$WORK/live-b.err"
+rc_b=$?
+chmod 644 "$WORK"/live-*.jsonl
+diff_to live -f json live-a.jsonl live-b.jsonl
+tap_check "$T: live: two 6 s recordings of this machine ($rc_a $rc_b: $(head -c 200 "$WORK/live-a.err")) diff without error ($(rc live): $(head -c 200 "$WORK/live.err"))" \
+	bash -c '[ "$1" = 0 ] && [ "$2" = 0 ] && [ "$3" = 0 ]' _ "$rc_a" "$rc_b" "$(rc live)"
+tap_check "$T: live: no significant lruvec change ($(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["lruvecs"]), "contended lruvecs,", d["a"]["samples"], "+", d["b"]["samples"], "samples")' "$WORK/live" 2>&1))" \
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(any(l["significant"] for l in d["lruvecs"]) or d["totals"][0]["significant"] or d["a"]["samples"] < 4)' "$WORK/live"

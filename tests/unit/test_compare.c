@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/* 'lruscope diff': Mann-Whitney U, per-interval samples of recordings, matching by path. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/compare.h"
+
+/* this cmocka has no assert_double_equal */
+#define assert_near(x, y, eps) assert_true(fabs((double)(x) - (double)(y)) <= (eps))
+
+/* A small deterministic generator: the tests' noise is the same on every run. */
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Skewed noise: rate * (0.5 .. 1.5)^3-ish, never normal. */
+static double noisy(double rate)
+{
+	double u = uniform();
+
+	return rate * (0.3 + 1.4 * u * u * u + 0.3 * uniform());
+}
+
+static void test_mwu_exact_small_samples(void **state)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	const double a5[] = { 1, 2, 3, 4, 5 }, b5[] = { 6, 7, 8, 9, 10 };
+	const double mixed_a[] = { 1, 4, 5, 8, 9 }, mixed_b[] = { 2, 3, 6, 7, 10 };
+
+	/* fully separated: 2 of the C(6,3) = 20 splits are as extreme */
+	assert_near(lrs_stats__mann_whitney_p(a, 3, b, 3), 0.1, 1e-12);
+	/* 2 of C(10,5) = 252: below 1% */
+	assert_near(lrs_stats__mann_whitney_p(a5, 5, b5, 5), 2.0 / 252, 1e-12);
+	assert_true(lrs_stats__mann_whitney_p(b5, 5, a5, 5) < 0.01);
+	/* interleaved: nowhere near */
+	assert_true(lrs_stats__mann_whitney_p(mixed_a, 5, mixed_b, 5) > 0.5);
+	/* too few samples: not tested */
+	assert_true(isnan(lrs_stats__mann_whitney_p(a, 2, b, 3)));
+}
+
+static void test_mwu_ties_and_all_equal(void **state)
+{
+	const double zeros[8] = { 0 }, some[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+
+	assert_near(lrs_stats__mann_whitney_p(zeros, 8, zeros, 8), 1.0, 1e-12);
+	/* one burst in eight intervals is noise */
+	assert_true(lrs_stats__mann_whitney_p(zeros, 8, some, 8) > 0.1);
+}
+
+static void test_mwu_equal_distributions_not_significant(void **state)
+{
+	double a[60], b[60];
+	int alarms = 0;
+
+	/* 20 pairs of noisy samples of one distribution: 1% expects 0.2 alarms */
+	for (unsigned int seed = 1; seed <= 20; seed++) {
+		rng_state = 0x9e3779b97f4a7c15ULL * seed;
+		for (size_t i = 0; i < 60; i++) {
+			a[i] = noisy(2e6);
+			b[i] = noisy(2e6);
+		}
+		alarms += lrs_stats__mann_whitney_p(a, 60, b, 60) < LRS_COMPARE_ALPHA;
+	}
+	assert_true(alarms <= 1);
+}
+
+static void test_mwu_shifted_is_significant(void **state)
+{
+	double a[30], b[30];
+
+	rng_state = 42;
+	for (size_t i = 0; i < 30; i++) {
+		a[i] = noisy(2e6);
+		b[i] = noisy(2.6e6);	/* 30% more, well inside a's spread */
+	}
+	assert_true(lrs_stats__mann_whitney_p(a, 30, b, 30) < LRS_COMPARE_ALPHA);
+	for (size_t i = 0; i < 30; i++)
+		b[i] = noisy(10e6);
+	assert_true(lrs_stats__mann_whitney_p(a, 30, b, 30) < 1e-6);
+}
+
+static void test_mwu_autocorrelation_widens(void **state)
+{
+	/* a slow drift: neighbours alike, so fewer independent samples than 40 */
+	double a[40], b[40], shuffled_a[40], shuffled_b[40];
+	double p_drift, p_iid;
+
+	for (size_t i = 0; i < 40; i++) {
+		a[i] = 100 + (double)i;
+		b[i] = 110 + (double)i;
+		shuffled_a[i] = 100 + (double)((i * 17) % 40);
+		shuffled_b[i] = 110 + (double)((i * 17) % 40);
+	}
+	/* the same values, in time order and shuffled */
+	p_drift = lrs_stats__mann_whitney_p(a, 40, b, 40);
+	p_iid = lrs_stats__mann_whitney_p(shuffled_a, 40, shuffled_b, 40);
+	assert_true(p_drift > p_iid);
+}
+
+/* ---- runs of synthetic snapshots -------------------------------------------- */
+
+struct lv_spec {
+	const char *path;
+	uint64_t id;
+	int node;
+	double wait_ns_per_s;	/* mean; each interval noisy around it */
+};
+
+/* A recording of n snapshots 1 s apart, cumulative counters; each wait is 2 us. */
+static struct lrs_cmp_run *make_run(const struct lv_spec *lvs, size_t nr, size_t n, unsigned int seed,
+				    double lock_wait)
+{
+	struct lrs_cmp_run *run = lrs_cmp_run__new();
+	uint64_t wait[16] = { 0 }, lock = 0;
+
+	rng_state = 0x2545f4914f6cdd1dULL * (seed + 1);
+	for (size_t t = 0; t < n; t++) {
+		struct lrs_snapshot *s = lrs_snapshot__new();
+		struct lrs_other_lock *ol;
+
+		s->t_ns = (t + 1) * 1000000000ULL;
+		lrs_snapshot__add_node(s, 0);
+		for (size_t i = 0; i < nr; i++) {
+			struct lrs_lruvec *lv = lrs_snapshot__add_lruvec(s);
+
+			if (t)
+				wait[i] += (uint64_t)noisy(lvs[i].wait_ns_per_s);
+			lv->memcg = strdup(lvs[i].path);
+			lv->memcg_id = lvs[i].id;
+			lv->node = lvs[i].node;
+			lv->counters.wait_ns = wait[i];
+			lv->counters.contended = wait[i] / 2000;
+		}
+		if (t)
+			lock += (uint64_t)noisy(lock_wait);
+		ol = lrs_snapshot__add_other_lock(s);
+		ol->name = strdup("spinlock @ __remove_mapping");
+		ol->lock_addr = 0xffff888100000040ULL;
+		ol->counters.wait_ns = lock;
+		ol->counters.contended = lock / 1000;
+		assert_int_equal(lrs_cmp_run__push(run, s), 0);
+		lrs_snapshot__free(s);
+	}
+	return run;
+}
+
+static const struct lrs_cmp_row *row_of(const struct lrs_compare *c, enum lrs_cmp_kind kind, const char *name,
+					int node)
+{
+	for (size_t i = 0; i < c->nr_rows; i++)
+		if (c->rows[i].kind == kind && !strcmp(c->rows[i].name, name) && c->rows[i].node == node)
+			return &c->rows[i];
+	return NULL;
+}
+
+static void test_same_distribution_no_significant_change(void **state)
+{
+	const struct lv_spec a[] = { { "/", 1, 0, 0 }, { "/lrs-x", 20, 0, 3e6 }, { "/lrs-y", 21, 0, 1e6 } };
+	/* the same memcgs with other cgroup ids, as after a reboot: matched by path */
+	const struct lv_spec b[] = { { "/", 1, 0, 0 }, { "/lrs-y", 97, 0, 1e6 }, { "/lrs-x", 98, 0, 3e6 } };
+	struct lrs_cmp_run *ra = make_run(a, 3, 31, 1, 5e5), *rb = make_run(b, 3, 31, 2, 5e5);
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *x;
+
+	assert_int_equal(lrs_cmp_run__samples(ra), 30);
+	assert_near(lrs_cmp_run__duration_s(ra), 30.0, 1e-9);
+	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(c->nr_significant, 0);
+	assert_int_equal(c->samples_a, 30);
+	assert_int_equal(c->samples_b, 30);
+	/* totals first, then lruvecs, then the lock; "/" never waited: left out */
+	assert_int_equal(c->nr_rows, 5);
+	assert_int_equal(c->nr_idle, 1);
+	assert_int_equal(c->rows[0].kind, LRS_CMP_TOTAL);
+	assert_string_equal(c->rows[0].name, "lruvec locks");
+	assert_string_equal(c->rows[1].name, "other locks");
+	assert_int_equal(c->rows[4].kind, LRS_CMP_LOCK);
+	x = row_of(c, LRS_CMP_LRUVEC, "/lrs-x", 0);
+	assert_non_null(x);
+	assert_int_equal(x->side, LRS_CMP_BOTH);
+	assert_true(x->wait.a > 2e6 && x->wait.a < 4e6);
+	assert_true(x->wait.ratio > 0.8 && x->wait.ratio < 1.25);
+	assert_false(x->wait.significant);
+	assert_false(x->contended.significant);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(ra);
+	lrs_cmp_run__free(rb);
+}
+
+static void test_shifted_memcg_significant_and_first(void **state)
+{
+	const struct lv_spec a[] = { { "/lrs-x", 20, 0, 3e6 }, { "/lrs-y", 21, 0, 1e6 }, { "/lrs-gone", 22, 0, 2e5 } };
+	const struct lv_spec b[] = { { "/lrs-x", 40, 0, 3e6 }, { "/lrs-y", 41, 0, 5e6 }, { "/lrs-new", 42, 0, 4e5 } };
+	struct lrs_cmp_run *ra = make_run(a, 3, 21, 3, 5e5), *rb = make_run(b, 3, 21, 4, 5e5);
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *y, *gone, *added;
+
+	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(c->nr_significant, 1);
+	/* the first row after the totals is the 5x memcg */
+	assert_int_equal(c->rows[2].kind, LRS_CMP_LRUVEC);
+	assert_string_equal(c->rows[2].name, "/lrs-y");
+	y = &c->rows[2];
+	assert_true(y->wait.significant);
+	assert_true(y->contended.significant);
+	assert_true(y->wait.p < 1e-4);
+	assert_true(y->wait.ratio > 4 && y->wait.ratio < 6.5);
+	assert_false(row_of(c, LRS_CMP_LRUVEC, "/lrs-x", 0)->wait.significant);
+	/* one side only, listed as such, after the significant change */
+	gone = row_of(c, LRS_CMP_LRUVEC, "/lrs-gone", 0);
+	added = row_of(c, LRS_CMP_LRUVEC, "/lrs-new", 0);
+	assert_non_null(gone);
+	assert_non_null(added);
+	assert_int_equal(gone->side, LRS_CMP_ONLY_A);
+	assert_int_equal(added->side, LRS_CMP_ONLY_B);
+	assert_true(isinf(added->wait.ratio));
+	assert_true(isnan(added->wait.p));
+	assert_false(added->wait.significant);
+	assert_near(gone->wait.ratio, 0, 1e-12);
+	assert_string_equal(c->rows[3].name, "/lrs-new");
+	assert_string_equal(c->rows[4].name, "/lrs-gone");
+	/* the lruvec total moved with /lrs-y */
+	assert_true(c->rows[0].wait.significant);
+	/* the heatmaps' grid: memcgs in that order, one node */
+	struct lrs_cmp_grid grid;
+
+	assert_int_equal(lrs_cmp_grid__init(&grid, c), 0);
+	assert_int_equal(grid.nr_memcgs, 4);
+	assert_string_equal(grid.memcgs[0], "/lrs-y");
+	assert_string_equal(grid.memcgs[3], "/lrs-x");
+	assert_int_equal(grid.nr_nodes, 1);
+	assert_ptr_equal(lrs_compare__lruvec(c, "/lrs-y", 0), y);
+	assert_null(lrs_compare__lruvec(c, "/lrs-y", 1));
+	lrs_cmp_grid__clear(&grid);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(ra);
+	lrs_cmp_run__free(rb);
+}
+
+static void test_counter_reset_and_removed_memcg_path_reused(void **state)
+{
+	struct lrs_cmp_run *run = lrs_cmp_run__new();
+	struct lrs_compare *c = NULL;
+	/* /lrs-z is removed and made again (new id) with its counter from 0 */
+	const uint64_t ids[] = { 5, 5, 9, 9 }, waits[] = { 1000, 3000, 500, 1500 };
+
+	for (size_t t = 0; t < 4; t++) {
+		struct lrs_snapshot *s = lrs_snapshot__new();
+		struct lrs_lruvec *lv = lrs_snapshot__add_lruvec(s);
+
+		s->t_ns = (t + 1) * 2000000000ULL;
+		lv->memcg = strdup("/lrs-z");
+		lv->memcg_id = ids[t];
+		lv->counters.wait_ns = waits[t];
+		assert_int_equal(lrs_cmp_run__push(run, s), 0);
+		if (t == 3)
+			assert_int_equal(lrs_cmp_run__push(run, s), -EINVAL);	/* not later */
+		lrs_snapshot__free(s);
+	}
+	assert_int_equal(lrs_compare(run, run, LRS_COMPARE_ALPHA, &c), 0);
+	/* 2000 + 500 (from zero under the new id) + 1000 over 6 s */
+	assert_near(row_of(c, LRS_CMP_LRUVEC, "/lrs-z", 0)->wait.a, 3500.0 / 6, 1e-9);
+	assert_int_equal(c->nr_significant, 0);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mwu_exact_small_samples),
+		cmocka_unit_test(test_mwu_ties_and_all_equal),
+		cmocka_unit_test(test_mwu_equal_distributions_not_significant),
+		cmocka_unit_test(test_mwu_shifted_is_significant),
+		cmocka_unit_test(test_mwu_autocorrelation_widens),
+		cmocka_unit_test(test_same_distribution_no_significant_change),
+		cmocka_unit_test(test_shifted_memcg_significant_and_first),
+		cmocka_unit_test(test_counter_reset_and_removed_memcg_path_reused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
