@@ -98,6 +98,7 @@ test_holders_LAYERS      := replay model
 test_json_LAYERS         := model
 test_layout_LAYERS       := ui
 test_model_LAYERS        := model
+test_percpu_merge_LAYERS := live model
 test_recording_LAYERS    := text ui replay model
 test_sources_LAYERS      := text ui replay live model
 test_tui_LAYERS          := tui ui walk replay model

@@ -37,12 +37,18 @@ __u64 drop_stats_full = 0;	/* a map was full */
 __u64 drop_negative_time = 0;	/* end before begin */
 
 /*
- * Map sizes are set from user space (bpf_map__set_max_entries). The two big
- * ones allocate on use: preallocated, 16,384 locks would take 6 MB while a
- * busy machine contends on a few hundred.
+ * Map sizes are set from user space (bpf_map__set_max_entries). The counters
+ * are per CPU: every waiter of a hot lock adds to its own CPU's copy, so the
+ * common path writes no cache line another CPU writes (user space sums the
+ * copies, collector/live/percpu_merge.h). A copy created here holds the
+ * init value only on the creating CPU, the others start zeroed: the identity
+ * fields (a lock's flags, kind, owner_node; a waiter's memcg and comm) are
+ * taken from the copy that has them. All three allocate on use: preallocated,
+ * 16,384 locks would take 6 MB a CPU while a busy machine contends on a few
+ * hundred.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct lock_key);
@@ -50,7 +56,7 @@ struct {
 } lock_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct waiter_key);
@@ -58,7 +64,8 @@ struct {
 } waiter_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 8192);
 	__type(key, struct stack_key);
 	__type(value, struct stack_stat);
@@ -372,8 +379,8 @@ struct {
 
 /*
  * Look up key, inserting init first if missing (another CPU may insert it at
- * the same time: then its entry is used); NULL, counted in *full, when the
- * map is full.
+ * the same time: then its entry is used; in a per-CPU map, this CPU's zeroed
+ * copy of it); NULL, counted in *full, when the map is full.
  */
 static __always_inline void *map_lookup_or_init(void *map, const void *key, const void *init,
 						__u64 *full)
@@ -711,6 +718,12 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 }
 /* ---- end of holders ---------------------------------------------------------- */
 
+/*
+ * An lru_lock is a spinlock_t: LCB_F_SPIN (a queued spinlock) or, on
+ * PREEMPT_RT, LCB_F_RT. Waits with any of these flags are on something else.
+ */
+#define NOT_A_SPINLOCK_T (LCB_F_MUTEX | LCB_F_READ | LCB_F_WRITE | LCB_F_PERCPU)
+
 static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32 flags,
 				 struct pending_stack *cs)
 {
@@ -719,7 +732,14 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 
 	p->lock_addr = (__u64)lock;
 	p->flags = flags;
-	classify(p, lock);
+	if (flags & NOT_A_SPINLOCK_T) {
+		/* a mutex or rwsem: no lruvec's lru_lock, and no probe read to find that out */
+		p->kind = LOCK_KIND_OTHER;
+		p->owner_cgid = 0;
+		p->owner_node = -1;
+	} else {
+		classify(p, lock);
+	}
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && is_own_mmap_lock(task, lock))
 		p->kind = LOCK_KIND_MMAP;
 	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? own_memcg_cgid(task) : 0;
@@ -794,6 +814,10 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
+/*
+ * Count a finished wait in this CPU's copies (plain adds: no other CPU writes
+ * them, and tracing programs do not nest on a CPU).
+ */
 static __always_inline void account(struct pending *p, __u64 now)
 {
 	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
@@ -811,17 +835,16 @@ static __always_inline void account(struct pending *p, __u64 now)
 	if (!st) {
 		struct lock_stat init = {
 			.flags = p->flags & ~PENDING_F_WAITING, .kind = p->kind,
-			.owner_node = p->owner_node,
+			.owner_node = p->owner_node, .identity = 1,
 		};
 
 		st = map_lookup_or_init(&lock_stats, &key, &init, &drop_stats_full);
 		if (!st)
 			return;
 	}
-	__sync_fetch_and_add(&st->contended, 1);
-	__sync_fetch_and_add(&st->wait_ns, wait);
-	__sync_fetch_and_add(&st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)], 1);
-	/* racy max: two CPUs may both raise it; the larger wins on a later wait */
+	st->contended++;
+	st->wait_ns += wait;
+	st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)]++;
 	if (wait > st->wait_max_ns)
 		st->wait_max_ns = wait;
 
@@ -840,8 +863,8 @@ static __always_inline void account(struct pending *p, __u64 now)
 			ws = map_lookup_or_init(&waiter_stats, &wk, &init, &drop_stats_full);
 		}
 		if (ws) {
-			__sync_fetch_and_add(&ws->contended, 1);
-			__sync_fetch_and_add(&ws->wait_ns, wait);
+			ws->contended++;
+			ws->wait_ns += wait;
 		}
 	}
 
@@ -853,8 +876,8 @@ static __always_inline void account(struct pending *p, __u64 now)
 		struct stack_stat *ss = map_lookup_or_init(&stack_stats, &sk, &init, &drop_stats_full);
 
 		if (ss) {
-			__sync_fetch_and_add(&ss->contended, 1);
-			__sync_fetch_and_add(&ss->wait_ns, wait);
+			ss->contended++;
+			ss->wait_ns += wait;
 		}
 	}
 }

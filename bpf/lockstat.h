@@ -46,7 +46,7 @@ struct lock_stat {
 	__u32 flags;		/* LCB_F_* of the first wait seen */
 	__u32 kind;		/* enum lock_kind */
 	__s32 owner_node;	/* -1 unless an lruvec */
-	__u32 pad;
+	__u32 identity;		/* 1: flags, kind, owner_node are set in this CPU's copy */
 };
 
 /* Waiters of lruvec locks (other locks keep only counters and stacks). */
@@ -63,6 +63,13 @@ struct waiter_stat {
 	__u64 waiter_cgid;	/* the waiting task's own memcg */
 	char comm[LOCKSTAT_COMM_LEN];
 };
+
+/*
+ * lock_stats, waiter_stats and stack_stats are per-CPU maps: user space reads
+ * one value per possible CPU and merges them (collector/live/percpu_merge.h).
+ * A waiter's identity (waiter_cgid, comm) is set only in the copy of the CPU
+ * that created the entry; the others hold zeros there.
+ */
 
 /* Sampled waiting stacks per lock. */
 struct stack_key {

@@ -6,9 +6,20 @@
 
 #include "collector/live/bpf_map_read.h"
 
+/*
+ * Entries in the first allocation: 1,024, fewer for large values (a per-CPU
+ * map's value is one copy per CPU: 30 KB a lock on 104 CPUs), at most 1 MiB.
+ */
+static size_t first_cap(size_t key_size, size_t value_size)
+{
+	size_t n = ((size_t)1 << 20) / (key_size + value_size);
+
+	return n > 1024 ? 1024 : n < 16 ? 16 : n;
+}
+
 static int grow(char **keys, char **values, size_t *cap, size_t key_size, size_t value_size)
 {
-	size_t ncap = *cap ? *cap * 2 : 1024;
+	size_t ncap = *cap ? *cap * 2 : first_cap(key_size, value_size);
 	char *k = realloc(*keys, ncap * key_size), *v;
 
 	if (!k)
@@ -33,7 +44,9 @@ static int read_batched(int fd, size_t key_size, size_t value_size, char **keys,
 		__u32 count;
 		int ret;
 
-		if (*cap - *nr < 256 && grow(keys, values, cap, key_size, value_size))
+		/* room for a batch: a quarter of the first allocation at least */
+		if (*cap - *nr < first_cap(key_size, value_size) / 4 &&
+		    grow(keys, values, cap, key_size, value_size))
 			return -ENOMEM;
 		count = (__u32)(*cap - *nr);
 		ret = bpf_map_lookup_batch(fd, in_p, out, *keys + *nr * key_size,

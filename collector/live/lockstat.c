@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "collector/live/bpf_map_read.h"
+#include "collector/live/percpu_merge.h"
 #include "model/holders.h"
 #include "collector/live/lockstat.h"
 #include "bpf/lockstat.h"
@@ -20,6 +21,7 @@ struct lrs_lockstat {
 	struct lockstat_bpf *skel;
 	bool attached;
 	bool holders;
+	int nr_cpus;		/* possible CPUs: copies in a per-CPU map's value */
 };
 
 static bool verbose_libbpf;
@@ -59,7 +61,14 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		bpf_map__set_max_entries(ls->skel->maps.stacks, 1);
 	ls->skel->rodata->track_holders = opts->track_holders;
 	ret = libbpf_num_possible_cpus();
-	ls->skel->rodata->nr_cpus = ret > 0 ? (__u32)ret : 1;
+	if (ret <= 0) {
+		snprintf(err, err_len, "lock collector: cannot count the possible CPUs (%s): is /sys mounted?",
+			 strerror(ret ? -ret : EINVAL));
+		ret = ret ? ret : -EINVAL;
+		goto fail;
+	}
+	ls->nr_cpus = ret;
+	ls->skel->rodata->nr_cpus = (__u32)ret;
 	bpf_program__set_autoload(ls->skel->progs.holders_sched_switch, opts->track_holders);
 	if (!opts->track_holders)
 		bpf_map__set_max_entries(ls->skel->maps.cpu_curr, 1);
@@ -110,20 +119,27 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
 	return 0;
 }
 
+/* Read a per-CPU map: its keys, and nr_cpus copies of each value, stride bytes apart. */
+static int read_percpu_map(const struct lrs_lockstat *ls, const struct bpf_map *map, size_t key_size,
+			   size_t value_size, void **keys, char **values, size_t *stride, size_t *n)
+{
+	*stride = lrs_percpu__stride(value_size);
+	return lrs_bpf_map__read_all(bpf_map__fd(map), key_size, *stride * (size_t)ls->nr_cpus, keys,
+				     (void **)values, n);
+}
+
 int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 {
 	struct lock_key *lk = NULL;
-	struct lock_stat *lv = NULL;
 	struct waiter_key *wk = NULL;
-	struct waiter_stat *wv = NULL;
 	struct stack_key *sk = NULL;
-	struct stack_stat *sv = NULL;
-	size_t n;
+	char *lv = NULL, *wv = NULL, *sv = NULL;
+	size_t n, stride;
 	int ret;
 
 	memset(rd, 0, sizeof(*rd));
-	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.lock_stats), sizeof(*lk), sizeof(*lv),
-		       (void **)&lk, (void **)&lv, &n);
+	ret = read_percpu_map(ls, ls->skel->maps.lock_stats, sizeof(*lk), sizeof(struct lock_stat),
+			      (void **)&lk, &lv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->locks = calloc(n ? n : 1, sizeof(*rd->locks));
@@ -133,21 +149,23 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct lrs_lock_row *r = &rd->locks[i];
+		struct lock_stat v;
 
+		lrs_percpu__merge_lock(lv + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &v);
 		r->lock_addr = lk[i].lock_addr;
 		r->owner_cgid = lk[i].owner_cgid;
-		r->kind = lv[i].kind;
-		r->flags = lv[i].flags;
-		r->owner_node = lv[i].owner_node;
-		r->counters.contended = lv[i].contended;
-		r->counters.wait_ns = lv[i].wait_ns;
-		r->counters.wait_max_ns = lv[i].wait_max_ns;
-		memcpy(r->counters.hist, lv[i].hist, sizeof(r->counters.hist));
+		r->kind = v.kind;
+		r->flags = v.flags;
+		r->owner_node = v.owner_node;
+		r->counters.contended = v.contended;
+		r->counters.wait_ns = v.wait_ns;
+		r->counters.wait_max_ns = v.wait_max_ns;
+		memcpy(r->counters.hist, v.hist, sizeof(r->counters.hist));
 	}
 	rd->nr_locks = n;
 
-	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.waiter_stats), sizeof(*wk), sizeof(*wv),
-		       (void **)&wk, (void **)&wv, &n);
+	ret = read_percpu_map(ls, ls->skel->maps.waiter_stats, sizeof(*wk), sizeof(struct waiter_stat),
+			      (void **)&wk, &wv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->waiters = calloc(n ? n : 1, sizeof(*rd->waiters));
@@ -157,20 +175,22 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct lrs_waiter_row *r = &rd->waiters[i];
+		struct waiter_stat v;
 
+		lrs_percpu__merge_waiter(wv + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &v);
 		r->lock_addr = wk[i].lock_addr;
 		r->owner_cgid = wk[i].owner_cgid;
 		r->pid = wk[i].pid;
-		r->waiter_cgid = wv[i].waiter_cgid;
-		r->contended = wv[i].contended;
-		r->wait_ns = wv[i].wait_ns;
-		memcpy(r->comm, wv[i].comm, sizeof(r->comm));
+		r->waiter_cgid = v.waiter_cgid;
+		r->contended = v.contended;
+		r->wait_ns = v.wait_ns;
+		memcpy(r->comm, v.comm, sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = 0;
 	}
 	rd->nr_waiters = n;
 
-	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.stack_stats), sizeof(*sk), sizeof(*sv),
-		       (void **)&sk, (void **)&sv, &n);
+	ret = read_percpu_map(ls, ls->skel->maps.stack_stats, sizeof(*sk), sizeof(struct stack_stat),
+			      (void **)&sk, &sv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->stacks = calloc(n ? n : 1, sizeof(*rd->stacks));
@@ -180,12 +200,14 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct lrs_stack_row *r = &rd->stacks[i];
+		struct stack_stat v;
 
+		lrs_percpu__merge_stack(sv + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &v);
 		r->lock_addr = sk[i].lock_addr;
 		r->owner_cgid = sk[i].owner_cgid;
 		r->stack_id = sk[i].stack_id;
-		r->contended = sv[i].contended;
-		r->wait_ns = sv[i].wait_ns;
+		r->contended = v.contended;
+		r->wait_ns = v.wait_ns;
 	}
 	rd->nr_stacks = n;
 

@@ -3,7 +3,8 @@
 # Asserts that `lruscope report --format json` attributes lruvec-lock contention
 # to exactly the test's memcgs (nested ones too), that waiters carry their own
 # memcg, that other locks are reported apart, and that a memcg removed mid-run
-# is reported as removed under its own name.
+# is reported as removed under its own name, and that the per-CPU counters
+# count the same waits as bpftrace does.
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_root "collector"
@@ -19,8 +20,10 @@ fi
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
 col=lrs-test-col$$- rm=lrs-test-rm$$-
+LRS_TRACEFS_MOUNTED=	# tracefs, if this test mounted it for bpftrace
 cleanup() {
 	lrs_cleanup
+	[ -z "$LRS_TRACEFS_MOUNTED" ] || umount "$LRS_TRACEFS_MOUNTED"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -197,7 +200,96 @@ else
 	tap_fail "map full: workload started"
 fi
 
-# --- 5. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
+# --- 5. the per-CPU counters, merged, count what an independent tracer counts --
+# Four dd writers on one file queue on its inode's rwsem (a wait every kernel
+# traces, this one too). bpftrace counts the same waits at the same time, by
+# lock address; both are in place before the writers start and stay after
+# they end, and nobody else takes that lock: the counts must be equal.
+if command -v bpftrace >/dev/null; then
+	if ! [ -e /sys/kernel/tracing/events ]; then
+		mount -t tracefs nodev /sys/kernel/tracing && LRS_TRACEFS_MOUNTED=/sys/kernel/tracing
+	fi
+	"$LRS_BIN" report -d 12 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
+	rpid=$!
+	lrs_track_pid "$rpid"
+	bpftrace -e '
+BEGIN { printf("ready\n"); }
+tracepoint:lock:contention_begin /comm == "dd" && @lock[tid] != (uint64)args->lock_addr/ {
+	@start[tid] = nsecs; @lock[tid] = (uint64)args->lock_addr;
+}
+tracepoint:lock:contention_end /@start[tid] && @lock[tid] == (uint64)args->lock_addr/ {
+	@n[(uint64)args->lock_addr] = count();
+	@cpus[cpu] = count();
+	@w[(uint64)args->lock_addr] = sum(nsecs - @start[tid]);
+	delete(@start[tid]); delete(@lock[tid]);
+}
+END { clear(@start); clear(@lock); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
+	btpid=$!
+	lrs_track_pid "$btpid"
+	ids=$(lrs_wait_bpf_loaded "$rpid")
+	for _ in $(seq 1 120); do grep -q ready "$tmp/bt.out" && break; sleep 0.25; done
+	sleep 1	# the report's first read is in
+	if [ -n "$ids" ] && grep -q ready "$tmp/bt.out"; then
+		: >"$tmp/samefile"
+		ncpu=$(nproc); [ "$ncpu" -gt 2 ] && ncpu=2
+		writers=()
+		# two writers on each of two CPUs: waits end on both, so copies are merged
+		for w in 0 1 2 3; do
+			(end=$(($(date +%s) + 4))
+			 while [ "$(date +%s)" -lt "$end" ]; do
+				taskset -c $((w % ncpu)) \
+					dd if=/dev/zero of="$tmp/samefile" bs=4k count=20000 conv=notrunc status=none
+			 done) &
+			writers+=($!)
+		done
+		wait "${writers[@]}"
+		sleep 1
+		kill -INT "$btpid"
+		wait "$btpid"
+		wait "$rpid"; rc=$?
+		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" <<'EOF'
+import json, os, re, sys
+from lrs_tap import check
+snap = json.load(open(sys.argv[1]))
+bt = {'n': {}, 'w': {}}
+# bpftrace prints the keys as signed 64-bit numbers
+for m in re.finditer(r'^@(n|w)\[(-?\d+)\]: (\d+)$', open(sys.argv[2]).read(), re.M):
+    bt[m.group(1)][int(m.group(2)) & (2**64 - 1)] = int(m.group(3))
+check('percpu: report exits 0', sys.argv[3] == '0', 'rc ' + sys.argv[3])
+lock = max(bt['n'], key=bt['n'].get) if bt['n'] else None
+n = bt['n'].get(lock, 0)
+check('percpu: bpftrace saw the writers queue on one lock', n >= 20, str(bt['n']))
+cpus = re.findall(r'^@cpus\[\d+\]: \d+$', open(sys.argv[2]).read(), re.M)
+check('percpu: the waits ended on two CPUs (two copies to merge)', len(cpus) >= min(2, os.cpu_count()),
+      str(cpus))
+row = [o for o in snap['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
+check('percpu: the report has that lock', len(row) == 1, f'{lock and hex(lock)} not in other_locks')
+if row:
+    r = row[0]
+    check(f'percpu: contended equals the independent count ({n})', r['contended'] == n,
+          f"lruscope {r['contended']}, bpftrace {n}")
+    w = bt['w'][lock]
+    check('percpu: wait time within 10% of the independent sum', abs(r['wait_ns'] - w) <= 0.1 * w,
+          f"lruscope {r['wait_ns']} ns, bpftrace {w} ns")
+    check('percpu: histogram counts every wait', sum(r['hist']) == r['contended'],
+          f"{sum(r['hist'])} != {r['contended']}")
+    check('percpu: max wait is one wait of the total', 0 < r['wait_max_ns'] <= r['wait_ns'],
+          f"{r['wait_max_ns']} of {r['wait_ns']}")
+    check('percpu: identity kept: a write wait on an rwsem (flags 4)',
+          r['flags'] == 4 and r['name'].startswith('rwsem:W'), f"flags {r['flags']}, name {r['name']}")
+    check('percpu: sampled stacks count no more waits than the lock',
+          0 < sum(s['contended'] for s in r['stacks']) <= r['contended'], json.dumps(r['stacks'])[:300])
+d = snap['drops']
+check('percpu: no map full, no negative time', d['stats_full'] == 0 and d['negative_time'] == 0, json.dumps(d))
+EOF
+	else
+		tap_fail "percpu: lruscope ($ids) and bpftrace ($(head -c 200 "$tmp/bt.err")) loaded"
+	fi
+else
+	tap_skip "percpu" "bpftrace is missing: sudo make deps"
+fi
+
+# --- 6. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
 "$LRS_BIN" report -d 30 -f json >"$tmp/int.json" 2>/dev/null &
 rpid=$!
 lrs_track_pid "$rpid"

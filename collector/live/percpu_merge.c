@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
+#include <string.h>
+
+#include "collector/live/percpu_merge.h"
+
+size_t lrs_percpu__stride(size_t value_size)
+{
+	return (value_size + 7) & ~(size_t)7;
+}
+
+static const void *copy_of(const void *copies, size_t stride, int cpu)
+{
+	return (const char *)copies + (size_t)cpu * stride;
+}
+
+void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, struct lock_stat *out)
+{
+	bool have_identity = false;
+
+	memset(out, 0, sizeof(*out));
+	out->owner_node = -1;	/* no copy says: not an lruvec */
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct lock_stat *c = copy_of(copies, stride, cpu);
+
+		out->contended += c->contended;
+		out->wait_ns += c->wait_ns;
+		if (c->wait_max_ns > out->wait_max_ns)
+			out->wait_max_ns = c->wait_max_ns;
+		for (int b = 0; b < LOCKSTAT_HIST_BUCKETS; b++)
+			out->hist[b] += c->hist[b];
+		if (c->identity && !have_identity) {
+			have_identity = true;
+			out->flags = c->flags;
+			out->kind = c->kind;
+			out->owner_node = c->owner_node;
+			out->identity = 1;
+		}
+	}
+}
+
+void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
+			      struct waiter_stat *out)
+{
+	bool have_identity = false;
+
+	memset(out, 0, sizeof(*out));
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct waiter_stat *c = copy_of(copies, stride, cpu);
+
+		out->contended += c->contended;
+		out->wait_ns += c->wait_ns;
+		/* only the creating CPU's copy has them; zeros elsewhere */
+		if (!have_identity && (c->waiter_cgid || c->comm[0])) {
+			have_identity = true;
+			out->waiter_cgid = c->waiter_cgid;
+			memcpy(out->comm, c->comm, sizeof(out->comm));
+		}
+	}
+}
+
+void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus, struct stack_stat *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct stack_stat *c = copy_of(copies, stride, cpu);
+
+		out->contended += c->contended;
+		out->wait_ns += c->wait_ns;
+	}
+}

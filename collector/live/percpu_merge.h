@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-CPU counter maps of bpf/lockstat.bpf.c read back as one value:
+ * a lookup of a per-CPU map gives one copy per possible CPU, each rounded up
+ * to 8 bytes. Merged, they hold what one counter shared by all CPUs would:
+ * counters and histogram buckets summed, the largest wait_max_ns, and the
+ * identity fields from the copy of the CPU that created the entry (the
+ * others start zeroed). Pure functions: unit-tested in tests/unit.
+ */
+#ifndef LRS_PERCPU_MERGE_H
+#define LRS_PERCPU_MERGE_H
+
+#include <stddef.h>
+
+#include "bpf/lockstat.h"
+
+/* Bytes between two CPUs' copies of a value of value_size bytes. */
+size_t lrs_percpu__stride(size_t value_size);
+
+/* copies: nr_cpus values stride bytes apart, as a per-CPU map lookup returns them. */
+void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, struct lock_stat *out);
+void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
+			      struct waiter_stat *out);
+void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus, struct stack_stat *out);
+
+#endif

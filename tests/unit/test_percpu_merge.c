@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU counter maps merged in user space give the totals one counter
+ * shared by all CPUs gave: the same stream of waits is counted both ways (the
+ * shared way as lockstat.bpf.c's account() did with atomics, the per-CPU way
+ * as it does now, with the kernel's rule for an entry a program creates: the
+ * init value in the creating CPU's copy, zeros in the others).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "collector/live/percpu_merge.h"
+
+#define NR_CPUS 4
+#define NR_WAITS 5000
+
+_Static_assert(offsetof(struct waiter_stat, wait_ns) == 8 && offsetof(struct stack_stat, wait_ns) == 8,
+	       "count_sums expects contended and wait_ns first");
+
+struct wait {
+	int cpu;
+	uint64_t ns;
+};
+
+/* A reproducible stream: every CPU waits, over many histogram buckets. */
+static void make_waits(struct wait *w, int first_cpu)
+{
+	uint64_t x = 88172645463325252ULL;
+
+	for (int i = 0; i < NR_WAITS; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		w[i].cpu = i == 0 ? first_cpu : (int)(x % NR_CPUS);
+		w[i].ns = (x >> 8) & ((1ULL << (x % 34)) - 1);
+	}
+	/* the longest wait on a CPU that did not create the entry */
+	w[NR_WAITS / 2].cpu = (first_cpu + 1) % NR_CPUS;
+	w[NR_WAITS / 2].ns = 1ULL << 40;
+}
+
+static int bucket(uint64_t v)
+{
+	int b = 0;
+
+	while (v >>= 1)
+		b++;
+	return b < LOCKSTAT_HIST_BUCKETS ? b : LOCKSTAT_HIST_BUCKETS - 1;
+}
+
+/* The kernel's insert of a per-CPU hash entry from a BPF program on cpu. */
+static void *percpu_create(size_t stride, int cpu, const void *init, size_t size)
+{
+	char *copies = calloc(NR_CPUS, stride);
+
+	assert_non_null(copies);
+	memset(copies, 0xa5, NR_CPUS * stride);	/* padding is never read */
+	for (int c = 0; c < NR_CPUS; c++) {
+		memset(copies + c * stride, 0, size);
+		if (c == cpu)
+			memcpy(copies + c * stride, init, size);
+	}
+	return copies;
+}
+
+static void count_lock(struct lock_stat *st, uint64_t wait)
+{
+	st->contended++;
+	st->wait_ns += wait;
+	st->hist[bucket(wait)]++;
+	if (wait > st->wait_max_ns)
+		st->wait_max_ns = wait;
+}
+
+static void check_lock(const struct lock_stat *init, int first_cpu, size_t stride)
+{
+	struct wait *w = calloc(NR_WAITS, sizeof(*w));
+	struct lock_stat shared = *init, merged;
+	char *copies = percpu_create(stride, first_cpu, init, sizeof(*init));
+
+	make_waits(w, first_cpu);
+	for (int i = 0; i < NR_WAITS; i++) {
+		count_lock(&shared, w[i].ns);
+		count_lock((struct lock_stat *)(copies + w[i].cpu * stride), w[i].ns);
+	}
+	lrs_percpu__merge_lock(copies, stride, NR_CPUS, &merged);
+	assert_int_equal(merged.contended, NR_WAITS);
+	assert_int_equal(merged.wait_max_ns, 1ULL << 40);
+	assert_int_equal(merged.kind, init->kind);
+	assert_int_equal(merged.flags, init->flags);
+	assert_int_equal(merged.owner_node, init->owner_node);
+	assert_int_equal(merged.wait_ns, shared.wait_ns);
+	for (int b = 0; b < LOCKSTAT_HIST_BUCKETS; b++)
+		assert_int_equal(merged.hist[b], shared.hist[b]);
+	assert_memory_equal(&merged, &shared, sizeof(shared));
+	free(copies);
+	free(w);
+}
+
+static void test_lruvec_lock_created_on_a_later_cpu(void **state)
+{
+	struct lock_stat init = {
+		.flags = LCB_F_SPIN, .kind = LOCK_KIND_LRUVEC, .owner_node = 1, .identity = 1,
+	};
+
+	(void)state;
+	check_lock(&init, 2, lrs_percpu__stride(sizeof(init)));
+}
+
+static void test_other_lock_created_on_cpu0_wider_stride(void **state)
+{
+	/* kind OTHER, flags 0: only the marker tells the creating copy from a zeroed one */
+	struct lock_stat init = { .flags = 0, .kind = LOCK_KIND_OTHER, .owner_node = -1, .identity = 1 };
+
+	(void)state;
+	check_lock(&init, 3, sizeof(init) + 16);
+	check_lock(&init, 0, sizeof(init) + 16);
+}
+
+/* waiter_stat and stack_stat both start with contended and wait_ns (asserted above) */
+static void count_sums(char *copies, size_t stride, const struct wait *w, __u64 *contended,
+		       __u64 *wait_ns)
+{
+	for (int i = 0; i < NR_WAITS; i++) {
+		__u64 *c = (__u64 *)(copies + w[i].cpu * stride);
+
+		(*contended)++;
+		*wait_ns += w[i].ns;
+		c[0]++;
+		c[1] += w[i].ns;
+	}
+}
+
+static void test_waiter_identity_and_sums(void **state)
+{
+	struct waiter_stat init = { .waiter_cgid = 4242 }, shared, merged;
+	size_t stride = lrs_percpu__stride(sizeof(init));
+	struct wait *w = calloc(NR_WAITS, sizeof(*w));
+	char *copies;
+
+	(void)state;
+	strcpy(init.comm, "readtwice-3");
+	shared = init;
+	copies = percpu_create(stride, 3, &init, sizeof(init));
+	make_waits(w, 3);
+	count_sums(copies, stride, w, &shared.contended, &shared.wait_ns);
+	lrs_percpu__merge_waiter(copies, stride, NR_CPUS, &merged);
+	assert_int_equal(merged.waiter_cgid, 4242);
+	assert_string_equal(merged.comm, "readtwice-3");
+	assert_int_equal(merged.contended, NR_WAITS);
+	assert_memory_equal(&merged, &shared, sizeof(shared));
+	free(copies);
+	free(w);
+}
+
+static void test_stack_sums(void **state)
+{
+	struct stack_stat init = { 0 }, shared = { 0 }, merged;
+	size_t stride = lrs_percpu__stride(sizeof(init));
+	struct wait *w = calloc(NR_WAITS, sizeof(*w));
+	char *copies = percpu_create(stride, 1, &init, sizeof(init));
+
+	(void)state;
+	make_waits(w, 1);
+	count_sums(copies, stride, w, &shared.contended, &shared.wait_ns);
+	lrs_percpu__merge_stack(copies, stride, NR_CPUS, &merged);
+	assert_memory_equal(&merged, &shared, sizeof(shared));
+	free(copies);
+	free(w);
+}
+
+static void test_no_identity_is_not_an_lruvec(void **state)
+{
+	struct lock_stat zero[NR_CPUS] = { 0 }, merged;
+
+	(void)state;
+	zero[1].contended = 3;
+	lrs_percpu__merge_lock(zero, sizeof(zero[0]), NR_CPUS, &merged);
+	assert_int_equal(merged.contended, 3);
+	assert_int_equal(merged.kind, LOCK_KIND_OTHER);
+	assert_int_equal(merged.owner_node, -1);
+}
+
+static void test_stride_rounds_up_to_8(void **state)
+{
+	(void)state;
+	assert_int_equal(lrs_percpu__stride(4), 8);
+	assert_int_equal(lrs_percpu__stride(40), 40);
+	assert_int_equal(lrs_percpu__stride(41), 48);
+	assert_int_equal(lrs_percpu__stride(sizeof(struct lock_stat)), 296);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lruvec_lock_created_on_a_later_cpu),
+		cmocka_unit_test(test_other_lock_created_on_cpu0_wider_stride),
+		cmocka_unit_test(test_waiter_identity_and_sums),
+		cmocka_unit_test(test_stack_sums),
+		cmocka_unit_test(test_no_identity_is_not_an_lruvec),
+		cmocka_unit_test(test_stride_rounds_up_to_8),
+	};
+
+	return cmocka_run_group_tests_name("percpu_merge", tests, NULL, NULL);
+}
