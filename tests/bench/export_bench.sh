@@ -41,7 +41,7 @@ try:
             lat.append(time.time() - s)
             time.sleep(max(0, every - (time.time() - s)))
         used = (cpu() - c0) / (time.time() - t0) * 100
-        print('exporter CPU, 1,000 memcgs, scraped every %2d s: %.2f%% of a core (%d scrapes; the collector's budget: 0.5%%): ratio %.2f'
+        print('exporter CPU, 1,000 memcgs, scraped every %2d s: %.2f%% of a core (%d scrapes; budget, as the collector: 0.5%%): ratio %.2f'
               % (every, used, len(lat), used / 0.5))
     vals = samples(page)
     series = sum(1 for k in vals if 'memcg="' in k)
