@@ -154,6 +154,14 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 	char a[32];
 
 	tui__put(y, x + 1, w - 1, A_BOLD, "top waiting stacks (sampled; callee < caller)");
+	if (n && h > 2) {
+		struct lrs_causes c;
+		char sum[256];
+
+		lrs_detail__causes(model, cell, &c);
+		tui__putf(y + line++, x + 1, w - 1, 0, "causes: %s",
+			  lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
+	}
 	if (!n) {
 		const char *u = model->cur ? model->cur->unavailable : NULL;
 
@@ -206,6 +214,14 @@ static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
 	if (!n) {
 		tui__put(y + 1, x + 1, w - 1, tui->faint_attr, "no holder seen on this lruvec");
 		return;
+	}
+	if (h > 2) {
+		struct lrs_causes c;
+		char sum[256];
+
+		lrs_detail__holder_causes(model, cell, &c);
+		tui__putf(y + line++, x + 1, w - 1, 0, "held for: %s",
+			  lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
 	}
 	for (size_t k = first; k < first + n && line < h; k++) {
 		const struct lrs_holder_row *r = &hs->rows[k];
