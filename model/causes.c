@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/causes.h"
+#include "model/holders.h"
 
 static const char *const cause_keys[LRS_NR_CAUSES] = {
 	[LRS_CAUSE_LRU_ADD_DRAIN] = "lru_add_drain",
@@ -199,6 +200,21 @@ void lrs_causes__of_lruvec(const struct lrs_snapshot *snap, const struct lrs_lru
 		if (contended || wait_ns)
 			lrs_causes__add(out, snap, u->id, contended, wait_ns);
 	}
+}
+
+void lrs_causes__of_holders(const struct lrs_snapshot *snap, const struct lrs_lruvec *lv,
+			    struct lrs_causes *out)
+{
+	const struct lrs_holders *hs = snap ? snap->holders : NULL;
+	size_t first, n;
+
+	memset(out, 0, sizeof(*out));
+	if (!lv || !hs)
+		return;
+	n = lrs_holders__rows_of(hs, lv->memcg_id, lv->node, &first);
+	for (size_t k = first; k < first + n; k++)
+		lrs_causes__add(out, snap, hs->rows[k].stack_id, hs->rows[k].holds,
+				hs->rows[k].imposed_ns);
 }
 
 size_t lrs_causes__ranked(const struct lrs_causes *c, enum lrs_cause order[LRS_NR_CAUSES])

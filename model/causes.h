@@ -58,6 +58,13 @@ struct lrs_causes {
  */
 void lrs_causes__of_lruvec(const struct lrs_snapshot *snap, const struct lrs_lruvec *lv,
 			   const struct lrs_lruvec *prev, struct lrs_causes *out);
+/*
+ * With holders (model/holders.h): the wait lv's holders imposed, since the
+ * start, by the cause of each holder's own sampled stack (a holder without
+ * one, the unknown holder too, is unclassified; contended counts holds).
+ */
+void lrs_causes__of_holders(const struct lrs_snapshot *snap, const struct lrs_lruvec *lv,
+			    struct lrs_causes *out);
 /* Add wait_ns (and one sample per stack) under the cause of a stack id. */
 void lrs_causes__add(struct lrs_causes *c, const struct lrs_snapshot *snap, int32_t stack_id,
 		     uint64_t contended, uint64_t wait_ns);

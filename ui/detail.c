@@ -2,7 +2,6 @@
 /* Top waiters and stacks of one lruvec over the last interval. */
 #include <string.h>
 
-#include "model/holders.h"
 #include "ui/detail.h"
 
 /* Counters are cumulative; one that went backwards restarted: count from zero. */
@@ -114,15 +113,5 @@ void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *ce
 void lrs_detail__holder_causes(const struct lrs_model *model, const struct lrs_cell *cell,
 			       struct lrs_causes *out)
 {
-	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL;
-	const struct lrs_holders *hs = model->cur ? model->cur->holders : NULL;
-	size_t first, n;
-
-	memset(out, 0, sizeof(*out));
-	if (!lv || !hs)
-		return;
-	n = lrs_holders__rows_of(hs, lv->memcg_id, lv->node, &first);
-	for (size_t k = first; k < first + n; k++)
-		lrs_causes__add(out, model->cur, hs->rows[k].stack_id, hs->rows[k].holds,
-				hs->rows[k].imposed_ns);
+	lrs_causes__of_holders(model->cur, cell ? cell->lruvec : NULL, out);
 }

@@ -47,28 +47,24 @@ static void write_stack_uses(struct lrs_json *j, const struct lrs_stack_use *s, 
 	lrs_json__arr_end(j);
 }
 
-/* "causes": the sampled wait by cause, largest first (report output, not recordings). */
-static void write_causes(struct lrs_json *j, const struct lrs_snapshot *snap,
-			 const struct lrs_lruvec *lv)
+/* "causes" (the sampled wait) or "holder_causes" (the imposed wait), largest first: report only. */
+static void write_causes(struct lrs_json *j, const char *key, const struct lrs_causes *c)
 {
 	enum lrs_cause order[LRS_NR_CAUSES];
-	struct lrs_causes c;
-	size_t nr;
+	size_t nr = lrs_causes__ranked(c, order);
 
-	lrs_causes__of_lruvec(snap, lv, NULL, &c);
-	nr = lrs_causes__ranked(&c, order);
-	lrs_json__key(j, "causes");
+	lrs_json__key(j, key);
 	lrs_json__arr_begin(j);
 	for (size_t k = 0; k < nr; k++) {
 		lrs_json__obj_begin(j);
 		lrs_json__key(j, "cause");
 		lrs_json__str(j, lrs_cause__key(order[k]));
 		lrs_json__key(j, "contended");
-		lrs_json__u64(j, c.by[order[k]].contended);
+		lrs_json__u64(j, c->by[order[k]].contended);
 		lrs_json__key(j, "wait_ns");
-		lrs_json__u64(j, c.by[order[k]].wait_ns);
+		lrs_json__u64(j, c->by[order[k]].wait_ns);
 		lrs_json__key(j, "share");
-		lrs_json__dbl(j, lrs_causes__share(&c, order[k]));
+		lrs_json__dbl(j, lrs_causes__share(c, order[k]));
 		lrs_json__obj_end(j);
 	}
 	lrs_json__arr_end(j);
@@ -116,8 +112,16 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_snapshot *snap,
 	}
 	lrs_json__arr_end(j);
 	write_stack_uses(j, lv->stacks, lv->nr_stacks);
-	if (causes)
-		write_causes(j, snap, lv);
+	if (causes) {
+		struct lrs_causes c;
+
+		lrs_causes__of_lruvec(snap, lv, NULL, &c);
+		write_causes(j, "causes", &c);
+		if (snap->holders) {
+			lrs_causes__of_holders(snap, lv, &c);
+			write_causes(j, "holder_causes", &c);
+		}
+	}
 	lrs_json__key(j, "lru_pages");
 	lrs_json__obj_begin(j);
 	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model/causes.h"
+#include "model/holders.h"
 
 /* Frames innermost first, as BPF samples them, NULL-terminated. */
 #define STACK(...) ((char *const[]){ "_raw_spin_lock_irq+0x2a", __VA_ARGS__, NULL })
@@ -217,6 +218,33 @@ static void test_breakdown_of_lruvec(void **state)
 	assert_string_equal(lrs_causes__summary(&c, 4, buf, sizeof(buf)), "no sampled stacks");
 }
 
+/* Holders: the imposed wait by the holder's own stack; one without a stack is unclassified. */
+static void test_holder_causes(void **state)
+{
+	char *reclaim[] = { "shrink_inactive_list+0xe1" };
+	struct lrs_stack stacks[] = { { 5, reclaim, 1 } };
+	struct lrs_holder_row rows[] = {
+		{ .lruvec_memcg_id = 7, .node = 0, .pid = 10, .holds = 4, .imposed_ns = 9000, .stack_id = 5 },
+		{ .lruvec_memcg_id = 7, .node = 0, .pid = 0, .holds = 1, .imposed_ns = 1000, .stack_id = -1 },
+		{ .lruvec_memcg_id = 8, .node = 0, .pid = 11, .holds = 1, .imposed_ns = 5000, .stack_id = 5 },
+	};
+	struct lrs_holders hs = { .mode = LRS_HOLDERS_ESTIMATED, .rows = rows, .nr_rows = 3 };
+	struct lrs_snapshot snap = { .stacks = stacks, .nr_stacks = 1, .holders = &hs };
+	struct lrs_lruvec lv = { .memcg_id = 7, .node = 0 };
+	struct lrs_causes c;
+	char buf[128];
+
+	(void)state;
+	lrs_causes__of_holders(&snap, &lv, &c);
+	assert_int_equal(c.wait_ns, 10000);
+	assert_int_equal(c.by[LRS_CAUSE_RECLAIM].contended, 4);
+	assert_string_equal(lrs_causes__summary(&c, 4, buf, sizeof(buf)),
+			    "90% reclaim, 10% unclassified");
+	snap.holders = NULL;
+	lrs_causes__of_holders(&snap, &lv, &c);
+	assert_int_equal(c.wait_ns, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_folio_free),
 		cmocka_unit_test(test_unclassified_and_edges),
 		cmocka_unit_test(test_breakdown_of_lruvec),
+		cmocka_unit_test(test_holder_causes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
