@@ -7,7 +7,7 @@ Prints one word per line of text in the side panel, top to bottom: the colour
 its glyphs are drawn in (accent: a section's title, text, faint, warn, or
 other), found from pixels alone (ui/gui/gui_colour.h's colours, which
 anti-aliasing reaches at the stems). The panel is the run of columns on the
-right whose middle row is the panel colour.
+right whose middle row is the panel colour, on the rows whose edge is.
 """
 import sys
 
@@ -35,6 +35,8 @@ def bands(path):
     x0, x1 = panel_columns(w, h, rows)
     lines, cur = [], None
     for y in range(h):
+        if gui_png.px(rows, x0, y) != gui_png.PANEL:
+            continue	# above or below the panel: the header and status lines
         seen = {gui_png.px(rows, x, y) for x in range(x0, x1)} - {gui_png.PANEL}
         if seen:
             named = [name for name, c in COLOURS if c in seen]
