@@ -82,6 +82,7 @@ static const struct cause_entry {
 	{ "isolate_lru_page", LRS_CAUSE_ISOLATION },		/* 5.11 .. 6.3 */
 	{ "folio_isolate_lru", LRS_CAUSE_ISOLATION },		/* 5.16+ */
 	{ "isolate_migratepages_block", LRS_CAUSE_ISOLATION },	/* 5.11+, compaction and CMA */
+	{ "compact_lock_irqsave", LRS_CAUSE_ISOLATION },		/* 5.11+, its lock helper */
 	/* memcg charge moving (cgroup v1) and reparenting of a removed memcg's folios */
 	{ "mem_cgroup_move_account", LRS_CAUSE_MEMCG_MOVE },	/* 5.11 .. 6.10 */
 	{ "memcg_reparent_objcgs", LRS_CAUSE_MEMCG_MOVE },	/* 5.11+ */

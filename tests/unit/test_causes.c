@@ -94,7 +94,8 @@ static void test_reclaim(void **state)
 static void test_isolation(void **state)
 {
 	static const char *const names[] = {
-		"isolate_lru_page", "folio_isolate_lru", "isolate_migratepages_block", NULL };
+		"isolate_lru_page", "folio_isolate_lru", "isolate_migratepages_block",
+		"compact_lock_irqsave", NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_ISOLATION, names);
