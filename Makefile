@@ -89,6 +89,7 @@ TEST_SUPPORT_SRCS := $(wildcard tests/unit/support/*.c)
 test_actions_LAYERS      := ui model
 test_attribute_LAYERS    := live model
 test_colour_LAYERS       := ui
+test_causes_LAYERS       := model
 test_compare_LAYERS      := model
 test_demo_summary_LAYERS := demo model
 test_export_LAYERS       := export text model

@@ -37,7 +37,9 @@ static void help(FILE *f)
 		"      --user USER         serve as USER (default nobody); 'root' keeps every privilege\n"
 		"  -q, --quiet             no line on stderr saying where it serves\n"
 		LRS_COLLECTOR_OPTS_HELP
-		"                          (export samples no stacks unless --stack-every is given)\n"
+		"                          (export samples no stacks unless --stack-every is given;\n"
+		"                          lruscope_lruvec_lock_sampled_wait_seconds_total{cause=...}\n"
+		"                          needs them)\n"
 		"  -h, --help              this text\n\n"
 		"With --holders: lruscope_lruvec_lock_imposed_seconds_total{holder_memcg=...}.\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
@@ -144,7 +146,7 @@ int lrs_cmd_export(int argc, char **argv)
 
 	lrs_collector_opts__defaults(&copts);
 	copts.interval_s = 5;
-	copts.stack_every = 0;	/* no metric uses stacks: none sampled, unless asked */
+	copts.stack_every = 0;	/* only the cause family uses stacks: none sampled, unless asked */
 	copts.bpf_stats = true;	/* lruscope_bpf_run_seconds_total */
 	ret = parse(argc, argv, &a, &copts);
 	if (ret)

@@ -23,7 +23,10 @@ static void help(FILE *f)
 		"usage: lruscope report [-d SECS | -i FILE] [--format text|json|csv|folded] [options]\n\n"
 		"Collect lock contention for SECS seconds (default 5), then print one table and exit:\n"
 		"lruvec locks by total wait, as memcg@node, then the other locks the kernel waited on.\n"
-		"Ctrl-C ends the collection early and prints what was seen.\n\n"
+		"Ctrl-C ends the collection early and prints what was seen.\n"
+		"Under each lruvec whose waits were sampled: its causes, the kernel paths they took\n"
+		"(\"causes: 62%% reclaim, 30%% lru-add drain, 8%% unclassified\"; json: \"causes\",\n"
+		"csv: lruvec-cause rows; see the man page).\n\n"
 		"  -d, --duration SECS     how long to collect (default 5)\n"
 		"  -i, --input FILE        report over a recording instead (no root needed)\n"
 		"  -f, --format FMT        text (default), json (one snapshot, docs/design.md), csv,\n"
@@ -33,8 +36,9 @@ static void help(FILE *f)
 		"      --no-color          no colour (also when NO_COLOR is set or not a terminal)\n"
 		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n\n"
-		"With --holders the report adds the holder table and the memcg x memcg matrix\n"
-		"(json: \"holders\"); with -i, those of a recording made with --holders.\n\n"
+		"With --holders the report adds the holder table (each lruvec's \"held for:\" the\n"
+		"causes of its holders' own stacks) and the memcg x memcg matrix (json: \"holders\",\n"
+		"\"holder_causes\"); with -i, those of a recording made with --holders.\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
 }
 

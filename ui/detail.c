@@ -101,3 +101,17 @@ size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_ce
 	}
 	return nr;
 }
+
+void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
+			struct lrs_causes *out)
+{
+	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL;
+
+	lrs_causes__of_lruvec(model->cur, lv, lv ? prev_lruvec(model, lv) : NULL, out);
+}
+
+void lrs_detail__holder_causes(const struct lrs_model *model, const struct lrs_cell *cell,
+			       struct lrs_causes *out)
+{
+	lrs_causes__of_holders(model->cur, cell ? cell->lruvec : NULL, out);
+}

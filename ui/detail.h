@@ -7,6 +7,7 @@
 #ifndef LRS_DETAIL_H
 #define LRS_DETAIL_H
 
+#include "model/causes.h"
 #include "model/model.h"
 
 struct lrs_detail_waiter {
@@ -30,5 +31,15 @@ size_t lrs_detail__top_waiters(const struct lrs_model *model, const struct lrs_c
 			       struct lrs_detail_waiter *out, size_t n);
 size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_cell *cell,
 			      struct lrs_detail_stack *out, size_t n);
+
+/* Cell's sampled wait by cause over the interval (before the second snapshot, since the start). */
+void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
+			struct lrs_causes *out);
+/*
+ * With holders: the wait the lruvec's holders imposed, since the start, by
+ * the cause of each holder's own sampled stack (none sampled: unclassified).
+ */
+void lrs_detail__holder_causes(const struct lrs_model *model, const struct lrs_cell *cell,
+			       struct lrs_causes *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/causes.h"
 #include "ui/holders_view.h"
 #include "ui/layout.h"
 
@@ -125,10 +126,14 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 	for (size_t i = 0; i < snap->nr_lruvecs && shown < max_lruvecs; i++) {
 		const struct lrs_lruvec *lv = &snap->lruvecs[idx[i]];
 		size_t first, n = lrs_holders__rows_of(h, lv->memcg_id, lv->node, &first);
+		struct lrs_causes c;
+		char sum[256];
 
 		if (!n || !lv->counters.contended)
 			continue;
 		fprintf(f, "%s@N%d\n", lv->memcg ? lv->memcg : "?", lv->node);
+		lrs_causes__of_holders(snap, lv, &c);
+		fprintf(f, "%12s held for: %s\n", "", lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
 		for (size_t k = first; k < first + n && k < first + 5; k++) {
 			const struct lrs_holder_row *r = &h->rows[k];
 			const struct lrs_stack *st = lrs_snapshot__find_stack(snap, r->stack_id);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "model/causes.h"
 #include "model/json/holders_json.h"
 #include "model/json/json_writer.h"
 #include "model/json/snapshot_json.h"
@@ -46,7 +47,31 @@ static void write_stack_uses(struct lrs_json *j, const struct lrs_stack_use *s, 
 	lrs_json__arr_end(j);
 }
 
-static void write_lruvec(struct lrs_json *j, const struct lrs_lruvec *lv)
+/* "causes" (the sampled wait) or "holder_causes" (the imposed wait), largest first: report only. */
+static void write_causes(struct lrs_json *j, const char *key, const struct lrs_causes *c)
+{
+	enum lrs_cause order[LRS_NR_CAUSES];
+	size_t nr = lrs_causes__ranked(c, order);
+
+	lrs_json__key(j, key);
+	lrs_json__arr_begin(j);
+	for (size_t k = 0; k < nr; k++) {
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "cause");
+		lrs_json__str(j, lrs_cause__key(order[k]));
+		lrs_json__key(j, "contended");
+		lrs_json__u64(j, c->by[order[k]].contended);
+		lrs_json__key(j, "wait_ns");
+		lrs_json__u64(j, c->by[order[k]].wait_ns);
+		lrs_json__key(j, "share");
+		lrs_json__dbl(j, lrs_causes__share(c, order[k]));
+		lrs_json__obj_end(j);
+	}
+	lrs_json__arr_end(j);
+}
+
+static void write_lruvec(struct lrs_json *j, const struct lrs_snapshot *snap,
+			 const struct lrs_lruvec *lv, bool causes)
 {
 	lrs_json__obj_begin(j);
 	lrs_json__key(j, "memcg");
@@ -87,6 +112,16 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_lruvec *lv)
 	}
 	lrs_json__arr_end(j);
 	write_stack_uses(j, lv->stacks, lv->nr_stacks);
+	if (causes) {
+		struct lrs_causes c;
+
+		lrs_causes__of_lruvec(snap, lv, NULL, &c);
+		write_causes(j, "causes", &c);
+		if (snap->holders) {
+			lrs_causes__of_holders(snap, lv, &c);
+			write_causes(j, "holder_causes", &c);
+		}
+	}
 	lrs_json__key(j, "lru_pages");
 	lrs_json__obj_begin(j);
 	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
@@ -149,7 +184,7 @@ void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot
 	lrs_holders__write_json(j, snap);	/* only when holders were tracked */
 }
 
-int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
+static int write_json(const struct lrs_snapshot *snap, bool causes, FILE *f)
 {
 	struct lrs_json j;
 
@@ -162,7 +197,7 @@ int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 	lrs_json__key(&j, "lruvecs");
 	lrs_json__arr_begin(&j);
 	for (size_t i = 0; i < snap->nr_lruvecs; i++)
-		write_lruvec(&j, &snap->lruvecs[i]);
+		write_lruvec(&j, snap, &snap->lruvecs[i], causes);
 	lrs_json__arr_end(&j);
 
 	lrs_json__key(&j, "other_locks");
@@ -187,4 +222,14 @@ int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
 	lrs_json__obj_end(&j);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
+}
+
+int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f)
+{
+	return write_json(snap, false, f);
+}
+
+int lrs_snapshot__write_json_causes(const struct lrs_snapshot *snap, FILE *f)
+{
+	return write_json(snap, true, f);
 }

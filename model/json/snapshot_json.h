@@ -9,6 +9,8 @@
 
 /* Writes the snapshot and a newline. Returns 0 or -EIO. */
 int lrs_snapshot__write_json(const struct lrs_snapshot *snap, FILE *f);
+/* The same with each lruvec's "causes" (model/causes.h): what `report -f json` prints. */
+int lrs_snapshot__write_json_causes(const struct lrs_snapshot *snap, FILE *f);
 
 /* Parts shared with the recording's delta lines (collector/replay/recording_encode.c). */
 struct lrs_json;

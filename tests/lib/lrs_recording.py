@@ -13,6 +13,9 @@ The root memcg "/" is added, never contended; parents of nested paths too.
 others(i) lists other locks as (name, wait ns per second); holders(i) is a
 snapshot's "holders" object, or None. id_offset moves every memcg's id but
 the root's (another boot, another machine: the same paths, other ids).
+stacks(i, memcg, node) lists the lruvec's sampled waiting stacks as (frames,
+wait ns per second): frames innermost first ("sym+0x1a"), ids given in order
+of first use, the same 2 us per wait; they need not add up to the lruvec's.
 """
 import json
 
@@ -42,11 +45,26 @@ def _counters(wait_ns):
             "wait_max_ns": WAIT_EACH_NS if contended else 0, "hist": hist if contended else []}
 
 
+def _stack_uses(i, p, node, stacks, interval_s, total, ids):
+    """The lruvec's "stacks" uses at snapshot i; new frames get the next id in ids."""
+    if i:
+        for frames, rate in stacks(i, p, node):
+            sid = ids.setdefault(tuple(frames), len(ids) + 1)
+            total[(p, node, sid)] = total.get((p, node, sid), 0) + rate * interval_s
+    uses = []
+    for sid in sorted(ids.values()):
+        c = _counters(total.get((p, node, sid), 0))
+        if c["contended"]:
+            uses.append({"id": sid, "contended": c["contended"], "wait_ns": c["wait_ns"]})
+    return uses
+
+
 def write(path, memcgs, frames, wait, nodes=(0,), interval_s=1.0, others=None, holders=None,
-          kernel="6.18.0-lrs-test", id_offset=0):
+          kernel="6.18.0-lrs-test", id_offset=0, stacks=None):
     tree = _memcg_tree(memcgs, id_offset)
     interval_ns = int(interval_s * 1e9)
-    total = {}	# (path, node) or lock name: cumulative wait ns
+    total = {}	# (path, node), (path, node, stack id) or lock name: cumulative wait ns
+    ids = {}	# frames -> stack id
     with open(path, "w") as f:
         f.write(json.dumps({"lruscope_recording": 1, "schema": 1, "kernel": kernel, "host": "lrs-test",
                             "nodes": list(nodes), "interval_ns": interval_ns}) + "\n")
@@ -59,7 +77,9 @@ def write(path, memcgs, frames, wait, nodes=(0,), interval_s=1.0, others=None, h
                     lv = {"memcg": p, "memcg_id": mid, "parent_id": parent, "depth": depth,
                           "node": node, "lock": "0x%x" % (0xffff888100000000 + mid * 0x1000 + node * 0x100)}
                     lv.update(_counters(total.get((p, node), 0)))
-                    lv.update({"waiters": [], "stacks": [],
+                    uses = _stack_uses(i, p, node, stacks, interval_s, total, ids) \
+                        if stacks and p in memcgs else []
+                    lv.update({"waiters": [], "stacks": uses,
                                "lru_pages": {"inactive_anon": 0, "active_anon": 0, "inactive_file": 1000 * mid,
                                              "active_file": 0, "unevictable": 0}})
                     lruvecs.append(lv)
@@ -71,7 +91,8 @@ def write(path, memcgs, frames, wait, nodes=(0,), interval_s=1.0, others=None, h
                 ol["stacks"] = []
                 other_locks.append(ol)
             snap = {"schema": 1, "t_ns": (i + 1) * interval_ns, "interval_ns": interval_ns, "kernel": kernel,
-                    "nodes": list(nodes), "lruvecs": lruvecs, "other_locks": other_locks, "stacks": {},
+                    "nodes": list(nodes), "lruvecs": lruvecs, "other_locks": other_locks,
+                    "stacks": {str(sid): list(fr) for fr, sid in ids.items()},
                     "drops": {"task": 0, "stack": 0, "stats_full": 0, "negative_time": 0}}
             h = holders(i) if holders else None
             if h is not None:

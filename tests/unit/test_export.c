@@ -202,6 +202,74 @@ static void test_removed_own_memcg_leaves(void **state)
 	lrs_series__free(s);
 }
 
+/* A stack of one frame on lv (uses) and in the snapshot's table. */
+static void add_stack(struct lrs_snapshot *snap, struct lrs_lruvec *lv, int32_t id,
+		      const char *frame, uint64_t wait_ns)
+{
+	struct lrs_stack *st = lrs_snapshot__add_stack(snap);
+
+	st->id = id;
+	st->frames = calloc(1, sizeof(*st->frames));
+	st->frames[0] = strdup(frame);
+	st->nr_frames = 1;
+	lv->stacks = realloc(lv->stacks, (lv->nr_stacks + 1) * sizeof(*lv->stacks));
+	lv->stacks[lv->nr_stacks++] = (struct lrs_stack_use){ id, wait_ns / 1000, wait_ns };
+}
+
+/* reclaim and drain wait on /lrs-c; at the second snapshot id 2 is reused by a smaller stack. */
+static struct lrs_snapshot *cause_snap(int second)
+{
+	struct lrs_snapshot *snap = lrs_snapshot__new();
+	struct lrs_lruvec *lv;
+
+	lrs_snapshot__add_node(snap, 0);
+	add_lv(snap, "/", 1, 0, 0, 0, 5);
+	lv = add_lv(snap, "/lrs-c", 7, 0, 100, 100000, 5);
+	add_stack(snap, lv, 1, "shrink_active_list+0x9c", second ? 90000 : 60000);
+	add_stack(snap, lv, 2, second ? "mystery+0x1" : "lru_add_drain_cpu+0x9e",
+		  second ? 5000 : 30000);
+	return snap;
+}
+
+static void test_sampled_wait_by_cause(void **state)
+{
+	struct lrs_series_opts o = { .max_series = 10000, .top_locks = 1 };
+	struct lrs_series *s;
+	struct lrs_exposition e = { 0 };
+	struct lrs_snapshot *a = cause_snap(0), *b = cause_snap(1);
+	const char *key = "lruscope_lruvec_lock_sampled_wait_seconds_total{memcg=\"/lrs-c\",numa_node=\"0\",cause=";
+	char name[160], *page;
+
+	(void)state;
+	assert_int_equal(lrs_series__new(&o, &s), 0);
+	assert_int_equal(lrs_series__update(s, a, &e), 0);
+	page = render(&e, LRS_EXPO_PROMETHEUS);
+	snprintf(name, sizeof(name), "%s\"reclaim\"}", key);
+	assert_true(value_of(page, name) == 60e-6);
+	snprintf(name, sizeof(name), "%s\"lru_add_drain\"}", key);
+	assert_true(value_of(page, name) == 30e-6);
+	/* causes without wait have no series; the count stays exact */
+	snprintf(name, sizeof(name), "%s\"mlock\"}", key);
+	assert_null(strstr(page, name));
+	assert_int_equal(count_lines_with(page, "memcg=\""), lrs_series__count(s));
+	free(page);
+
+	/* id 2 reused: its 5 us are new unclassified wait; drain keeps its 30 us */
+	assert_int_equal(lrs_series__update(s, b, &e), 0);
+	page = render(&e, LRS_EXPO_PROMETHEUS);
+	snprintf(name, sizeof(name), "%s\"reclaim\"}", key);
+	assert_true(value_of(page, name) == 90e-6);
+	snprintf(name, sizeof(name), "%s\"lru_add_drain\"}", key);
+	assert_true(value_of(page, name) == 30e-6);
+	snprintf(name, sizeof(name), "%s\"unclassified\"}", key);
+	assert_true(value_of(page, name) == 5e-6);
+	assert_int_equal(count_lines_with(page, "memcg=\""), lrs_series__count(s));
+	free(page);
+	lrs_snapshot__free(a);
+	lrs_snapshot__free(b);
+	lrs_series__free(s);
+}
+
 static void test_histogram_and_formats(void **state)
 {
 	struct lrs_series_opts o = { .max_series = 10000, .top_locks = 1 };
@@ -267,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_other_never_steps_back),
 		cmocka_unit_test(test_removed_own_memcg_leaves),
 		cmocka_unit_test(test_histogram_and_formats),
+		cmocka_unit_test(test_sampled_wait_by_cause),
 	};
 
 	return cmocka_run_group_tests_name("export", tests, NULL, NULL);

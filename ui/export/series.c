@@ -22,6 +22,10 @@ struct node_state {
 	struct lrs_lock_counters last;	/* kept for "other" when a folded memcg goes */
 	struct seen_holder *holders;	/* holder memcgs seen on this lruvec */
 	size_t nr_holders;
+	/* own lock series: sampled wait by cause, summed from the stack uses' growth */
+	uint64_t cause_wait_ns[LRS_NR_CAUSES];
+	struct lrs_stack_use *stacks;	/* the uses of the last update */
+	size_t nr_stacks;
 };
 
 struct memcg_state {
@@ -87,8 +91,10 @@ static void free_names(struct lrs_series *s)
 
 static void memcg_state__clear(struct memcg_state *m)
 {
-	for (size_t i = 0; i < m->nr_nodes; i++)
+	for (size_t i = 0; i < m->nr_nodes; i++) {
 		free(m->nodes[i].holders);
+		free(m->nodes[i].stacks);
+	}
 	free(m->nodes);
 	m->nodes = NULL;
 	m->nr_nodes = 0;
@@ -216,7 +222,7 @@ static size_t budget_left(const struct lrs_series *s, size_t nr_nodes)
 static size_t lock_cost(const struct lrs_series *s)
 {
 	/* with holders: imposed by "unknown" and by "other" holders too */
-	return LRS_SERIES_PER_LOCK + (s->opts.holders ? 2 : 0);
+	return LRS_SERIES_PER_LOCK + LRS_SERIES_PER_CAUSES + (s->opts.holders ? 2 : 0);
 }
 
 /* A memcg is gone: its own series leave; a folded one's counts stay in "other". */
@@ -369,6 +375,33 @@ static int retire_gone(struct lrs_series *s, const struct lrs_snapshot *snap)
 	return 0;
 }
 
+/*
+ * Add what lv's stack uses grew by since the last update to n's causes (a
+ * use that went back restarted), and keep the uses for the next. Summing the
+ * growth keeps each cause's counter monotonic even when a stack id is reused.
+ */
+static int add_causes(struct node_state *n, const struct lrs_snapshot *snap,
+		      const struct lrs_lruvec *lv)
+{
+	const struct lrs_lruvec last = { .stacks = n->stacks, .nr_stacks = n->nr_stacks };
+	struct lrs_stack_use *copy = NULL;
+	struct lrs_causes c;
+
+	if (lv->nr_stacks) {
+		copy = malloc(lv->nr_stacks * sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, lv->stacks, lv->nr_stacks * sizeof(*copy));
+	}
+	lrs_causes__of_lruvec(snap, lv, &last, &c);
+	for (int k = 0; k < LRS_NR_CAUSES; k++)
+		n->cause_wait_ns[k] += c.by[k].wait_ns;
+	free(n->stacks);
+	n->stacks = copy;
+	n->nr_stacks = lv->nr_stacks;
+	return 0;
+}
+
 static int build_rows(struct lrs_series *s, const struct lrs_snapshot *snap)
 {
 	struct lrs_expo_lruvec *rows = realloc(s->rows, (snap->nr_lruvecs + 1) * sizeof(*rows));
@@ -412,6 +445,14 @@ static int build_rows(struct lrs_series *s, const struct lrs_snapshot *snap)
 			r->counters = lv->counters;
 			memcpy(r->lru_pages, lv->lru_pages, sizeof(r->lru_pages));
 			s->written += LRS_SERIES_PER_PAGES + (r->contended ? LRS_SERIES_PER_LOCK : 0);
+			r->causes = n->lock_own;
+			memset(r->cause_wait_ns, 0, sizeof(r->cause_wait_ns));
+			if (r->causes && add_causes(n, snap, lv))
+				return -ENOMEM;
+			for (int k = 0; r->causes && k < LRS_NR_CAUSES; k++) {
+				r->cause_wait_ns[k] = n->cause_wait_ns[k];
+				s->written += n->cause_wait_ns[k] > 0;
+			}
 		} else {
 			o->members = true;
 			for (int l = 0; l < LRS_NR_LRU_LISTS; l++)

@@ -34,6 +34,8 @@ struct lrs_series_opts {
 #define LRS_SERIES_PER_LOCK \
 	(3 + (LRS_EXPO_LE_LAST_LOG2 - LRS_EXPO_LE_FIRST_LOG2) / LRS_EXPO_LE_STEP_LOG2 + 1 + 1 + 2)
 #define LRS_SERIES_PER_PAGES LRS_NR_LRU_LISTS
+/* ... and at most one sampled-wait series per cause, for lruvecs with own lock series */
+#define LRS_SERIES_PER_CAUSES LRS_NR_CAUSES
 
 struct lrs_series;
 

@@ -43,6 +43,28 @@ static void pen__gap(struct pen *p)
 	p->y += p->g->layout.line_h / 2;
 }
 
+/* The interval's sampled wait by kernel path, one line a cause, largest first. */
+static bool draw_causes(struct lrs_gui *g, const struct lrs_model *model,
+			const struct lrs_cell *cell, struct pen *p)
+{
+	enum lrs_cause order[LRS_NR_CAUSES];
+	struct lrs_causes c;
+	size_t nr;
+	char a[32];
+
+	lrs_detail__causes(model, cell, &c);
+	nr = lrs_causes__ranked(&c, order);
+	if (!pen__line(p, LRS_GUI_ACCENT, 0, "causes%s", nr ? " (sampled wait)" : ": none sampled"))
+		return false;
+	for (size_t k = 0; k < nr; k++)
+		if (!pen__line(p, order[k] == LRS_CAUSE_UNCLASSIFIED ? LRS_GUI_FAINT : LRS_GUI_TEXT, 1,
+			       "%4.0f%%  %-14s %8s", 100.0 * lrs_causes__share(&c, order[k]),
+			       lrs_cause__title(order[k]),
+			       lrs_fmt__ns(a, sizeof(a), (double)c.by[order[k]].wait_ns)))
+			return false;
+	return true;
+}
+
 /*
  * The selected lruvec's top holders: who held its lock while others
  * waited, since start (the holder maps are cumulative), with a call path.
@@ -57,6 +79,15 @@ static bool draw_holders(struct lrs_gui *g, const struct lrs_model *model,
 	if (!pen__line(p, LRS_GUI_ACCENT, 0, "holders since start%s",
 		       n ? "" : ": none seen on this lruvec"))
 		return false;
+	if (n) {
+		struct lrs_causes c;
+		char sum[256];
+
+		lrs_detail__holder_causes(model, &(struct lrs_cell){ .lruvec = lv }, &c);
+		if (!pen__line(p, LRS_GUI_TEXT, 1, "held for: %s",
+			       lrs_causes__summary(&c, 4, sum, sizeof(sum))))
+			return false;
+	}
 	if (n && !pen__line(p, LRS_GUI_FAINT, 1, "%7s %5s %5s %7s %-10s %s", "imposed", "holds",
 			    "behind", "pid", "comm", "memcg"))
 		return false;
@@ -195,6 +226,10 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 	pen__line(&p, LRS_GUI_TEXT, 0, "p50 / p99  %s / %s",
 		  cell->contended ? lrs_fmt__ns(c, sizeof(c), (double)lrs_hist__quantile_ns(cell->hist, 0.5)) : "-",
 		  cell->contended ? lrs_fmt__ns(d, sizeof(d), (double)lrs_hist__quantile_ns(cell->hist, 0.99)) : "-");
+	pen__gap(&p);
+
+	if (!draw_causes(g, model, cell, &p))
+		return;
 	pen__gap(&p);
 
 	nw = lrs_detail__top_waiters(model, cell, g->waiters, GUI_WAITERS);

@@ -131,6 +131,25 @@ static void write_lruvec_locks(FILE *f, const struct lrs_exposition *e, enum lrs
 	}
 }
 
+static void write_causes(FILE *f, const struct lrs_exposition *e, enum lrs_expo_format fmt)
+{
+	family(f, fmt, "lruscope_lruvec_lock_sampled_wait_seconds", COUNTER, "seconds",
+	       "Sampled wait for this lruvec's lru_lock by the kernel path that waited (label cause).");
+	for (size_t i = 0; i < e->nr_lruvecs; i++) {
+		const struct lrs_expo_lruvec *lv = &e->lruvecs[i];
+
+		for (int k = 0; lv->causes && k < LRS_NR_CAUSES; k++) {
+			if (!lv->cause_wait_ns[k])
+				continue;
+			fputs("lruscope_lruvec_lock_sampled_wait_seconds_total", f);
+			lruvec_labels(f, lv->memcg, lv->node);
+			fprintf(f, ",cause=\"%s\"} ", lrs_cause__key((enum lrs_cause)k));
+			seconds(f, lv->cause_wait_ns[k]);
+			fputc('\n', f);
+		}
+	}
+}
+
 static void write_pages(FILE *f, const struct lrs_exposition *e, enum lrs_expo_format fmt)
 {
 	family(f, fmt, "lruscope_lru_pages", GAUGE, NULL,
@@ -239,6 +258,7 @@ static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_fo
 int lrs_expo__write(FILE *f, const struct lrs_exposition *e, enum lrs_expo_format fmt)
 {
 	write_lruvec_locks(f, e, fmt);
+	write_causes(f, e, fmt);
 	write_pages(f, e, fmt);
 	write_imposed(f, e, fmt);
 	write_other_locks(f, e, fmt);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "model/causes.h"
 #include "model/snapshot.h"
 
 /* One memcg x node, or the fold of several into memcg="other". */
@@ -21,6 +22,8 @@ struct lrs_expo_lruvec {
 	bool contended;			/* has lock series: a wait was ever seen */
 	struct lrs_lock_counters counters;
 	uint64_t lru_pages[LRS_NR_LRU_LISTS];
+	bool causes;			/* own lock series: the sampled wait by cause below */
+	uint64_t cause_wait_ns[LRS_NR_CAUSES];	/* cumulative; a cause at 0 has no series */
 };
 
 /* A lock that is not an lruvec lock, its waits summed over locks of the same name. */

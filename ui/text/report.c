@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/causes.h"
 #include "model/lock_names.h"
 #include "ui/holders_view.h"
 #include "ui/layout.h"
@@ -88,6 +89,18 @@ static void lruvec_name(char *buf, size_t len, const struct lrs_lruvec *lv)
 	snprintf(buf, len, "%s@N%d", lv->memcg ? lv->memcg : "?", lv->node);
 }
 
+/* The lruvec's sampled wait by cause, under its row; nothing when no stack was sampled. */
+static void text_causes(FILE *f, const struct lrs_snapshot *snap, const struct lrs_lruvec *lv)
+{
+	struct lrs_causes c;
+	char line[512];
+
+	lrs_causes__of_lruvec(snap, lv, NULL, &c);
+	if (!c.contended && !c.wait_ns)
+		return;
+	fprintf(f, "%10s   causes: %s\n", "", lrs_causes__summary(&c, LRS_NR_CAUSES, line, sizeof(line)));
+}
+
 static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_opts *opts, FILE *f)
 {
 	size_t *lidx = sorted_lruvecs(snap), *oidx = sorted_others(snap);
@@ -133,6 +146,7 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 			continue;
 		lruvec_name(name, sizeof(name), lv);
 		text_row(f, &lv->counters, "spinlock", name, lv->removed ? " (removed)" : "");
+		text_causes(f, snap, lv);
 		shown++;
 	}
 	if (!shown)
@@ -178,6 +192,30 @@ static void csv_row(FILE *f, const char *kind, const char *name, int node, uint6
 		c->contended ? c->wait_ns / c->contended : 0);
 }
 
+/*
+ * After an lruvec's row, one "lruvec-cause" row per cause with sampled wait:
+ * the cause's key in the type column, its sampled count and wait; the
+ * longest wait is not kept per cause (empty).
+ */
+static void csv_causes(FILE *f, const struct lrs_snapshot *snap, const struct lrs_lruvec *lv)
+{
+	enum lrs_cause order[LRS_NR_CAUSES];
+	struct lrs_causes c;
+	size_t nr;
+
+	lrs_causes__of_lruvec(snap, lv, NULL, &c);
+	nr = lrs_causes__ranked(&c, order);
+	for (size_t k = 0; k < nr; k++) {
+		const struct lrs_cause_share *s = &c.by[order[k]];
+
+		fprintf(f, "lruvec-cause,");
+		csv_field(f, lv->memcg ? lv->memcg : "");
+		fprintf(f, ",%d,0x%" PRIx64 ",%s,%" PRIu64 ",%" PRIu64 ",,%" PRIu64 "\n", lv->node,
+			lv->lock_addr, lrs_cause__key(order[k]), s->contended, s->wait_ns,
+			s->contended ? s->wait_ns / s->contended : 0);
+	}
+}
+
 static int write_csv(const struct lrs_snapshot *snap, FILE *f)
 {
 	size_t *lidx = sorted_lruvecs(snap), *oidx = sorted_others(snap);
@@ -193,6 +231,7 @@ static int write_csv(const struct lrs_snapshot *snap, FILE *f)
 
 		csv_row(f, lv->removed ? "lruvec-removed" : "lruvec", lv->memcg ? lv->memcg : "", lv->node,
 			lv->lock_addr, "spinlock", &lv->counters);
+		csv_causes(f, snap, lv);
 	}
 	for (size_t i = 0; i < snap->nr_other_locks; i++) {
 		const struct lrs_other_lock *ol = &snap->other_locks[oidx[i]];
@@ -209,7 +248,7 @@ int lrs_report__write(const struct lrs_snapshot *snap, const struct lrs_report_o
 {
 	switch (opts->format) {
 	case LRS_REPORT_JSON:
-		return lrs_snapshot__write_json(snap, f);
+		return lrs_snapshot__write_json_causes(snap, f);
 	case LRS_REPORT_CSV:
 		return write_csv(snap, f);
 	case LRS_REPORT_TEXT:

@@ -145,6 +145,26 @@ static int draw_frames(struct lrs_tui *tui, const struct lrs_stack *st, int y, i
 	return col ? line + 1 : line;
 }
 
+/*
+ * "LABEL: 62% reclaim, 30% lru-add drain, 8% unclassified": the interval's
+ * sampled wait by cause, or with holders the imposed wait by the holders'
+ * causes. Returns the lines used (1).
+ */
+static int put_causes(int y, int x, int w, const char *label, const struct lrs_model *model,
+		      const struct lrs_cell *cell, bool holders)
+{
+	struct lrs_causes c;
+	char sum[256];
+
+	if (holders)
+		lrs_detail__holder_causes(model, cell, &c);
+	else
+		lrs_detail__causes(model, cell, &c);
+	tui__putf(y, x + 1, w - 1, 0, "%s: %s", label,
+		  lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
+	return 1;
+}
+
 static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 			const struct lrs_cell *cell, int y, int x, int w, int h)
 {
@@ -154,6 +174,8 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 	char a[32];
 
 	tui__put(y, x + 1, w - 1, A_BOLD, "top waiting stacks (sampled; callee < caller)");
+	if (n && h > 2)
+		line += put_causes(y + line, x, w, "causes", model, cell, false);
 	if (!n) {
 		const char *u = model->cur ? model->cur->unavailable : NULL;
 
@@ -203,10 +225,15 @@ static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
 	/* since start: the holder maps are cumulative (the matrix title says so) */
 	tui__putf(y, x + 1, w - 1, A_BOLD, "%8s %5s %6s %7s %-11s %s", "imposed", "holds", "behind",
 		  "pid", "holder", "holder's memcg");
+	/* the waits' causes too: this column stands in for the stacks' */
+	if (h > 3)
+		line += put_causes(y + line, x, w, "causes", model, cell, false);
 	if (!n) {
-		tui__put(y + 1, x + 1, w - 1, tui->faint_attr, "no holder seen on this lruvec");
+		tui__put(y + line, x + 1, w - 1, tui->faint_attr, "no holder seen on this lruvec");
 		return;
 	}
+	if (h > 3)
+		line += put_causes(y + line, x, w, "held for", model, cell, true);
 	for (size_t k = first; k < first + n && line < h; k++) {
 		const struct lrs_holder_row *r = &hs->rows[k];
 		const struct lrs_stack *st = lrs_snapshot__find_stack(model->cur, r->stack_id);
