@@ -286,6 +286,14 @@ __u64 cmp_basis_est_ns[HOLDER_NR_BASES] = {};
 __u64 cmp_basis_memcg_ns[HOLDER_NR_BASES] = {};
 __u64 cmp_exact_ns = 0;		/* the exact hold time of the same waits */
 __u64 cmp_no_exact = 0;		/* waits with no acquirer seen by the exact hooks */
+/*
+ * Two naive guesses on the same waits, weighted alike, for the estimate to beat:
+ * "a task of the lruvec's memcg" (right memcg when the true holder is of it) and
+ * "the last contended acquirer of the lock" (right memcg, right task).
+ */
+__u64 cmp_owner_memcg_ns = 0;
+__u64 cmp_last_memcg_ns = 0;
+__u64 cmp_last_pid_ns = 0;
 
 /* a pending wait counted in lock_last.waiting: its end must uncount it */
 #define PENDING_F_WAITING (1U << 31)
@@ -366,7 +374,8 @@ struct holders_scratch {
 	__s32 stack_id;
 	__u32 probable;
 	__u32 basis;		/* enum holder_basis of the estimate */
-	__u32 pad;
+	__u32 prev_pid;		/* the last contended acquirer before this wait's end, 0: none */
+	__u64 prev_cgid;	/* its memcg (the naive guess exact mode compares) */
 	struct running_scan rs;
 };
 
@@ -484,6 +493,12 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
 		}
 		if (sc->hk.pid == ex->pid)
 			__sync_fetch_and_add(&cmp_pid_ns, est_hold);
+		if (p->owner_cgid == ex->cgid)
+			__sync_fetch_and_add(&cmp_owner_memcg_ns, est_hold);
+		if (sc->prev_pid && sc->prev_cgid == ex->cgid)
+			__sync_fetch_and_add(&cmp_last_memcg_ns, est_hold);
+		if (sc->prev_pid == ex->pid)
+			__sync_fetch_and_add(&cmp_last_pid_ns, est_hold);
 		sc->hk.pid = ex->pid;
 		sc->mk.holder_cgid = ex->cgid;
 		sc->hold_ns = now - from;
@@ -638,6 +653,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	sc->hold_ns = 0;
 	sc->hk.pid = 0;
 	sc->mk.holder_cgid = 0;
+	sc->prev_pid = 0;
 	if (now < p->start_ns)
 		return;
 	sc->key.lock_addr = p->lock_addr;
@@ -707,6 +723,8 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 		}
 	}
 	sc->hold_ns = now - from;
+	sc->prev_pid = last->pid;
+	sc->prev_cgid = last->cgid;
 	/* racy across CPUs by design: a torn record misattributes one wait at worst */
 	last->end_ns = now;
 	last->cgid = p->waiter_cgid;

@@ -141,6 +141,11 @@ struct lrs_holders_counters {
 	uint64_t cmp_est_ns, cmp_memcg_ns, cmp_pid_ns, cmp_exact_ns, cmp_no_exact;
 	/* the same per basis: which rule errs */
 	uint64_t cmp_basis_est_ns[LRS_NR_BASES], cmp_basis_memcg_ns[LRS_NR_BASES];
+	/*
+	 * Naive guesses on the same waits, weighted alike: "a task of the lruvec's memcg"
+	 * (right memcg) and "the last contended acquirer" (right memcg, right task).
+	 */
+	uint64_t cmp_owner_memcg_ns, cmp_last_memcg_ns, cmp_last_pid_ns;
 	uint64_t exact_acquisitions, exact_drop_full;
 };
 

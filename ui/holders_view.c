@@ -24,6 +24,12 @@ void lrs_holders_view__header(const struct lrs_snapshot *snap, char *buf, size_t
 		snprintf(buf, len, "holders: %s", lrs_holders__mode_name(h->mode));
 }
 
+/* part of whole, in percent (0 when there is no whole) */
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 static const struct lrs_snapshot *sort_snap;
 
 static int cmp_wait(const void *a, const void *b)
@@ -103,16 +109,19 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 		fprintf(f, "exact (fentry): %" PRIu64 " acquisitions; estimated hold on the right memcg "
 			"%.1f%%, right task %.1f%%; waits with no exact holder %" PRIu64 "\n",
 			c->exact_acquisitions, 100.0 * lrs_holders__accuracy(h),
-			c->cmp_est_ns ? 100.0 * (double)c->cmp_pid_ns / (double)c->cmp_est_ns : 0.0,
-			c->cmp_no_exact);
+			share(c->cmp_pid_ns, c->cmp_est_ns), c->cmp_no_exact);
 		fprintf(f, "  by rule:");
 		for (int b = 0; b < LRS_NR_BASES; b++)
 			if (c->cmp_basis_est_ns[b])
 				fprintf(f, " %s %.1f%% of %.3f s", lrs_holder_basis__name(b),
-					100.0 * (double)c->cmp_basis_memcg_ns[b] /
-						(double)c->cmp_basis_est_ns[b],
+					share(c->cmp_basis_memcg_ns[b], c->cmp_basis_est_ns[b]),
 					(double)c->cmp_basis_est_ns[b] / 1e9);
 		fprintf(f, "\n");
+		fprintf(f, "  naive guesses, same waits: a task of the lruvec's memcg: right memcg "
+			"%.1f%%; the last contended acquirer: right memcg %.1f%%, right task %.1f%%\n",
+			share(c->cmp_owner_memcg_ns, c->cmp_est_ns),
+			share(c->cmp_last_memcg_ns, c->cmp_est_ns),
+			share(c->cmp_last_pid_ns, c->cmp_est_ns));
 	}
 	idx = calloc(snap->nr_lruvecs ? snap->nr_lruvecs : 1, sizeof(*idx));
 	if (!idx)

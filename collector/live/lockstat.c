@@ -328,6 +328,9 @@ int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read 
 	c->cmp_pid_ns = ls->skel->bss->cmp_pid_ns;
 	c->cmp_exact_ns = ls->skel->bss->cmp_exact_ns;
 	c->cmp_no_exact = ls->skel->bss->cmp_no_exact;
+	c->cmp_owner_memcg_ns = ls->skel->bss->cmp_owner_memcg_ns;
+	c->cmp_last_memcg_ns = ls->skel->bss->cmp_last_memcg_ns;
+	c->cmp_last_pid_ns = ls->skel->bss->cmp_last_pid_ns;
 	return 0;
 }
 

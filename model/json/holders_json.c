@@ -134,6 +134,21 @@ void lrs_holders__write_json(struct lrs_json *j, const struct lrs_snapshot *snap
 		lrs_json__u64(j, c->exact_drop_full);
 		lrs_json__key(j, "accuracy_memcg");
 		lrs_json__dbl(j, lrs_holders__accuracy(h));
+		lrs_json__key(j, "baselines");
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "lruvec_memcg");
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "right_memcg_ns");
+		lrs_json__u64(j, c->cmp_owner_memcg_ns);
+		lrs_json__obj_end(j);
+		lrs_json__key(j, "last_acquirer");
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "right_memcg_ns");
+		lrs_json__u64(j, c->cmp_last_memcg_ns);
+		lrs_json__key(j, "right_task_ns");
+		lrs_json__u64(j, c->cmp_last_pid_ns);
+		lrs_json__obj_end(j);
+		lrs_json__obj_end(j);
 		lrs_json__key(j, "by_basis");
 		lrs_json__obj_begin(j);
 		for (int b = 0; b < LRS_NR_BASES; b++) {
@@ -293,7 +308,7 @@ static int read_cells(const struct lrs_jval *arr, struct lrs_matrix_cell **out, 
 int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out, char *err,
 			   size_t err_len)
 {
-	const struct lrs_jval *counters, *cmp;
+	const struct lrs_jval *counters, *cmp, *base;
 	struct lrs_holders *h;
 	struct lrs_holders_counters *c;
 	const char *mode;
@@ -339,6 +354,14 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 			    get_u64(cmp, "no_exact", &c->cmp_no_exact) ||
 			    get_u64(cmp, "acquisitions", &c->exact_acquisitions) ||
 			    get_u64(cmp, "exact_drop_full", &c->exact_drop_full)))
+		ret = -EINVAL;
+	base = lrs_jval__get(cmp, "baselines");
+	if (!ret && base && (get_u64(lrs_jval__get(base, "lruvec_memcg"), "right_memcg_ns",
+				     &c->cmp_owner_memcg_ns) ||
+			     get_u64(lrs_jval__get(base, "last_acquirer"), "right_memcg_ns",
+				     &c->cmp_last_memcg_ns) ||
+			     get_u64(lrs_jval__get(base, "last_acquirer"), "right_task_ns",
+				     &c->cmp_last_pid_ns)))
 		ret = -EINVAL;
 	for (int b = 0; !ret && cmp && b < LRS_NR_BASES; b++) {
 		const struct lrs_jval *basis = lrs_jval__get(lrs_jval__get(cmp, "by_basis"),

@@ -4,7 +4,7 @@
 # on the same waits (tests/lab/holders.t); this runs that guest a few times and prints
 # the share of estimated hold time on the right memcg and on the right task, per run
 # and their minimum (aim: >= 90% on the right memcg). Runs that traced no lruvec
-# contention (see the test) are left out and counted.
+# contention (the test then fails) are left out and counted.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${LRS_HOLDERS_ACC_RUNS:-3}

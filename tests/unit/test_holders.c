@@ -311,7 +311,8 @@ static struct lrs_snapshot *holders_snapshot(uint64_t t_ns, uint64_t heavy_impos
 	h->counters = (struct lrs_holders_counters){ .unknown = 1, .probable = 2, .drop_full = 3,
 		.cmp_est_ns = 1000, .cmp_memcg_ns = 930, .cmp_pid_ns = 800, .cmp_exact_ns = 990,
 		.cmp_no_exact = 4, .exact_acquisitions = 1550, .exact_drop_full = 0, .running = 5,
-		.cmp_basis_est_ns = { 600, 300, 60, 40 }, .cmp_basis_memcg_ns = { 600, 290, 40, 0 } };
+		.cmp_basis_est_ns = { 600, 300, 60, 40 }, .cmp_basis_memcg_ns = { 600, 290, 40, 0 },
+		.cmp_owner_memcg_ns = 700, .cmp_last_memcg_ns = 650, .cmp_last_pid_ns = 520 };
 	s->holders = h;
 	return s;
 }
@@ -374,6 +375,9 @@ static void test_recording_round_trip(void **state)
 		assert_int_equal(h->counters.cmp_basis_memcg_ns[LRS_BASIS_PROBABLE], 40);
 		assert_int_equal(h->counters.cmp_basis_est_ns[LRS_BASIS_UNKNOWN], 40);
 		assert_true(lrs_holders__accuracy(h) > 0.929 && lrs_holders__accuracy(h) < 0.931);
+		assert_int_equal(h->counters.cmp_owner_memcg_ns, 700);
+		assert_int_equal(h->counters.cmp_last_memcg_ns, 650);
+		assert_int_equal(h->counters.cmp_last_pid_ns, 520);
 	}
 	/* report -i: the run's diff keeps the last line's holders (cumulative since start) */
 	assert_int_equal(lrs_snapshot__diff(ra, rb, &diff), 0);

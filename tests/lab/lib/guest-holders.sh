@@ -23,10 +23,13 @@ ncpu=$(nproc)
 echo "LRS node_cpus 0 $(cat /sys/devices/system/node/node0/cpulist)"
 echo "LRS node_cpus 1 $(cat /sys/devices/system/node/node1/cpulist)"
 # heavy: 4 readers, a tight limit (constant reclaim); light: 2 readers with room
-/lruscope workload --layout shared --readers 4 --duration $((dur + 8)) --size 96m --limit 12m \
+# (both read until stopped: loading the collector's BPF takes from 2 to 20 s in this guest)
+/lruscope workload --layout shared --readers 4 --duration 0 --size 96m --limit 12m \
 	--prefix lrs-test-labh- > /mnt/heavy.out 2>&1 &
-/lruscope workload --layout shared --readers 2 --duration $((dur + 8)) --size 24m --limit 64m \
+heavy=$!
+/lruscope workload --layout shared --readers 2 --duration 0 --size 24m --limit 64m \
 	--prefix lrs-test-labl- > /mnt/light.out 2>&1 &
+light=$!
 # pin the readers round the CPUs, so both nodes' CPUs read (and allocate on their node)
 pin() {
 	n=0
@@ -44,14 +47,16 @@ sleep 1
 pin lrs-test-labh-shared 1
 pin lrs-test-labl-shared $((ncpu / 2))
 sleep 2
+echo "LRS report_start $(cut -d" " -f1 /proc/uptime)"
 /lruscope report --holders -d "$dur" -f json > /mnt/holders.json 2> /mnt/report.err &
 rp=$!
 # a heartbeat with the report's kernel stack: seen in the host's timeout message if it stalls
 ( while kill -0 $rp 2>/dev/null; do sleep 15; kill -0 $rp 2>/dev/null &&
 	echo "LRS hb load $(cut -d' ' -f1 /proc/loadavg) report in $(head -3 /proc/$rp/stack | tr '\n' ' ')"; done ) &
 wait $rp
-echo "LRS report_rc $?"
+echo "LRS report_rc $? at $(cut -d" " -f1 /proc/uptime)"
 /lruscope report --holders -d 2 ${LRS_V:+-v} > /mnt/holders.txt 2>&1
+kill -TERM $heavy $light
 wait
 echo "LRS workload_heavy $(tail -n 1 /mnt/heavy.out | head -c 300)"
 sync
