@@ -37,7 +37,9 @@ for path in sys.argv[1:]:
         if not m:
             continue
         rest = code[m.end():]
-        if '&&' in rest:
+        # a command substitution in the name or arguments hides its && from the blanking
+        raw_rest = line[m.end():] if len(line) == len(code) else line
+        if '&&' in rest or re.search(r'\$\([^)]*&&', raw_rest):
             print(f'{path}:{n}: && after {m.group(0).strip(" ;(|&")}')
         nxt = logical[i + 1][1].strip() if i + 1 < len(logical) else ''
         if re.search(r'\|\|\s*true\b', rest) or re.match(r'\|\|\s*true\b', nxt):
