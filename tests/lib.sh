@@ -37,6 +37,30 @@ lrs_untrack_pid() {
 	for p in "${LRS_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
 	LRS_PIDS=("${keep[@]}")
 }
+# lrs_wait_for PID SECS: waits for a child that ends by itself (a report with
+# -d, a tracer sent SIGINT) at most SECS seconds; its exit status, or 124
+# after ending it when it overran, with a line saying so on stderr.
+lrs_running() {	# lrs_running PID: alive and not a zombie waiting to be reaped
+	local state
+	state=$(ps -o stat= -p "$1" 2>/dev/null)
+	[ -n "$state" ] && [ "${state#Z}" = "$state" ]
+}
+lrs_wait_for() {
+	local i
+	for ((i = 0; i < $2 * 4; i++)); do
+		lrs_running "$1" || break
+		sleep 0.25
+	done
+	if lrs_running "$1"; then
+		echo "# $1 ($(cat /proc/"$1"/comm 2>/dev/null)) still running after $2 s: ending it" >&2
+		kill -TERM "$1" 2>/dev/null
+		sleep 2
+		kill -KILL "$1" 2>/dev/null
+		wait "$1" 2>/dev/null
+		return 124
+	fi
+	wait "$1"
+}
 lrs_cleanup() {
 	local pid cg i
 	for pid in "${LRS_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
@@ -85,6 +109,12 @@ lrs_wait_bpf_loaded() {
 # the test's own: kill-server touches nothing else), WORK (a new directory)
 # and tm (tmux on SOCK); on exit kills that server, ends the tracked
 # processes and removes WORK.
+# lrs_tmux_end SOCK: ends the tmux server on socket SOCK and removes the socket
+# file, which kill-server leaves behind.
+lrs_tmux_end() {
+	tmux -L "$1" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$1"
+}
 lrs_tmux_test() {
 	T=$1
 	[ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
@@ -93,7 +123,7 @@ lrs_tmux_test() {
 	SOCK=$TAG
 	WORK=$(mktemp -d "/tmp/$TAG.XXXXXX")
 	tm() { tmux -L "$SOCK" "$@"; }
-	trap 'tm kill-server 2>/dev/null; lrs_cleanup; rm -rf "$WORK"' EXIT
+	trap 'lrs_tmux_end "$SOCK"; lrs_cleanup; rm -rf "$WORK"' EXIT
 	trap 'exit 130' INT TERM
 }
 

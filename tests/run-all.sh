@@ -35,12 +35,55 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 trap 'rm -rf "$log"; [ -z "$boost" ] || rmdir "$boost" 2>/dev/null || echo "run-all: $boost still holds tasks" >&2' EXIT
-run_test() {
+
+# A test that hangs must cost one failure, not the whole run: each .t runs in
+# a session of its own, and a watchdog ends that session after its time limit
+# (LRS_TEST_LIMIT seconds, or a "# time-limit: N" line near the top of the
+# test), after writing down where each of its processes waits.
+default_limit=${LRS_TEST_LIMIT:-600}
+time_limit() {
+	local n
+	n=$(head -n 20 "$1" | sed -n 's/^# time-limit: \([0-9][0-9]*\)$/\1/p' | head -n 1)
+	echo "${n:-$default_limit}"
+}
+watchdog() {	# watchdog SID LIMIT: ends session SID if it outlives LIMIT s
+	local sid=$1 limit=$2 p end=$((SECONDS + $2))
+	while [ "$SECONDS" -lt "$end" ]; do
+		kill -0 "$sid" 2>/dev/null || return 0
+		sleep 0.25
+	done
+	echo "# time limit: still running after ${limit}s; its processes and where they wait:"
+	ps -s "$sid" -o pid=,stat=,etime=,wchan:32=,args= 2>/dev/null | sed 's/^/#   /'
+	for p in $(ps -s "$sid" -o pid= 2>/dev/null); do
+		[ -r "/proc/$p/stack" ] || continue
+		echo "#   kernel stack of $p ($(cat "/proc/$p/comm" 2>/dev/null)):"
+		sed 's/^/#     /' "/proc/$p/stack" 2>/dev/null
+	done
+	# TERM first, so that the test's own trap removes what it made
+	pkill -TERM -s "$sid"
+	for p in $(seq 1 80); do	# 20 s for it to clean up
+		pgrep -s "$sid" >/dev/null || break
+		sleep 0.25
+	done
+	pkill -KILL -s "$sid"
+	echo "not ok - $rel: ran past its time limit of ${limit}s; ended it"
+}
+run_test() {	# run_test LIMIT TEST: runs TEST (boosted) in a new session, bounded
+	local limit=$1 pid dog rc
+	shift
 	if [ -n "$boost" ]; then
-		bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$boost" "$@"
+		setsid bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$boost" "$@" &
 	else
-		"$@"
+		setsid "$@" &
 	fi
+	pid=$!	# setsid does not fork here (a background job leads no group): the sid
+	watchdog "$pid" "$limit" >"$out.dog" 2>&1 &
+	dog=$!
+	wait "$pid"
+	rc=$?
+	wait "$dog"	# it sees the test gone within a quarter of a second
+	cat "$out.dog"
+	return "$rc"
 }
 
 # cmocka binaries: count their summary lines.
@@ -70,7 +113,7 @@ while IFS= read -r t; do
 	printf '%s== %s%s\n' "$bold" "$rel" "$off"
 	out="$log/$(echo "$rel" | tr / _).out"
 	start=$(date +%s)
-	run_test "$t" </dev/null 2>&1 | tee "$out"
+	run_test "$(time_limit "$t")" "$t" </dev/null 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
 	secs=$(( $(date +%s) - start ))
 	p=$(grep -cE '^ok( |$)' "$out" | head -1)

@@ -88,7 +88,7 @@ EOF
 rmdir "$root/${pfx}a/$b" "$root/${pfx}a"
 [ -d "$other/${pfx}a" ] && rmdir "$other/${pfx}a"
 kill -INT "$rec"
-wait "$rec"
+lrs_wait_for "$rec" 30
 rc=$?
 tap_check "names: record ended by SIGINT exits 0 (rc $rc)" [ "$rc" -eq 0 ]
 
@@ -105,7 +105,7 @@ if lrs_traced "churn: memcgs removed within an interval are shown with their pat
 	done
 	sleep 2.5	# two more reads: the last memcgs' waits are read after they are gone
 	kill -INT "$rec"
-	wait "$rec"
+	lrs_wait_for "$rec" 30
 	rc=$?
 	tap_check "churn: record ended by SIGINT exits 0 (rc $rc: $(head -c 300 "$tmp/churn.err"))" [ "$rc" -eq 0 ]
 	"$LRS_BIN" report -i "$tmp/churn.jsonl" -f json >"$tmp/churn.json" 2>"$tmp/report.err"

@@ -242,11 +242,11 @@ END { clear(@start); clear(@lock); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
 			 done) &
 			writers+=($!)
 		done
-		wait "${writers[@]}"
+		for w in "${writers[@]}"; do lrs_wait_for "$w" 60; done
 		sleep 1
 		kill -INT "$btpid"
-		wait "$btpid"
-		wait "$rpid"; rc=$?
+		lrs_wait_for "$btpid" 30
+		lrs_wait_for "$rpid" 30; rc=$?
 		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" <<'EOF'
 import json, os, re, sys
 from lrs_tap import check
@@ -299,7 +299,7 @@ ids=$(lrs_wait_bpf_loaded "$rpid")
 sleep 0.5
 tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"
-wait "$rpid"; rc=$?
+lrs_wait_for "$rpid" 30; rc=$?
 lrs_untrack_pid "$rpid"
 tap_check "sigint: report exits 0 and prints its snapshot" \
 	bash -c '[ "$1" -eq 0 ] && "$2" -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' _ "$rc" "$PY" "$tmp/int.json"

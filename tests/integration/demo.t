@@ -171,7 +171,7 @@ else
 fi
 sleep 1
 kill -INT "$pid"
-wait "$pid"
+lrs_wait_for "$pid" 60
 rc=$?
 wait "$watcher"
 tap_check "demo: SIGINT ends it with exit 1 (interrupted), got $rc" test "$rc" = 1

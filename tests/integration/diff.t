@@ -20,7 +20,7 @@ WORK=$(mktemp -d /tmp/lrs-test-diff.XXXXXX)
 chmod 755 "$WORK"		# user nobody reads the recordings too
 SOCK=lrs-test-diff$$		# a tmux server of this test's own: kill-server touches nothing else
 tm() { tmux -L "$SOCK" "$@"; }
-trap 'tm kill-server 2>/dev/null; lrs_cleanup; rm -rf "$WORK"' EXIT
+trap 'lrs_tmux_end "$SOCK"; lrs_cleanup; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
 # make NAME SEED WARM_FACTOR MEMCGS ID_OFFSET: 31 snapshots 1 s apart on nodes 0

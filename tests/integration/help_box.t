@@ -15,7 +15,7 @@ TAG=lrs-test-help$$
 WORK=$(mktemp -d /tmp/$TAG.XXXXXX)
 tm() { tmux -L "$TAG" "$@"; }	# a tmux server of our own: kill-server touches nothing else
 cleanup() {
-	tm kill-server 2>/dev/null
+	lrs_tmux_end "$TAG"
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TAG"	# its socket stays behind otherwise
 	rm -rf "$WORK"
 }

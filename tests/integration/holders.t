@@ -16,7 +16,7 @@ heavy=lrs-test-hh$$- light=lrs-test-hl$$-
 SOCK=lrs-test-holders$$		# a tmux server of our own: kill-server touches nothing else
 tm() { tmux -L "$SOCK" "$@"; }
 cleanup() {
-	tm kill-server 2>/dev/null
+	lrs_tmux_end "$SOCK"
 	lrs_cleanup
 	rm -rf "$tmp"
 }
@@ -154,7 +154,7 @@ PY
 	for ((i = 0; i < 40; i++)); do kill -0 "${top_pid:-0}" 2>/dev/null || break; sleep 0.25; done
 	tap_check "holders: q ends top --holders (pid ${top_pid:-none}), which held BPF programs ($top_ids)" \
 		bash -c '[ -n "$1" ] && [ -n "$2" ] && ! kill -0 "$1" 2>/dev/null' _ "$top_pid" "$top_ids"
-	tm kill-server 2>/dev/null
+	lrs_tmux_end "$SOCK"
 fi
 for pid in "${LRS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
 for pid in "${LRS_PIDS[@]}"; do wait "$pid" 2>/dev/null; done

@@ -12,7 +12,7 @@ prefix=lrs-test-rec$$-
 dir=$(mktemp -d /tmp/lrs-test-record.XXXXXX)
 session=lrs-test-record-$$
 cleanup() {
-	tmux -L "$session" kill-server 2>/dev/null
+	lrs_tmux_end "$session"
 	lrs_cleanup
 	read -r _ cgroot < <(lrs_memcg_root)
 	for cg in "$cgroot/$prefix"*; do

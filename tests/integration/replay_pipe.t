@@ -13,7 +13,7 @@ session=lrs-test-replay-pipe-$$
 SYNTH=$(dirname "$0")/synth_recording.py
 tm() { tmux -L "$session" "$@"; }	# a tmux server of our own: kill-server touches nothing else
 cleanup() {
-	tm kill-server 2>/dev/null
+	lrs_tmux_end "$session"
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"
 	[ -s "$dir/rec.pid" ] && lrs_track_pid "$(cat "$dir/rec.pid")"
 	lrs_cleanup

@@ -20,7 +20,7 @@ COLS=160 LINES_=50
 tm() { tmux -L "$SOCK" "$@"; }
 
 cleanup() {
-	tm kill-server 2>/dev/null
+	lrs_tmux_end "$SOCK"
 	lrs_cleanup
 	rm -rf "$WORK"
 }

@@ -120,6 +120,10 @@ class Tmux:
 
     def kill(self):
         self("kill-server")
+        # kill-server leaves the socket file behind
+        sock = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"), f"tmux-{os.getuid()}", self.sock)
+        if os.path.exists(sock):
+            os.unlink(sock)
 
 
 def check_tui(core, vmlinux, want, work):

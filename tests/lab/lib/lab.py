@@ -5,6 +5,7 @@ $LRS_CACHE/lab (kernel, by version) or a temporary directory removed on exit; ne
 repository. Progress goes to stderr.
 """
 
+import fcntl
 import json
 import os
 import re
@@ -136,12 +137,25 @@ class Guest:
                "-numa", "node,nodeid=1,cpus=%s,memdev=m1" % cpus(1)]
         if cpu:
             cmd += ["-cpu", cpu]
+        self.hold_guest_lock()
         self.serial_log = open(os.path.join(work, "serial.log"), "w")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=self.serial_log, preexec_fn=die_with_parent)
         self.pidfile = os.path.join(work, "qemu.pid")
         with open(self.pidfile, "w") as f:
             f.write(str(self.proc.pid))
+
+    def hold_guest_lock(self):
+        """One guest at a time on this machine (two TCG guests on two cores would each
+        take twice as long, and contention timings would be of a different machine):
+        wait for the lock another lab run holds, for as long as this process lives."""
+        os.makedirs(os.path.join(CACHE, "lab"), exist_ok=True)
+        self.lock_file = open(os.path.join(CACHE, "lab", "guest.lock"), "w")
+        try:
+            fcntl.flock(self.lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log("another lab guest is running: waiting for it to end")
+            fcntl.flock(self.lock_file, fcntl.LOCK_EX)
 
     def wait_for(self, marker):
         """Read serial lines until one equals marker; return all lines seen."""
@@ -210,6 +224,7 @@ class Guest:
                 self.proc.kill()
                 self.proc.wait()
         self.serial_log.close()
+        self.lock_file.close()	# releases the guest lock
 
 
 # ---- ELF vmcore fix-up --------------------------------------------------------------------

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The test runner's own contract: a test that hangs costs one failure, not the
+# whole run. It is ended after its time limit, with where it waited written
+# down; what it started in the background ends with it; its own exit trap
+# runs; the runner goes on to the next test and counts everything.
+set -u
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d /tmp/lrs-test-runner.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# a tree of three tests for run-all.sh: one hangs in a wait on a background
+# child, one hangs with a longer limit of its own, one passes
+mkdir -p "$tmp/root/tests/x" "$tmp/build"
+cat >"$tmp/root/tests/x/a-hangs.t" <<SH
+#!/usr/bin/env bash
+trap 'echo trap-ran >"$tmp/a.trap"' EXIT
+trap 'exit 130' TERM
+echo "ok - before the hang"
+sleep 300 & echo \$! >"$tmp/a.child"
+wait
+SH
+cat >"$tmp/root/tests/x/b-limit.t" <<SH
+#!/usr/bin/env bash
+# time-limit: 4
+echo "ok - b starts"
+sleep 300
+SH
+cat >"$tmp/root/tests/x/c-passes.t" <<'SH'
+#!/usr/bin/env bash
+echo "ok - c passes"
+SH
+chmod +x "$tmp"/root/tests/x/*.t
+
+start=$(date +%s)
+LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_TEST_LIMIT=2 \
+	"$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/out" 2>&1
+rc=$?
+secs=$(( $(date +%s) - start ))
+sed 's/^/#   /' "$tmp/out"
+
+tap_check "runner: a run with a hung test exits 1 ($rc)" [ "$rc" -eq 1 ]
+tap_check "runner: the hung test is one failure, named with its limit" \
+	grep -q '^not ok - tests/x/a-hangs.t: ran past its time limit of 2s' "$tmp/out"
+tap_check "runner: it says where the hung processes wait" \
+	grep -qE '^#   +[0-9]+ .* sleep 300$' "$tmp/out"
+tap_check "runner: the hung test's exit trap ran (TERM before KILL)" [ -s "$tmp/a.trap" ]
+child=$(cat "$tmp/a.child" 2>/dev/null)
+tap_check "runner: the hung test's background child ($child) was ended" \
+	bash -c '[ -n "$1" ] && ! kill -0 "$1" 2>/dev/null' _ "$child"
+tap_check "runner: a '# time-limit: N' line sets a test's own limit" \
+	grep -q '^not ok - tests/x/b-limit.t: ran past its time limit of 4s' "$tmp/out"
+tap_check "runner: the run went on to the next test" grep -q '^ok - c passes' "$tmp/out"
+tap_check "runner: the closing line counts it all" \
+	grep -q '^3 passed, 2 failed, 0 skipped$' "$tmp/out"
+# two limits (2 s + 4 s) and their TERM grace (20 s each) at most, and a little
+tap_check "runner: it took the limits, not the hangs ($secs s)" [ "$secs" -lt 60 ]
