@@ -38,12 +38,12 @@ trap 'rm -rf "$log"; [ -z "$boost" ] || rmdir "$boost" 2>/dev/null || echo "run-
 
 # A test that hangs must cost one failure, not the whole run: each .t runs in
 # a session of its own, and a watchdog ends that session after its time limit
-# (LRS_TEST_LIMIT seconds, or a "# time-limit: N" line near the top of the
+# (LRS_TEST_LIMIT seconds, 300 by default; or a "# time-limit: N" line near the top of the
 # test), after writing down where each of its processes waits.
-default_limit=${LRS_TEST_LIMIT:-600}
+default_limit=${LRS_TEST_LIMIT:-300}
 time_limit() {
 	local n
-	n=$(head -n 20 "$1" | sed -n 's/^# time-limit: \([0-9][0-9]*\)$/\1/p' | head -n 1)
+	n=$(head -n 20 "$1" | sed -n 's/^# time-limit: \([0-9][0-9]*\)\( .*\)\{0,1\}$/\1/p' | head -n 1)
 	echo "${n:-$default_limit}"
 }
 watchdog() {	# watchdog SID LIMIT: ends session SID if it outlives LIMIT s

@@ -21,7 +21,7 @@ wait
 SH
 cat >"$tmp/root/tests/x/b-limit.t" <<SH
 #!/usr/bin/env bash
-# time-limit: 4
+# time-limit: 4  (its own)
 echo "ok - b starts"
 sleep 300
 SH
