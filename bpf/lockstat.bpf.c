@@ -519,13 +519,14 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
 
 /*
  * Who runs on the other CPUs (rule 2 of holders.h). A spinlock's holder cannot
- * sleep or be preempted, so whoever released the lock a moment ago still runs
- * on its CPU. Candidates: the task current on each other CPU, not idle, not
- * spinning in a traced wait that began before ours (lruvec locks are
- * innermost: such a task held no L while we waited). A task that began to
- * spin after us stays: the holder often releases L and queues for it again. The best scores 2 if it is in the
- * lruvec's memcg (the usual taker of a memcg's lruvec lock), 1 if it is the
- * last contended acquirer; the first of equals wins.
+ * sleep or be preempted, so the last contended acquirer still on its CPU when
+ * our wait began held the lock into it; otherwise whoever took it unseen runs
+ * now. Candidates: the task current on each other CPU, not idle, not spinning
+ * in a traced wait that began before ours (lruvec locks are innermost: such a
+ * task held no L while we waited). A task that began to spin after us stays:
+ * the holder often releases L and queues for it again. The best scores 2 if it
+ * is in the lruvec's memcg (the usual taker of a memcg's lruvec lock), 1 if it
+ * is the last contended acquirer; the first of equals wins.
  *
  * The current task of each CPU comes from sched_switch, not from the
  * scheduler's runqueues: a per-CPU variable is a __ksym only where kallsyms
@@ -537,7 +538,8 @@ const volatile __u32 nr_cpus = 1;
 struct cpu_curr {
 	__u64 task;		/* the task_struct running there (read with probe reads) */
 	__u32 pid;		/* 0: idle, or no switch seen yet */
-	__u32 pad;
+	__u32 prev_pid;		/* the task the last switch took off this CPU */
+	__u64 switch_ns;	/* when */
 };
 
 struct {
@@ -591,6 +593,8 @@ int BPF_PROG(holders_sched_switch, bool preempt, struct task_struct *prev,
 	if (c) {
 		c->task = (__u64)next;
 		c->pid = BPF_CORE_READ(next, pid);
+		c->prev_pid = BPF_CORE_READ(prev, pid);
+		c->switch_ns = bpf_ktime_get_ns();
 	}
 	return 0;
 }
@@ -645,7 +649,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	struct cpu_curr *c;
 	__s64 waiting = 0;
 	__u64 from;
-	bool in_wait;
+	bool in_wait, ran_into;
 
 	if (!sc)
 		return;
@@ -681,16 +685,27 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	in_wait = last->pid && last->pid != pid && last->end_ns >= p->start_ns &&
 		  last->end_ns <= now;
 	from = in_wait ? last->end_ns : p->start_ns;
-	c = in_wait ? curr_on(last->cpu) : NULL;
-	if (c && c->pid == last->pid) {
-		/* rule 1: it took the lock while we queued and still runs: it held it until now */
+	/* if it took it before, was it still on its CPU when our wait began? */
+	c = !in_wait && last->pid && last->pid != pid ? curr_on(last->cpu) : NULL;
+	ran_into = c && (c->pid == last->pid ||
+			 (c->prev_pid == last->pid && c->switch_ns >= p->start_ns));
+	if (in_wait) {
+		/* rule 1: it took the lock while we queued: it held it until now */
 		sc->basis = HOLDER_BASIS_CHAIN;
 		sc->hk.pid = last->pid;
 		sc->mk.holder_cgid = last->cgid;
 		sc->stack_id = last->stack_id;
 		sc->queued = last->queued ? last->queued : 1;
+	} else if (ran_into) {
+		/* rule 2a: it held the lock when we began to wait, and still did after */
+		sc->basis = HOLDER_BASIS_RUNNING;
+		sc->hk.pid = last->pid;
+		sc->mk.holder_cgid = last->cgid;
+		sc->stack_id = last->stack_id;
+		sc->probable = 1;
+		__sync_fetch_and_add(&holder_running, 1);
 	} else {
-		/* rule 2: someone we did not see take it; it runs on another CPU */
+		/* rule 2b: someone we did not see take it; it runs on another CPU */
 		sc->rs.owner_cgid = p->owner_cgid;
 		sc->rs.self_cpu = cpu;
 		sc->rs.start_ns = p->start_ns;

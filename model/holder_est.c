@@ -30,6 +30,8 @@ struct cpu_state {
 	struct pending slot[CPU_DEPTH];
 	uint32_t curr_pid;	/* from LRS_HOLDER_SWITCH; 0: idle */
 	uint64_t curr_memcg;
+	uint32_t prev_pid;	/* the task the last switch took off this CPU */
+	uint64_t switch_ns;	/* when */
 };
 
 struct last {
@@ -201,7 +203,7 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 	const struct cpu_state *last_cpu, *run;
 	uint32_t holder_pid = 0;
 	int32_t stack_id = -1;
-	bool probable = false, in_wait;
+	bool probable = false, in_wait, ran_into;
 	int64_t waiting;
 
 	if (!last)
@@ -214,15 +216,24 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 	in_wait = last->pid && last->pid != pid && last->end_ns >= p->start_ns &&
 		  last->end_ns <= now;
 	from = in_wait ? last->end_ns : p->start_ns;
-	last_cpu = in_wait ? find_cpu(est, last->cpu) : NULL;
-	if (last_cpu && last_cpu->curr_pid == last->pid) {
+	last_cpu = !in_wait && last->pid && last->pid != pid ? find_cpu(est, last->cpu) : NULL;
+	ran_into = last_cpu && (last_cpu->curr_pid == last->pid ||
+				(last_cpu->prev_pid == last->pid && last_cpu->switch_ns >= p->start_ns));
+	if (in_wait) {
 		/* rule 1: the FIFO chain */
 		holder_pid = last->pid;
 		holder_cgid = last->cgid;
 		stack_id = last->stack_id;
 		queued = last->queued ? last->queued : 1;
+	} else if (ran_into) {
+		/* rule 2a: the last contended acquirer ran on into our wait */
+		holder_pid = last->pid;
+		holder_cgid = last->cgid;
+		stack_id = last->stack_id;
+		probable = true;
+		est->counters.running++;
 	} else if ((run = running_holder(est, p, cpu, last->pid))) {
-		/* rule 2: a task running on another CPU */
+		/* rule 2b: a task running on another CPU */
 		holder_pid = run->curr_pid;
 		holder_cgid = run->curr_memcg;
 		if (holder_pid == last->pid)
@@ -258,6 +269,8 @@ int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_eve
 	if (!c)
 		return -ENOMEM;
 	if (ev->type == LRS_HOLDER_SWITCH) {
+		c->prev_pid = c->curr_pid;
+		c->switch_ns = ev->t_ns;
 		c->curr_pid = ev->pid;
 		c->curr_memcg = ev->memcg;
 		return 0;

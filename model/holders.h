@@ -12,22 +12,27 @@
  *   `waiting`, the number of tasks between contention_begin and
  *   contention_end on L. Per CPU keep the task sched_switch put there.
  *   When waiter B (wait began at start_ns) ends its wait on L at now:
- *     1. chain: last.pid != B, last.end_ns >= start_ns, and last still runs on
- *        last.cpu: B was already queued when last took L. Queued spinlocks
- *        hand over in FIFO order, so last held L from last.end_ns until now:
- *        hold = now - last.end_ns, charged to last; every task queued when
- *        last took L (last.queued, at least 1) waited through that hold:
- *        imposed = hold x queued.
- *     2. running: otherwise someone took L unseen (uncontended, or by the
- *        pending-bit path that 6.1 does not trace). A spinlock holder runs
- *        until it releases, so it runs now, on another CPU: of the tasks
- *        current on the other CPUs, not idle and not spinning in a traced
- *        wait that began before B's (lruvec locks are innermost: such a
- *        spinner held no L in B's wait; one that began later may have
- *        released L and queued again),
- *        the one in L's memcg (+2) and/or the last contended acquirer (+1)
- *        scores best; lowest CPU among equals. hold = now - start_ns (from
- *        last.end_ns if that fell in the wait); marked probable.
+ *     1. chain: last.pid != B and last.end_ns >= start_ns: B was already
+ *        queued when last took L. Queued spinlocks hand over in FIFO order
+ *        (with a queue, nobody takes L by the fast path), so last held L from
+ *        last.end_ns until B's turn: hold = now - last.end_ns, charged to
+ *        last, even if last has left its CPU since (it released L; B's end
+ *        can be seen late, e.g. when B's vCPU did not run at the hand-over);
+ *        every task queued when last took L (last.queued, at least 1)
+ *        waited through that hold: imposed = hold x queued.
+ *     2. running: last.pid != B took L before B's wait began, and was still
+ *        on last.cpu after it began (it runs there now, or the last switch
+ *        there took it off at or after start_ns): it held L into B's wait.
+ *        hold = now - start_ns, charged to last, marked probable.
+ *        Otherwise someone took L unseen (uncontended, or by the pending-bit
+ *        path that 6.1 does not trace). A spinlock holder runs until it
+ *        releases, so it runs now, on another CPU: of the tasks current on
+ *        the other CPUs, not idle and not spinning in a traced wait that
+ *        began before B's (lruvec locks are innermost: such a spinner held no
+ *        L in B's wait; one that began later may have released L and queued
+ *        again), the one in L's memcg (+2) and/or the last contended acquirer
+ *        (+1) scores best; lowest CPU among equals. hold = now - start_ns;
+ *        marked probable.
  *     3. probable: no such task (or no sched_switch seen yet): last, if it is
  *        not B: hold = now - start_ns, marked probable.
  *     4. otherwise holder unknown (pid 0): hold = now - start_ns.
@@ -35,13 +40,15 @@
  *   waiting after B left}.
  *
  * The matrix adds each charge to the cell (B's memcg, L's owner memcg,
- * holder's memcg). Where the estimate can be wrong: rule 2 picks among
- * several running tasks by memcg, so a holder from another memcg that runs
- * next to a task of L's memcg loses to it; an unseen acquirer that released
- * L before B ended is invisible (the hold is charged to its successor); a
- * lost begin or end breaks the chain; unfair locks (paravirt test-and-set
- * spinning under some hypervisors) break FIFO; and the BPF record is updated
- * without a lock (a torn read misattributes one wait).
+ * holder's memcg). Where the estimate can be wrong: an unseen acquirer that
+ * took L after last released it, while last still ran, is charged to last;
+ * rule 2's scan picks among several running tasks by memcg, so a holder
+ * from another memcg that runs next to a task of L's memcg loses to it; an
+ * unseen acquirer that released L before B ended is invisible (the hold is
+ * charged to its successor); a lost begin or end breaks the chain; unfair
+ * locks (paravirt test-and-set spinning under some hypervisors) break FIFO;
+ * and the BPF record is updated without a lock (a torn read misattributes
+ * one wait).
  */
 #ifndef LRS_HOLDERS_H
 #define LRS_HOLDERS_H

@@ -13,8 +13,8 @@ holders of the same waits: own, the estimate's hold time on the right memcg (>= 
 LRS_HOLDERS_MIN_ACCURACY changes it) and task; foreign, that the other memcg's task really
 held a good part of the heavy memcg's locks, the estimate's right memcg and task, and how it
 fares against two naive guesses on the same waits ("a task of the lruvec's memcg", "the last
-task that contended on this lock"). Bounds not reached are asserted at what was measured
-minus the spread between boots (docs/holders.md, "Lab status", has the numbers).
+task that contended on this lock"; docs/holders.md, "Lab status", says why the second cannot
+be beaten by 10 points in this guest).
 
 The guest is lab.CONTENDED (6 vCPUs, 3 per node, single-threaded TCG, no "hypervisor" CPUID
 bit): why is there. LRS_HOLDERS_KEEP=DIR keeps the guest's reports there."""
@@ -31,17 +31,15 @@ import labtest  # noqa: E402
 
 MIN_ACCURACY = float(os.environ.get("LRS_HOLDERS_MIN_ACCURACY", "0.9"))
 # The aims: right memcg >= 90%, right task >= 80%, and 10 points above each naive guess.
-# Measured in 10 boots of this guest (docs/holders.md, "Lab status"); where an aim is not
-# reached, the bound is the lowest boot minus the spread between boots (max - min).
-OWN_MIN_TASK = 0.72		# measured 74.9% to 77.0%
-FOREIGN_MIN_SHARE = 0.19	# the reclaimer's share of heavy's exact hold: 23.7% to 28.2%
-FOREIGN_MIN_MEMCG = 0.90	# measured 92.0% to 92.9%: the aim
-FOREIGN_MIN_TASK = 0.59		# measured 61.6% to 63.6%
-FOREIGN_OVER_OWNER = 0.10	# above "a task of the lruvec's memcg" by 16.1 to 19.9: the aim
-# "the last contended acquirer" is right for 99.8% to 100% (memcg) and 99.6% to 99.8% (task)
-# in this guest: the estimate trails it by 7.1 to 7.9 points (memcg), 36 to 38 (task)
-FOREIGN_UNDER_LAST_MEMCG = 0.09
-FOREIGN_UNDER_LAST_TASK = 0.41
+OWN_MIN_TASK = 0.80
+FOREIGN_MIN_SHARE = 0.19	# the reclaimer's share of heavy's exact hold (lowest boot - spread)
+FOREIGN_MIN_MEMCG = 0.90
+FOREIGN_MIN_TASK = 0.80
+FOREIGN_OVER_OWNER = 0.10	# above "a task of the lruvec's memcg"
+# "the last contended acquirer" is right for nearly every hold in this guest (every hold is
+# contended and seen), so 10 points above it cannot be: the bound is not under it by more
+# than the spread of (estimate - guess) between boots.
+UNDER_LAST = 0.01
 REPORTS = ("holders", "foreign")
 HEAVY, RECLAIMER = "/lrs-test-labh-shared", "/lrs-test-labr-reclaim"
 
@@ -168,6 +166,7 @@ def run(tap, kdir, work):
             100 * MIN_ACCURACY, 100 * sh["memcg"]), at_least(sh["memcg"], MIN_ACCURACY))
     tap.check("own holders: right task for >= %.0f%% of hold time (%.1f%%)" % (
         100 * OWN_MIN_TASK, 100 * sh["task"]), at_least(sh["task"], OWN_MIN_TASK))
+    under_last(tap, "own", sh)
     heavy = [r for r in h.get("rows", []) if (r.get("memcg") or "").startswith(
         "/lrs-test-labh")]
     tap.check("the heavy memcg's tasks are among the holders", [] if heavy else
@@ -187,11 +186,15 @@ def run(tap, kdir, work):
               "lruvec's memcg\" (%.1f%% vs %.1f%%)" % (
                   100 * FOREIGN_OVER_OWNER, 100 * sh["memcg"], 100 * sh["owner"]),
               at_least(sh["memcg"] - sh["owner"], FOREIGN_OVER_OWNER))
-    for what, bound in (("memcg", FOREIGN_UNDER_LAST_MEMCG), ("task", FOREIGN_UNDER_LAST_TASK)):
-        tap.check("foreign holders: right %s no more than %.0f points under the guess \"the "
-                  "last contended acquirer\" (%.1f%% vs %.1f%%)" % (
-                      what, 100 * bound, 100 * sh[what], 100 * sh["last_" + what]),
-                  at_least(sh[what] - sh["last_" + what], -bound))
+    under_last(tap, "foreign", sh)
+
+
+def under_last(tap, case, sh):
+    for what in ("memcg", "task"):
+        tap.check("%s holders: right %s no more than %.0f point under the guess \"the last "
+                  "contended acquirer\" (%.1f%% vs %.1f%%)" % (
+                      case, what, 100 * UNDER_LAST, 100 * sh[what], 100 * sh["last_" + what]),
+                  at_least(sh[what] - sh["last_" + what], -UNDER_LAST))
 
 
 if __name__ == "__main__":

@@ -180,20 +180,21 @@ static void test_running_holder(void **state)
 	E(20, 0, 1, 60, L1);	/* 1 took L1 (cpus 1-3 run, none in L1's memcg: cpu 1's task) */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10);
 	S(30, 3, 5, OWNER);	/* 5, of L1's memcg, runs on cpu 3: takes L1 unseen */
+	S(35, 0, 0, 0);		/* 1 left cpu 0 before the next wait: it had released L1 */
 	B(40, 1, 2, 60, L1);	/* 2 waits; 3 waits too (cpu 2), after it */
 	B(45, 2, 3, 60, L1);
-	E(100, 1, 2, 60, L1);	/* 1 (last, still running) and 5 run: 5 is in L1's memcg */
+	E(100, 1, 2, 60, L1);	/* 3 and 5 run: 5 is in L1's memcg */
 	assert_int_equal(lrs_holder_est__find(e, L1, 5)->hold_ns, 60);
 	assert_int_equal(lrs_holder_est__find(e, L1, 5)->probable_ns, 60);
 	assert_int_equal(lrs_holder_est__find(e, L1, 5)->cgid, OWNER);
 	E(130, 2, 3, 60, L1);	/* the chain: 2 took it at 100 and runs on cpu 1 */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10 + 30);
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->probable_ns, 10);
-	/* the chain is broken when last no longer runs where it took the lock */
+	/* last left its CPU before the next wait began: not it */
 	S(140, 2, 0, 0);	/* 3 (last) leaves cpu 2 */
 	S(140, 3, 0, 0);
 	B(150, 0, 1, 60, L1);
-	E(190, 0, 1, 60, L1);	/* last (3) not running; cpu 1 runs 2, last but one */
+	E(190, 0, 1, 60, L1);	/* cpu 1 runs 2, last but one */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10 + 30 + 40);
 	S(200, 0, 0, 0);	/* nobody runs: the last contended acquirer, 1, is the guess */
 	S(200, 1, 0, 0);
@@ -204,6 +205,52 @@ static void test_running_holder(void **state)
 	assert_int_equal(c.running, 3);
 	assert_int_equal(c.probable, 1);
 	assert_int_equal(c.unknown, 0);
+	lrs_holder_est__free(e);
+}
+
+/*
+ * Rule 2a: the last contended acquirer took the lock before the wait began and
+ * was still on its CPU after (running, or switched out during the wait): it is
+ * the holder, even next to a running task of the lruvec's memcg. A chain stays
+ * a chain when its acquirer leaves the CPU before the waiter's end is seen (a
+ * waiter's vCPU may run late after the hand-over).
+ */
+static void test_last_ran_into_wait(void **state)
+{
+	struct lrs_holder_est *e;
+	struct lrs_holder_est_counters c;
+
+	assert_int_equal(lrs_holder_est__new(&e), 0);
+	S(0, 0, 1, 60);
+	S(0, 1, 2, 60);
+	S(0, 2, 5, OWNER);	/* a task of L1's memcg runs on cpu 2 all along */
+	B(10, 0, 1, 60, L1);
+	E(20, 0, 1, 60, L1);	/* 1 takes L1 (its hold charged to 5: running, memcg) */
+	B(40, 1, 2, 60, L1);	/* 2 waits; 1 still runs on cpu 0 */
+	E(100, 1, 2, 60, L1);	/* 1 ran into the wait: 1, not 5 */
+	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 60);
+	assert_int_equal(lrs_holder_est__find(e, L1, 1)->probable_ns, 60);
+	B(110, 0, 1, 60, L1);	/* 1 waits; 2 (last, from 100) is switched out during it */
+	S(150, 1, 0, 0);
+	E(200, 0, 1, 60, L1);	/* 2 left its CPU at 150, after 110: 2 */
+	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 90);
+	S(210, 1, 2, 60);	/* 2 is back on cpu 1, 1 (last) on cpu 0 */
+	B(220, 1, 2, 60, L1);	/* 2 queues; 1 switched out at 230; 1 took it at 200, */
+	S(230, 0, 0, 0);	/* before the wait: it ran into it (until 230) */
+	E(300, 1, 2, 60, L1);
+	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 60 + 80);
+	/* the chain: 3 takes L1 while 4 queues, then leaves its CPU before 4's end */
+	S(300, 3, 3, 60);
+	S(300, 0, 4, 60);
+	B(310, 3, 3, 60, L1);
+	B(320, 0, 4, 60, L1);
+	E(330, 3, 3, 60, L1);	/* 3 takes it at 330 (2, the last, ran into 3's wait) */
+	S(340, 3, 0, 0);	/* 3 is off its CPU (it released) */
+	E(400, 0, 4, 60, L1);	/* 4's end seen late: 3 held it from 330 */
+	assert_int_equal(lrs_holder_est__find(e, L1, 3)->hold_ns, 70);
+	assert_int_equal(lrs_holder_est__find(e, L1, 3)->probable_ns, 0);
+	lrs_holder_est__counters(e, &c);
+	assert_int_equal(c.running, 5);	/* the first end (scan), and four times rule 2a */
 	lrs_holder_est__free(e);
 }
 
@@ -417,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_nested_on_one_cpu),
 		cmocka_unit_test(test_missed_events),
 		cmocka_unit_test(test_running_holder),
+		cmocka_unit_test(test_last_ran_into_wait),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_recording_round_trip),
