@@ -6,7 +6,7 @@ root=${LRS_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${LRS_BUILD:-$root/build}
 export LRS_ROOT=$root LRS_BUILD=$build LRS_BIN=${LRS_BIN:-$build/lruscope}
 export LRS_CACHE=${LRS_CACHE:-/var/cache/lruscope}
-only=${1:-}	# optional: a substring of the test paths to run
+only=${1:-}	# optional: a substring of the test paths (from the repository's top) to run
 
 passed=0 failed=0 skipped=0
 failures=()
@@ -89,7 +89,7 @@ run_test() {	# run_test LIMIT TEST: runs TEST (boosted) in a new session, bounde
 # cmocka binaries: count their summary lines.
 for bin in "$build"/tests/unit/test_*; do
 	[ -x "$bin" ] || continue
-	case "$bin" in *"$only"*) ;; *) continue ;; esac
+	case "${bin#"$build"/}" in *"$only"*) ;; *) continue ;; esac
 	name=${bin##*/}
 	printf '%s== %s%s\n' "$bold" "$name" "$off"
 	out="$log/$name.out"
@@ -108,8 +108,8 @@ done
 
 # Scripted tests: TAP-style lines.
 while IFS= read -r t; do
-	case "$t" in *"$only"*) ;; *) continue ;; esac
 	rel=${t#"$root"/}
+	case "$rel" in *"$only"*) ;; *) continue ;; esac
 	printf '%s== %s%s\n' "$bold" "$rel" "$off"
 	out="$log/$(echo "$rel" | tr / _).out"
 	start=$(date +%s)

@@ -63,3 +63,13 @@ tap_check "runner: the closing line counts it all" \
 # two limits (2 s + 4 s) and their TERM grace (20 s each) at most, and some slack for a busy
 # machine; not the 600 s of the process d-leaves.t left holding its output
 tap_check "runner: it took the limits, not the hangs nor what was left ($secs s)" [ "$secs" -lt 200 ]
+
+# a pattern picks tests by their path in the repository, not by where it is checked out
+LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_NO_BOOST=1 \
+	"$LRS_ROOT/tests/run-all.sh" "${tmp##*/}" </dev/null >"$tmp/pat1" 2>&1
+LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_NO_BOOST=1 \
+	"$LRS_ROOT/tests/run-all.sh" c-pass </dev/null >"$tmp/pat2" 2>&1
+tap_check "runner: a pattern is matched in the repository, not in its directory's name" \
+	grep -qx '0 passed, 0 failed, 0 skipped' "$tmp/pat1"
+tap_check "runner: a pattern runs the tests whose path has it (c-pass)" \
+	bash -c 'grep -qx "1 passed, 0 failed, 0 skipped" "$1" && grep -q "^ok - c passes" "$1"' _ "$tmp/pat2"
