@@ -21,9 +21,11 @@
 #define LRS_COMPARE_MIN_SAMPLES 3	/* fewer intervals on a side: not tested */
 #define LRS_COMPARE_FEW_SAMPLES 20	/* fewer: neighbouring intervals' correlation not judged */
 /*
- * An interval over this many times the collector's own (a snapshot's
- * interval_ns) is a pause, no sample: a stopped recorder, or the demo running
- * the other layout between two runs of one. Neither its wait nor its time count.
+ * An interval between two lines of a recording over this many times the
+ * later snapshot's own interval_ns (the time since the collector's snapshot
+ * before, whether recorded or not) is a pause, no sample: the file misses
+ * what happened between, as 'demo --record' between two runs of a layout.
+ * Neither its wait nor its time count.
  */
 #define LRS_COMPARE_PAUSE_FACTOR 4
 
