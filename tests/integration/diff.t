@@ -6,8 +6,9 @@
 # memcgs on one side only are listed as such; memcgs match by path across
 # other cgroup ids; JSON parses and says what the text says; user nobody gets
 # root's output; the causes of sampled stacks under an lruvec (one 5x significant and
-# first, one sampled in B only, one unchanged, unclassified), in text and JSON; bad files and arguments; --tui in tmux: the 5x memcg first,
-# its ratio red on the diverging scale, an unchanged one plain, q quits;
+# first, one sampled in B only, one unchanged, unclassified), in text and JSON; bad
+# files and arguments; --tui in tmux: the 5x memcg first, its ratio red on the
+# diverging scale, an unchanged one plain, q quits; the causes line, 5x red;
 # --gui --screenshot: the same colours read back from the PNG. Live, as root: two short
 # recordings of this machine show no significant lruvec change. See
 # tests/PROTOCOL.md.
@@ -236,6 +237,18 @@ tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the uncha
 		! grep "/lrs-d-hot" <<<"$1" | grep -q "48;5;"' _ "$colours"
 tm send-keys -t tui q
 lrs_screen_check "$T: --tui: q quits with exit 0" tui '^EXIT=0$' 10
+
+# the causes line: those of the first lruvec with sampled stacks, the 5x one red
+tm new-session -d -x 120 -y 16 -s tuic -c "$WORK" \
+	"env TERM=xterm-256color '$LRS_BIN' diff --tui ca.jsonl cb.jsonl; echo EXIT=\$?; sleep 60"
+lrs_screen_check "$T: --tui: a line names /lrs-d-warm@N0's causes: reclaim about 5x significant first, lru-add drain new, unclassified" tuic \
+	'^ causes /lrs-d-warm@N0 sampled B/A: reclaim [4-6]\.[0-9]{2}x\*  lru-add drain new\*  .*unclassified' 20
+colours=$(tm capture-pane -e -p -t tuic)
+tap_check "$T: --tui: the causes line colours reclaim's 5x red (background 160), activation's not at all" \
+	bash -c 'grep " causes /lrs-d-warm" <<<"$1" | grep -q "reclaim .*48;5;160m[4-6]\.[0-9][0-9]x\*" &&
+		! grep " causes /lrs-d-warm" <<<"$1" | grep -Eq "activation [^ ]*48;5;"' _ "$colours"
+tm send-keys -t tuic q
+lrs_screen_check "$T: --tui (causes): q quits with exit 0" tuic '^EXIT=0$' 10
 
 # ---- the GUI: a headless frame, its colours read back -----------------------------------
 # diverging FILE.png WANT: the diverging colours below the legend are WANT (a
