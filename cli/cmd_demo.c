@@ -28,6 +28,7 @@ static void usage(FILE *f)
 "usage: sudo lruscope demo [--readers N] [--layout shared|isolated|both]\n"
 "                          [--duration SECS] [--runs K] [--size BYTES] [--limit BYTES]\n"
 "                          [--read 4k|dd] [--batch] [--json] [-i SECS] [--no-color]\n"
+"                          [--record DIR]\n"
 "\n"
 "The per-memcg lru_lock experiment (Linux 5.11), rebuilt on today's kernel.\n"
 "Before 5.11 a NUMA node had one LRU lock that every container queued on; since,\n"
@@ -60,6 +61,11 @@ static void usage(FILE *f)
 "  --json              the summary as one JSON object (implies --batch)\n"
 "  -i, --interval SECS heatmap refresh (default 1)\n"
 "  --no-color          no colour in the heatmap\n"
+"  --record DIR        also write every snapshot of each layout's runs into\n"
+"                      DIR/shared.jsonl and DIR/isolated.jsonl (DIR is made if\n"
+"                      missing; existing files are refused, never overwritten),\n"
+"                      with waiting stacks even in --batch, and print the\n"
+"                      'lruscope diff' command that compares them\n"
 "\n"
 "Readers run with cpu.shares %d (a cpu cgroup %scpu on cgroup v1, cpu.weight\n"
 "on v2) so other load on a small machine disturbs the measurement less.\n"
@@ -102,6 +108,7 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "no-color", no_argument, NULL, 'C' },
+		{ "record", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -190,6 +197,13 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 			break;
 		case 'C':
 			o->no_color = true;
+			break;
+		case 'R':
+			if (!*optarg) {
+				fprintf(stderr, "lruscope demo: --record '': name a directory\n");
+				return -EINVAL;
+			}
+			o->record_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);

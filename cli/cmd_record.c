@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
 #include "cli/commands.h"
 #include "collector/live/live.h"
@@ -43,53 +42,6 @@ static void sleep_until(double deadline)
 			break;
 		usleep(left > 0.1 ? 100000 : (useconds_t)(left * 1e6) + 1);
 	}
-}
-
-static void fill_header(struct lrs_recording_header *hdr, double interval_s)
-{
-	struct utsname uts;
-	struct timespec ts;
-	FILE *f;
-	char line[64];
-
-	memset(hdr, 0, sizeof(*hdr));
-	hdr->schema = LRS_SCHEMA_VERSION;
-	hdr->interval_ns = (uint64_t)(interval_s * 1e9);
-	if (!uname(&uts)) {
-		snprintf(hdr->kernel, sizeof(hdr->kernel), "%.63s", uts.release);
-		snprintf(hdr->host, sizeof(hdr->host), "%.255s", uts.nodename);
-	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	hdr->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-	/* the online nodes; each snapshot lists its own too */
-	f = fopen("/sys/devices/system/node/online", "r");
-	if (f && fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		while (*p) {
-			char *end;
-			long a = strtol(p, &end, 10), b;
-
-			if (end == p)
-				break;
-			b = a;
-			if (*end == '-')
-				b = strtol(end + 1, &end, 10);
-			for (long n = a; n <= b && n - a < 4096; n++) {
-				int *nodes = realloc(hdr->nodes, (hdr->nr_nodes + 1) * sizeof(int));
-
-				if (!nodes)
-					break;
-				hdr->nodes = nodes;
-				hdr->nodes[hdr->nr_nodes++] = (int)n;
-			}
-			p = *end == ',' ? end + 1 : end;
-			if (*p == '\n')
-				break;
-		}
-	}
-	if (f)
-		fclose(f);
 }
 
 int lrs_cmd_record(int argc, char **argv)
@@ -177,7 +129,7 @@ int lrs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "lruscope record: %s: cannot create: %s\n", path, strerror(errno));
 		goto out;
 	}
-	fill_header(&hdr, src->interval_s);
+	lrs_recording_header__fill_local(&hdr, src->interval_s);
 	ret = lrs_recording_writer__open(&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(path), &hdr);
 	lrs_recording_header__clear(&hdr);
 	if (ret) {

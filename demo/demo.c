@@ -12,6 +12,7 @@
 
 #include "collector/live/live.h"
 #include "demo/demo.h"
+#include "demo/demo_record.h"
 #include "demo/demo_summary.h"
 #include "model/clock.h"
 #include "model/model.h"
@@ -96,6 +97,29 @@ static int take_retry(struct lrs_source *src, struct lrs_snapshot **out, volatil
 	return ret;
 }
 
+/*
+ * --batch with --record: the run's length in steps of the collector's
+ * interval, a snapshot after each (the recording source writes it; the last
+ * one is the run's end snapshot, taken after this).
+ */
+static int wait_sampling(struct lrs_workload *wl, const struct lrs_demo_opts *o, struct lrs_source *src,
+			 volatile sig_atomic_t *stop, char *err, size_t err_len)
+{
+	double end = lrs_now_s() + o->duration_s;
+
+	for (;;) {
+		double left = end - lrs_now_s();
+		struct lrs_snapshot *snap = NULL;
+		int ret;
+
+		ret = lrs_workload__wait(wl, left < src->interval_s ? left : src->interval_s, stop, err, err_len);
+		if (ret || *stop || end - lrs_now_s() < src->interval_s / 4)
+			return ret;
+		if (!take_retry(src, &snap, stop))	/* a failed one: a longer interval */
+			lrs_snapshot__free(snap);
+	}
+}
+
 /* Fill ids from the workload: its memcg ids and each reader's memcg. */
 static int run_ids(struct lrs_workload *wl, struct lrs_demo_run_ids *ids, uint64_t **memcgs,
 		   pid_t **pids, uint64_t **pid_memcgs)
@@ -167,7 +191,9 @@ static int demo_run_one(const struct lrs_demo_opts *o, enum lrs_layout layout, u
 	}
 	lrs_workload__start(wl);
 	t0 = lrs_now_s();
-	if (o->batch) {
+	if (o->batch && o->record_dir) {
+		ret = wait_sampling(wl, o, src, stop, err, sizeof(err));
+	} else if (o->batch) {
 		ret = lrs_workload__wait(wl, o->duration_s, stop, err, sizeof(err));
 	} else {
 		struct banner_ctx b = { wl, layout, idx, nr, o->duration_s, "" };
@@ -225,6 +251,40 @@ out:
 	return ret;
 }
 
+/*
+ * Close the recordings and say how to compare them on f: A the shared
+ * layout (one lock, as before 5.11), B the isolated one. Nonzero after an error.
+ */
+static int finish_recording(struct lrs_demo_record **rec, FILE *f)
+{
+	char path[2][4096], err[600];
+	size_t snaps[2];
+	int ret;
+
+	for (int k = 0; k < 2; k++) {
+		const char *p = lrs_demo_record__path(*rec, (enum lrs_layout)k);
+
+		snprintf(path[k], sizeof(path[k]), "%s", p ? p : "");
+		snaps[k] = lrs_demo_record__snapshots(*rec, (enum lrs_layout)k);
+	}
+	ret = lrs_demo_record__close(*rec, err, sizeof(err));
+	*rec = NULL;
+	if (ret) {
+		fprintf(stderr, "lruscope demo: %s\n", err);
+		return ret;
+	}
+	for (int k = 0; k < 2; k++)
+		if (path[k][0] && snaps[k] < 2)
+			fprintf(stderr, "lruscope demo: %s: %zu snapshot%s, no interval: removed\n", path[k],
+				snaps[k], snaps[k] == 1 ? "" : "s");
+		else if (path[k][0])
+			fprintf(f, "recorded %s (%zu snapshots)\n", path[k], snaps[k]);
+	if (path[0][0] && path[1][0] && snaps[0] >= 2 && snaps[1] >= 2)
+		fprintf(f, "compare the layouts, shared (A) against isolated (B):\n  lruscope diff %s %s\n",
+			path[0], path[1]);
+	return 0;
+}
+
 static void print_header(const struct lrs_demo_opts *o, FILE *f)
 {
 	unsigned int containers = lrs_workload__containers(o->wl.readers);
@@ -243,6 +303,7 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 	struct lrs_source *src = NULL;
 	struct lrs_demo_run *runs = NULL;
 	struct lrs_demo_summary sum;
+	struct lrs_demo_record *rec = NULL;
 	size_t nr_runs = 0, total, skipped = 0;
 	char err[512] = "";
 	int lock_fd = -1, ret, rc = 1;
@@ -272,6 +333,15 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 	lock_fd = demo_lock();
 	if (lock_fd < 0)
 		return 1;
+	if (o->record_dir) {
+		bool use[2] = { o->both || o->wl.layout == LRS_LAYOUT_SHARED,
+				o->both || o->wl.layout == LRS_LAYOUT_ISOLATED };
+
+		if (lrs_demo_record__open(&rec, o->record_dir, use, o->interval_s, err, sizeof(err))) {
+			fprintf(stderr, "lruscope demo: %s\n", err);
+			goto out;
+		}
+	}
 	/* we hold the lock: any lrs-demo-* left is a killed demo's */
 	if (lrs_workload__remove_stale(&wl_opts) > 0 && !o->json)
 		fprintf(stderr, "lruscope demo: removed leftovers of an earlier demo\n");
@@ -291,7 +361,7 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 		fprintf(stderr, "lruscope demo: loading the BPF collector...\n");
 	lrs_collector_opts__defaults(&co);
 	co.interval_s = o->interval_s;
-	if (o->batch)
+	if (o->batch && !o->record_dir)
 		co.stack_every = 0;	/* no view shows stacks: keep their cost out of the waits */
 	ret = lrs_collector__open(&co, &src, err, sizeof(err));
 	if (ret) {
@@ -309,10 +379,14 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 		/* alternate, and swap the order every round: drift hits both layouts */
 		if (o->both)
 			layout = (enum lrs_layout)((i % 2) ^ ((i / 2) % 2));
-		ret = demo_run_one(o, layout, (unsigned int)i + 1, (unsigned int)total, src,
-				   &runs[nr_runs], stop);
+		ret = demo_run_one(o, layout, (unsigned int)i + 1, (unsigned int)total,
+				   rec ? lrs_demo_record__source(rec, layout, src) : src, &runs[nr_runs], stop);
 		if (ret < 0)
 			goto out;
+		if (rec && lrs_demo_record__error(rec, err, sizeof(err))) {
+			fprintf(stderr, "lruscope demo: %s\n", err);
+			goto out;
+		}
 		if (ret == 2) {
 			skipped++;
 			continue;
@@ -340,9 +414,13 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 			printf("(%zu of %zu runs completed%s)\n", nr_runs, total,
 			       skipped ? "; the collector failed in the others" : "");
 	}
+	if (rec && finish_recording(&rec, o->json ? stderr : stdout))
+		goto out;
 	fflush(stdout);
 	rc = *stop ? 1 : 0;
 out:
+	if (rec && lrs_demo_record__close(rec, err, sizeof(err)))
+		fprintf(stderr, "lruscope demo: %s\n", err);
 	free(runs);
 	lrs_source__destroy(src);
 	demo_unlock(lock_fd);

@@ -38,6 +38,7 @@ struct lrs_demo_opts {
 	double interval_s;		/* TUI refresh */
 	bool batch, json, no_color;
 	bool limit_given, size_given;
+	const char *record_dir;		/* --record DIR: a recording per layout, or NULL */
 };
 
 /*

@@ -13,11 +13,15 @@
 #include "model/snapshot_diff.h"
 #include "model/u64map.h"
 
-/* What a run keeps of one lruvec or lock: a rate per interval and the sums. */
+/*
+ * What a run keeps of one lruvec or lock, or of one cause of an lruvec's
+ * sampled stacks: a rate per interval and the sums.
+ */
 struct series {
 	enum lrs_cmp_kind kind;
 	char *name;
 	int node;
+	int cause;			/* enum lrs_cause of an lruvec's cause; -1 otherwise */
 	double *wait, *contended;	/* per s; intervals before it appeared are 0 */
 	size_t n, cap;
 	double wait_ns, contended_sum;
@@ -26,9 +30,9 @@ struct series {
 struct lrs_cmp_run {
 	struct series *series;
 	size_t nr_series, cap_series;
-	struct u64map index;		/* hash of (kind, name, node) -> series, probed */
+	struct u64map index;		/* hash of (kind, name, node, cause) -> series, probed */
 	struct lrs_snapshot *prev;
-	size_t samples;
+	size_t samples, pauses;
 	double duration_s;
 };
 
@@ -68,23 +72,34 @@ double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run)
 	return run->duration_s;
 }
 
-static uint64_t key_hash(enum lrs_cmp_kind kind, const char *name, int node)
+size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run)
+{
+	return run->pauses;
+}
+
+static uint64_t key_hash(enum lrs_cmp_kind kind, const char *name, int node, int cause)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
 
 	for (const char *c = name; *c; c++)
 		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)(cause + 1)) * 0x100000001b3ULL;
 	return u64map__key2(h, ((uint64_t)kind << 32) | (uint32_t)node);
 }
 
+static bool same_key(const struct series *s, enum lrs_cmp_kind kind, const char *name, int node, int cause)
+{
+	return s->kind == kind && s->node == node && s->cause == cause && !strcmp(s->name, name);
+}
+
 /*
- * The index of the series of (kind, name, node) in run, made when new; -1
- * when out of memory. An index, not a pointer: a new series moves them all.
+ * The index of the series of (kind, name, node, cause) in run, made when new;
+ * -1 when out of memory. An index, not a pointer: a new series moves them all.
  */
 static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const char *name,
-				int node)
+		      int node, int cause)
 {
-	uint64_t h = key_hash(kind, name, node);
+	uint64_t h = key_hash(kind, name, node, cause);
 	struct series *s;
 	size_t i;
 
@@ -92,8 +107,7 @@ static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const cha
 	for (;; h++) {
 		if (!u64map__get(&run->index, h, &i))
 			break;
-		s = &run->series[i];
-		if (s->kind == kind && s->node == node && !strcmp(s->name, name))
+		if (same_key(&run->series[i], kind, name, node, cause))
 			return (long)i;
 	}
 	if (run->nr_series == run->cap_series) {
@@ -106,7 +120,7 @@ static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const cha
 		run->cap_series = cap;
 	}
 	s = &run->series[run->nr_series];
-	*s = (struct series){ .kind = kind, .node = node, .name = strdup(name) };
+	*s = (struct series){ .kind = kind, .node = node, .cause = cause, .name = strdup(name) };
 	if (!s->name || u64map__set(&run->index, h, run->nr_series)) {
 		free(s->name);
 		return -1;
@@ -152,6 +166,24 @@ static uint64_t increase(uint64_t now, uint64_t before)
 	return now >= before ? now - before : now;	/* went backwards: from zero */
 }
 
+/* The causes of lv's stack uses sampled since was (its lruvec before, or NULL). */
+static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, const struct lrs_lruvec *lv,
+		      const struct lrs_lruvec *was, size_t k, double dt_s)
+{
+	struct lrs_causes c;
+
+	lrs_causes__of_lruvec(snap, lv, was, &c);
+	for (int cause = 0; cause < LRS_NR_CAUSES; cause++) {
+		const struct lrs_cause_share *by = &c.by[cause];
+
+		if ((by->wait_ns || by->contended) &&
+		    series_add(run, series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, cause),
+			       k, dt_s, by->wait_ns, by->contended))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, double dt_s)
 {
 	const struct lrs_snapshot *prev = run->prev;
@@ -161,8 +193,8 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 	int err = -ENOMEM;
 
 	u64map__init(&before);
-	total[0] = series_of(run, LRS_CMP_TOTAL, total_names[0], -1);
-	total[1] = series_of(run, LRS_CMP_TOTAL, total_names[1], -1);
+	total[0] = series_of(run, LRS_CMP_TOTAL, total_names[0], -1, -1);
+	total[1] = series_of(run, LRS_CMP_TOTAL, total_names[1], -1, -1);
 	if (series_add(run, total[0], k, dt_s, 0, 0) || series_add(run, total[1], k, dt_s, 0, 0))
 		goto out;
 	for (size_t i = 0; i < prev->nr_lruvecs; i++)
@@ -170,15 +202,16 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 			goto out;
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
 		const struct lrs_lruvec *lv = &snap->lruvecs[i];
-		const struct lrs_lock_counters *was = NULL;
-		long s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node);
+		const struct lrs_lruvec *was = NULL;
+		long s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, -1);
 		uint64_t wait, cont;
 
 		if (u64map__get(&before, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &j))
-			was = &prev->lruvecs[j].counters;
-		wait = increase(lv->counters.wait_ns, was ? was->wait_ns : 0);
-		cont = increase(lv->counters.contended, was ? was->contended : 0);
-		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont))
+			was = &prev->lruvecs[j];
+		wait = increase(lv->counters.wait_ns, was ? was->counters.wait_ns : 0);
+		cont = increase(lv->counters.contended, was ? was->counters.contended : 0);
+		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont) ||
+		    add_causes(run, snap, lv, was, k, dt_s))
 			goto out;
 	}
 	u64map__clear(&before);
@@ -188,7 +221,7 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 	for (size_t i = 0; i < snap->nr_other_locks; i++) {
 		const struct lrs_other_lock *ol = &snap->other_locks[i];
 		const struct lrs_lock_counters *was = NULL;
-		long s = series_of(run, LRS_CMP_LOCK, ol->name ? ol->name : "?", -1);
+		long s = series_of(run, LRS_CMP_LOCK, ol->name ? ol->name : "?", -1, -1);
 		uint64_t wait, cont;
 
 		if (u64map__get(&before, ol->lock_addr, &j))
@@ -210,16 +243,22 @@ int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap)
 	int err;
 
 	if (run->prev) {
+		uint64_t dt_ns;
 		double dt_s;
 
 		if (snap->t_ns <= run->prev->t_ns)
 			return -EINVAL;
-		dt_s = (double)(snap->t_ns - run->prev->t_ns) / 1e9;
-		err = add_interval(run, snap, dt_s);
-		if (err)
-			return err;
-		run->samples++;
-		run->duration_s += dt_s;
+		dt_ns = snap->t_ns - run->prev->t_ns;
+		dt_s = (double)dt_ns / 1e9;
+		if (snap->interval_ns && dt_ns > LRS_COMPARE_PAUSE_FACTOR * snap->interval_ns) {
+			run->pauses++;	/* the next interval starts here */
+		} else {
+			err = add_interval(run, snap, dt_s);
+			if (err)
+				return err;
+			run->samples++;
+			run->duration_s += dt_s;
+		}
 	}
 	copy = lrs_snapshot__clone(snap);
 	if (!copy)
@@ -233,14 +272,13 @@ int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap)
 
 static const struct series *find_series(const struct lrs_cmp_run *run, const struct series *like)
 {
-	uint64_t h = key_hash(like->kind, like->name, like->node);
+	uint64_t h = key_hash(like->kind, like->name, like->node, like->cause);
 	size_t i;
 
 	for (;; h++) {
 		if (!u64map__get(&run->index, h, &i))
 			return NULL;
-		if (run->series[i].kind == like->kind && run->series[i].node == like->node &&
-		    !strcmp(run->series[i].name, like->name))
+		if (same_key(&run->series[i], like->kind, like->name, like->node, like->cause))
 			return &run->series[i];
 	}
 }
@@ -276,6 +314,79 @@ static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a,
 	return 0;
 }
 
+/*
+ * The series of each cause of lruvec lv in run (NULL: never sampled) into
+ * by; returns their sampled wait in all.
+ */
+static double causes_of(const struct lrs_cmp_run *run, const struct series *lv,
+			const struct series *by[LRS_NR_CAUSES])
+{
+	double sum = 0;
+
+	for (int c = 0; c < LRS_NR_CAUSES; c++) {
+		struct series like = { .kind = LRS_CMP_LRUVEC, .name = lv ? lv->name : NULL,
+				       .node = lv ? lv->node : -1, .cause = c };
+
+		by[c] = lv ? find_series(run, &like) : NULL;
+		sum += by[c] ? by[c]->wait_ns : 0;
+	}
+	return sum;
+}
+
+static bool sampled(const struct series *s)
+{
+	return s && (s->wait_ns > 0 || s->contended_sum > 0);
+}
+
+/* significant first, then by the size of the sampled wait/s difference, then the table's order */
+static int cmp_causes(const void *x, const void *y)
+{
+	const struct lrs_cmp_cause *a = x, *b = y;
+	double da = fabs(a->wait.b - a->wait.a), db = fabs(b->wait.b - b->wait.a);
+
+	if (a->wait.significant != b->wait.significant)
+		return a->wait.significant ? -1 : 1;
+	if (da != db)
+		return da > db ? -1 : 1;
+	return (int)a->cause - (int)b->cause;
+}
+
+/* The causes of lruvec row from its series sa in a and sb in b (either NULL). */
+static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, const struct series *sa,
+		       const struct lrs_cmp_run *b, const struct series *sb, double alpha)
+{
+	const struct series *ca[LRS_NR_CAUSES], *cb[LRS_NR_CAUSES];
+	double sum_a = causes_of(a, sa, ca), sum_b = causes_of(b, sb, cb);
+	/* no stack sampled on a side: its zeros say nothing about the causes */
+	bool tested = row->side == LRS_CMP_BOTH && sum_a > 0 && sum_b > 0;
+
+	if (sum_a <= 0 && sum_b <= 0)
+		return 0;
+	row->causes = calloc(LRS_NR_CAUSES, sizeof(*row->causes));
+	if (!row->causes)
+		return -ENOMEM;
+	for (int c = 0; c < LRS_NR_CAUSES; c++) {
+		struct lrs_cmp_cause *k = &row->causes[row->nr_causes];
+		bool in_a = sampled(ca[c]), in_b = sampled(cb[c]);
+
+		if (!in_a && !in_b && c != LRS_CAUSE_UNCLASSIFIED)
+			continue;
+		*k = (struct lrs_cmp_cause){ .cause = (enum lrs_cause)c,
+			.side = in_a == in_b ? LRS_CMP_BOTH : in_a ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B,
+			.share_a = sum_a > 0 && ca[c] ? ca[c]->wait_ns / sum_a : 0,
+			.share_b = sum_b > 0 && cb[c] ? cb[c]->wait_ns / sum_b : 0 };
+		if (compare_metric(&k->wait, a, ca[c], b, cb[c], true, alpha))
+			return -ENOMEM;
+		if (!tested) {
+			k->wait.p = NAN;
+			k->wait.significant = false;
+		}
+		row->nr_causes++;
+	}
+	qsort(row->causes, row->nr_causes, sizeof(*row->causes), cmp_causes);
+	return 0;
+}
+
 static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const struct series *sa,
 		    const struct lrs_cmp_run *b, const struct series *sb, double alpha)
 {
@@ -291,20 +402,24 @@ static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const 
 	}
 	row->name = strdup(s->name);
 	if (!row->name || compare_metric(&row->wait, a, sa, b, sb, true, alpha) ||
-	    compare_metric(&row->contended, a, sa, b, sb, false, alpha)) {
-		free(row->name);
-		return -ENOMEM;
-	}
+	    compare_metric(&row->contended, a, sa, b, sb, false, alpha))
+		goto fail;
 	if (row->side != LRS_CMP_BOTH) {
 		/* a memcg that did not exist is no sample of zeros of the same memcg */
 		row->wait.p = row->contended.p = NAN;
 		row->wait.significant = row->contended.significant = false;
 	}
+	if (s->kind == LRS_CMP_LRUVEC && fill_causes(row, a, sa, b, sb, alpha))
+		goto fail;
 	cmp->nr_rows++;
 	if (s->kind != LRS_CMP_TOTAL && row->side == LRS_CMP_BOTH &&
 	    (row->wait.significant || row->contended.significant))
 		cmp->nr_significant++;
 	return 0;
+fail:
+	free(row->name);
+	free(row->causes);
+	return -ENOMEM;
 }
 
 /* significant, then one side only, then the rest */
@@ -348,12 +463,15 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double
 	cmp->samples_b = b->samples;
 	cmp->duration_a_s = a->duration_s;
 	cmp->duration_b_s = b->duration_s;
+	cmp->pauses_a = a->pauses;
+	cmp->pauses_b = b->pauses;
 	cmp->rows = calloc(a->nr_series + b->nr_series + 2, sizeof(*cmp->rows));
 	if (!cmp->rows)
 		goto fail;
 	/* the totals exist even in a run of one snapshot */
 	for (int t = 0; t < 2; t++) {
-		struct series total = { .kind = LRS_CMP_TOTAL, .name = (char *)total_names[t], .node = -1 };
+		struct series total = { .kind = LRS_CMP_TOTAL, .name = (char *)total_names[t], .node = -1,
+					.cause = -1 };
 		const struct series *sa = find_series(a, &total), *sb = find_series(b, &total);
 
 		if (fill_row(cmp, a, sa ? sa : &total, b, sb ? sb : &total, alpha))
@@ -362,13 +480,14 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double
 	for (size_t i = 0; i < a->nr_series; i++) {
 		const struct series *sa = &a->series[i];
 
-		if (sa->kind != LRS_CMP_TOTAL && fill_row(cmp, a, sa, b, find_series(b, sa), alpha))
+		if (sa->kind != LRS_CMP_TOTAL && sa->cause < 0 && fill_row(cmp, a, sa, b, find_series(b, sa), alpha))
 			goto fail;
 	}
 	for (size_t i = 0; i < b->nr_series; i++) {
 		const struct series *sb = &b->series[i];
 
-		if (sb->kind != LRS_CMP_TOTAL && !find_series(a, sb) && fill_row(cmp, a, NULL, b, sb, alpha))
+		if (sb->kind != LRS_CMP_TOTAL && sb->cause < 0 && !find_series(a, sb) &&
+		    fill_row(cmp, a, NULL, b, sb, alpha))
 			goto fail;
 	}
 	qsort(cmp->rows, cmp->nr_rows, sizeof(*cmp->rows), cmp_rows);
@@ -383,8 +502,10 @@ void lrs_compare__free(struct lrs_compare *cmp)
 {
 	if (!cmp)
 		return;
-	for (size_t i = 0; i < cmp->nr_rows; i++)
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		free(cmp->rows[i].name);
+		free(cmp->rows[i].causes);
+	}
 	free(cmp->rows);
 	free(cmp);
 }

@@ -14,11 +14,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/causes.h"
 #include "model/snapshot.h"
 
 #define LRS_COMPARE_ALPHA 0.01		/* the significance level, two-sided */
 #define LRS_COMPARE_MIN_SAMPLES 3	/* fewer intervals on a side: not tested */
 #define LRS_COMPARE_FEW_SAMPLES 20	/* fewer: neighbouring intervals' correlation not judged */
+/*
+ * An interval between two lines of a recording over this many times the
+ * later snapshot's own interval_ns (the time since the collector's snapshot
+ * before, whether recorded or not) is a pause, no sample: the file misses
+ * what happened between, as 'demo --record' between two runs of a layout.
+ * Neither its wait nor its time count.
+ */
+#define LRS_COMPARE_PAUSE_FACTOR 4
 
 enum lrs_cmp_kind {
 	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
@@ -39,6 +48,21 @@ struct lrs_cmp_metric {
 	bool significant;	/* p < alpha */
 };
 
+/*
+ * One cause (model/causes.h) of an lruvec's sampled waiting stacks in A and
+ * B: each interval's sampled wait of the stacks of that cause is one sample,
+ * from the stack uses' increments over the snapshot before. Stacks are
+ * sampled (1 in --stack-every waits, at most one per CPU per 5 ms), so the
+ * rates are a part of the wait: compare recordings made alike.
+ */
+struct lrs_cmp_cause {
+	enum lrs_cause cause;
+	enum lrs_cmp_side side;		/* sampled on both sides, or on one only */
+	struct lrs_cmp_metric wait;	/* sampled ns per s; tested only when the lruvec is on
+					   both sides and has sampled stacks on both */
+	double share_a, share_b;	/* of the lruvec's sampled wait, 0..1 */
+};
+
 struct lrs_cmp_row {
 	enum lrs_cmp_kind kind;
 	char *name;		/* memcg path, lock name, "lruvec locks" / "other locks" */
@@ -46,6 +70,14 @@ struct lrs_cmp_row {
 	enum lrs_cmp_side side;
 	struct lrs_cmp_metric wait;	/* ns per s */
 	struct lrs_cmp_metric contended;	/* per s */
+	/*
+	 * An lruvec's causes: every one with sampled wait on either side, and
+	 * unclassified whenever a stack was sampled (even at 0); significant
+	 * changes first, then by the size of the wait/s difference, largest
+	 * first. None when no stack was sampled on either side.
+	 */
+	struct lrs_cmp_cause *causes;
+	size_t nr_causes;
 };
 
 /* One recording's per-interval rates, built snapshot by snapshot. */
@@ -55,18 +87,22 @@ struct lrs_cmp_run *lrs_cmp_run__new(void);
 void lrs_cmp_run__free(struct lrs_cmp_run *run);	/* accepts NULL */
 /*
  * The next snapshot of a recording: the interval since the one before is one
- * sample of every lruvec and lock (0 for those absent then). A counter that
- * went backwards counts from zero, as in lrs_snapshot__diff(). Returns 0,
+ * sample of every lruvec and lock (0 for those absent then), and of every
+ * cause of each lruvec's sampled stacks; an interval past
+ * LRS_COMPARE_PAUSE_FACTOR is none. A counter that went backwards counts
+ * from zero, as in lrs_snapshot__diff(). Returns 0,
  * -ENOMEM, or -EINVAL when snap is not later than the one before.
  */
 int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap);
 size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run);
 double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run);
+size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run);	/* intervals left out */
 
 struct lrs_compare {
 	double alpha;
 	size_t samples_a, samples_b;		/* intervals */
-	double duration_a_s, duration_b_s;
+	double duration_a_s, duration_b_s;	/* pauses left out */
+	size_t pauses_a, pauses_b;		/* intervals past LRS_COMPARE_PAUSE_FACTOR */
 	/*
 	 * The two totals, then the lruvecs, then the other locks; within each,
 	 * significant changes first, then those on one side only, then the

@@ -30,6 +30,8 @@ struct lrs_recording_header {
 };
 
 void lrs_recording_header__clear(struct lrs_recording_header *hdr);	/* frees nodes */
+/* The header of a recording of this machine: its kernel, host, online nodes and the clock now. */
+void lrs_recording_header__fill_local(struct lrs_recording_header *hdr, double interval_s);
 
 /* ---- line encoding (pure: tests and the fuzzer use these directly) ---------- */
 

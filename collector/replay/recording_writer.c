@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/utsname.h>
 
 #include "collector/replay/recording.h"
 #include "model/snapshot_diff.h"
@@ -113,4 +116,51 @@ int lrs_recording_writer__close(struct lrs_recording_writer *w, uint64_t *bytes)
 	lrs_snapshot__free(w->prev);
 	free(w);
 	return err;
+}
+
+void lrs_recording_header__fill_local(struct lrs_recording_header *hdr, double interval_s)
+{
+	struct utsname uts;
+	struct timespec ts;
+	FILE *f;
+	char line[64];
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->schema = LRS_SCHEMA_VERSION;
+	hdr->interval_ns = (uint64_t)(interval_s * 1e9);
+	if (!uname(&uts)) {
+		snprintf(hdr->kernel, sizeof(hdr->kernel), "%.63s", uts.release);
+		snprintf(hdr->host, sizeof(hdr->host), "%.255s", uts.nodename);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	hdr->started_unix_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	/* the online nodes; each snapshot lists its own too */
+	f = fopen("/sys/devices/system/node/online", "r");
+	if (f && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p) {
+			char *end;
+			long a = strtol(p, &end, 10), b;
+
+			if (end == p)
+				break;
+			b = a;
+			if (*end == '-')
+				b = strtol(end + 1, &end, 10);
+			for (long n = a; n <= b && n - a < 4096; n++) {
+				int *nodes = realloc(hdr->nodes, (hdr->nr_nodes + 1) * sizeof(int));
+
+				if (!nodes)
+					break;
+				hdr->nodes = nodes;
+				hdr->nodes[hdr->nr_nodes++] = (int)n;
+			}
+			p = *end == ',' ? end + 1 : end;
+			if (*p == '\n')
+				break;
+		}
+	}
+	if (f)
+		fclose(f);
 }

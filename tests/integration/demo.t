@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # lruscope demo in --batch --json mode with small sizes: the shared layout
 # waits more on lruvec locks than the isolated one, the isolated run's waits
-# are attributed to the readers' own memcgs, and nothing is left behind
+# are attributed to the readers' own memcgs; --record writes a recording per
+# layout that report -i reads and diff compares (its printed command, run as
+# printed), and refuses files that exist; nothing is left behind
 # (memcgs, files, readers, BPF programs) after a normal end and after SIGINT.
 # A second demo refuses while one runs. See tests/PROTOCOL.md.
 set -u
@@ -96,8 +98,8 @@ else
 	tap_fail "demo: too much memory: exit $rc, $(cat "$OUT/err")"
 fi
 
-# -- a short demo: 8 readers (4 containers), 3 s per layout
-"$LRS_BIN" demo --json "${SMALL[@]}" --duration 6 --runs 1 >"$OUT/json" 2>"$OUT/err" &
+# -- a short demo: 8 readers (4 containers), 6 s per layout, recorded
+"$LRS_BIN" demo --json "${SMALL[@]}" --duration 6 --runs 1 --record "$OUT/rec" >"$OUT/json" 2>"$OUT/err" &
 pid=$!
 lrs_track_pid "$pid"
 watch_demo "$pid"
@@ -150,6 +152,54 @@ rc=$?
 tap_check_traced "demo: isolated waits are attributed to each reader's own memcg ($(tail -1 "$OUT/why"))" \
 	test "$rc" = 0
 after_checks "normal end"
+
+# -- --record: a recording per layout, and the diff command it printed
+REC_A=$OUT/rec/shared.jsonl REC_B=$OUT/rec/isolated.jsonl
+tap_check "demo: --record: it printed the command 'lruscope diff $REC_A $REC_B' ($(grep -A1 '^compare the layouts' "$OUT/err" | tail -n1))" \
+	grep -qxF "  lruscope diff $REC_A $REC_B" "$OUT/err"
+# recording_ok FILE REGEX: report -i FILE -f json parses and lists a memcg matching REGEX
+recording_ok() {
+	"$LRS_BIN" report -i "$1" -f json 2>&1 | /usr/bin/python3 -c '
+import json, re, sys
+d = json.load(sys.stdin)
+m = sorted({l["memcg"] for l in d["lruvecs"] if re.search(sys.argv[1], l["memcg"])})
+assert m, "no memcg matching %s" % sys.argv[1]
+print(" ".join(m))' "$2"
+}
+export -f recording_ok
+export LRS_BIN
+for f in "$REC_A:lrs-demo-shared$" "$REC_B:lrs-demo-c[0-9]+$"; do
+	seen=$(recording_ok "${f%%:*}" "${f#*:}" 2>&1 | tail -n1)
+	tap_check "demo: --record: ${f%%:*} is a recording that report -i reads, with the layout's memcgs (${seen})" \
+		bash -c 'recording_ok "$1" "$2" >/dev/null' _ "${f%%:*}" "${f#*:}"
+done
+# the command it printed, run as printed (lruscope is the one under test)
+cmd=$(grep -A1 '^compare the layouts' "$OUT/err" | tail -n1 | sed "s|^  lruscope |$LRS_BIN |")
+$cmd -f json >"$OUT/diff.json" 2>"$OUT/diff.err"
+rc=$?
+tap_check "demo: --record: that diff exits 0 ($rc: $(head -c 200 "$OUT/diff.err")) with 3 or more intervals a side ($(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["a"]["samples"], d["b"]["samples"])' "$OUT/diff.json" 2>&1 | tail -n1))" \
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[2])); sys.exit(sys.argv[1] != "0" or d["a"]["samples"] < 3 or d["b"]["samples"] < 3)' "$rc" "$OUT/diff.json"
+# diff lists only lruvecs that waited: where lruvec locks are traced, the demo's memcgs
+# are listed on their side, and the shared layout's lruvec wait is a significant change
+diff_sides() {
+	/usr/bin/python3 - "$OUT/diff.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+side = {l["memcg"].rsplit("/", 1)[-1]: l["side"] for l in d["lruvecs"]}
+assert side.get("lrs-demo-shared") == "only_a", side
+assert any(re.fullmatch(r"lrs-demo-c[0-9]+", m) and s == "only_b" for m, s in side.items()), side
+t = d["totals"][0]["wait_ns_per_s"]
+assert t["significant"] and t["ratio"] < 1, t
+print("isolated/shared lruvec wait %.2fx, p %.2g" % (t["ratio"], t["p"]))
+PY
+}
+tap_check_traced "demo: --record: the diff lists lrs-demo-shared only in A, lrs-demo-c* only in B, the lruvec wait down significantly ($(diff_sides 2>&1 | tail -n1))" \
+	diff_sides
+"$LRS_BIN" demo --json "${SMALL[@]}" --duration 1 --runs 1 --record "$OUT/rec" >/dev/null 2>"$OUT/err3"
+rc=$?
+tap_check "demo: --record into a directory holding the recordings: refused, exit 1 ($rc: $(head -c 160 "$OUT/err3")), nothing created, the recording intact" \
+	bash -c '[ "$1" = 1 ] && grep -q "shared.jsonl: exists" "$2" && [ -z "$3" ] && recording_ok "$4" "lrs-demo-shared$" >/dev/null' \
+	_ "$rc" "$OUT/err3" "$(leftovers)" "$REC_A"
 
 # -- SIGINT mid-run, and a second demo refused meanwhile
 "$LRS_BIN" demo --json "${SMALL[@]}" --duration 20 --runs 1 >"$OUT/json" 2>"$OUT/err" &

@@ -5,8 +5,10 @@
 # most one false alarm); one memcg's wait 5x is significant and listed first;
 # memcgs on one side only are listed as such; memcgs match by path across
 # other cgroup ids; JSON parses and says what the text says; user nobody gets
-# root's output; bad files and arguments; --tui in tmux: the 5x memcg first,
-# its ratio red on the diverging scale, an unchanged one plain, q quits;
+# root's output; the causes of sampled stacks under an lruvec (one 5x significant and
+# first, one sampled in B only, one unchanged, unclassified), in text and JSON; bad
+# files and arguments; --tui in tmux: the 5x memcg first, its ratio red on the
+# diverging scale, an unchanged one plain, q quits; the causes line, 5x red;
 # --gui --screenshot: the same colours read back from the PNG. Live, as root: two short
 # recordings of this machine show no significant lruvec change. See
 # tests/PROTOCOL.md.
@@ -115,6 +117,64 @@ assert doc["significant"] == 1, doc["significant"]
 assert want == got, (want, got)
 PY
 
+# ---- causes: the kernel paths of the sampled stacks under each lruvec --------------------
+# make_causes NAME SEED RECLAIM DRAIN: 31 snapshots of /lrs-d-warm (node 0) whose sampled
+# stacks wait, in ns/s, RECLAIM in shrink_inactive_list, 1e5 in folio_mark_accessed
+# (activation), DRAIN in lru_add_drain_cpu and 2e4 in a function no cause names; each
+# lognormal (sigma 0.3) per interval. /lrs-d-hot waits without stacks.
+make_causes() {
+	PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$WORK/$1" "$2" "$3" "$4" <<'PY'
+import random, sys
+import lrs_recording
+path, seed, reclaim, drain = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+rnd = random.Random(seed)
+paths = [(["shrink_inactive_list+0x1a", "shrink_lruvec+0x40"], reclaim),
+         (["folio_mark_accessed+0x10", "filemap_read+0x22"], 1e5),
+         (["lru_add_drain_cpu+0x5", "lru_add_drain+0x9"], drain),
+         (["lrs_test_mystery+0x1", "do_syscall_64+0x40"], 2e4)]
+def stacks(i, m, n):
+    return [(f, r * rnd.lognormvariate(0, 0.3)) for f, r in paths if m == "/lrs-d-warm" and r]
+lrs_recording.write(path, ["/lrs-d-warm", "/lrs-d-hot"], 31,
+                    lambda i, m, n: (1e6 if m == "/lrs-d-warm" else 5e5) * rnd.lognormvariate(0, 0.3),
+                    stacks=stacks)
+PY
+}
+make_causes ca.jsonl 21 2e5 0
+make_causes cb.jsonl 22 1e6 1e5
+diff_to causes ca.jsonl cb.jsonl
+# the cause lines under the /lrs-d-warm@N0 row, up to the next lruvec row
+cause_lines() { sed -n '/\/lrs-d-warm@N0$/,/@N[0-9]/p' "$1" | grep 'cause: '; }
+tap_check "$T: causes: exit 0 ($(rc causes): $(head -c 200 "$WORK/causes.err")), four cause lines under /lrs-d-warm@N0 ($(cause_lines "$WORK/causes" | sed 's/.*cause: //' | paste -sd,))" \
+	bash -c '[ "$1" = 0 ] && [ "$(grep -c "cause: " <<<"$2")" = 4 ]' _ "$(rc causes)" "$(cause_lines "$WORK/causes")"
+tap_check "$T: causes: reclaim first, significant, about 5x; lru-add drain 'sampled only in B' and significant" \
+	bash -c 'head -n1 <<<"$1" | grep -Eq "^ +[0-9.]+[mu]s/s +[0-9.]+[mu]s/s +[4-6]\.[0-9]{2}x +[<0-9.]+\* .* cause: reclaim$" &&
+		sed -n 2p <<<"$1" | grep -Eq " new +[<0-9.]+\* .* cause: lru-add drain \(sampled only in B\)$"' _ "$(cause_lines "$WORK/causes")"
+tap_check "$T: causes: activation (unchanged) and unclassified listed, not significant" \
+	bash -c 'grep "cause: activation$" <<<"$1" | grep -vq "\*" && grep "cause: unclassified$" <<<"$1" | grep -vq "\*"' \
+	_ "$(cause_lines "$WORK/causes")"
+tap_check "$T: causes: /lrs-d-hot sampled no stack: no cause lines under it; the heading explains the columns" \
+	bash -c 'grep -A1 "/lrs-d-hot@N0$" "$1" | tail -n1 | grep -Eq "@N[0-9]+$|^$" && grep -q "^causes: under an lruvec" "$1"' _ "$WORK/causes"
+diff_to causes.json -f json ca.jsonl cb.jsonl
+tap_check "$T: causes: -f json has a causes array per lruvec, in the text's order, sides and significance alike" \
+	/usr/bin/python3 - "$WORK/causes.json" "$WORK/causes" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+lv = {l["memcg"]: l for l in doc["lruvecs"]}
+warm, hot = lv["/lrs-d-warm"]["causes"], lv["/lrs-d-hot"]["causes"]
+assert hot == [], hot
+got = [(c["cause"], c["side"], c["sampled_wait_ns_per_s"]["significant"]) for c in warm]
+assert got == [("reclaim", "both", True), ("lru_add_drain", "only_b", True),
+               ("activation", "both", False), ("unclassified", "both", False)] or \
+       got == [("reclaim", "both", True), ("lru_add_drain", "only_b", True),
+               ("unclassified", "both", False), ("activation", "both", False)], got
+titles = re.findall(r"cause: ([a-z -]+?)(?: \(sampled only in [AB]\))?$", text, re.M)
+assert titles == [c["title"] for c in warm], (titles, warm)
+r = warm[0]["sampled_wait_ns_per_s"]
+assert 3.5 < r["ratio"] < 7 and r["p"] < 0.01, r
+assert abs(sum(c["share_b"] for c in warm) - 1) < 1e-6, warm
+PY
+
 # ---- user nobody -----------------------------------------------------------------------
 setpriv --reuid=nobody --regid=nogroup --clear-groups "$LRS_BIN" diff a.jsonl b.jsonl \
 	>"$WORK/nobody" 2>"$WORK/nobody.err"
@@ -177,6 +237,18 @@ tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the uncha
 		! grep "/lrs-d-hot" <<<"$1" | grep -q "48;5;"' _ "$colours"
 tm send-keys -t tui q
 lrs_screen_check "$T: --tui: q quits with exit 0" tui '^EXIT=0$' 10
+
+# the causes line: those of the first lruvec with sampled stacks, the 5x one red
+tm new-session -d -x 120 -y 16 -s tuic -c "$WORK" \
+	"env TERM=xterm-256color '$LRS_BIN' diff --tui ca.jsonl cb.jsonl; echo EXIT=\$?; sleep 60"
+lrs_screen_check "$T: --tui: a line names /lrs-d-warm@N0's causes: reclaim about 5x significant first, lru-add drain new, unclassified" tuic \
+	'^ causes /lrs-d-warm@N0 sampled B/A: reclaim [4-6]\.[0-9]{2}x\*  lru-add drain new\*  .*unclassified' 20
+colours=$(tm capture-pane -e -p -t tuic)
+tap_check "$T: --tui: the causes line colours reclaim's 5x red (background 160), activation's not at all" \
+	bash -c 'grep " causes /lrs-d-warm" <<<"$1" | grep -q "reclaim .*48;5;160m[4-6]\.[0-9][0-9]x\*" &&
+		! grep " causes /lrs-d-warm" <<<"$1" | grep -Eq "activation [^ ]*48;5;"' _ "$colours"
+tm send-keys -t tuic q
+lrs_screen_check "$T: --tui (causes): q quits with exit 0" tuic '^EXIT=0$' 10
 
 # ---- the GUI: a headless frame, its colours read back -----------------------------------
 # diverging FILE.png WANT: the diverging colours below the legend are WANT (a

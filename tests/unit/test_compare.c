@@ -277,6 +277,164 @@ static void test_counter_reset_and_removed_memcg_path_reused(void **state)
 	lrs_cmp_run__free(run);
 }
 
+/* ---- causes of sampled stacks, and pauses ------------------------------------ */
+
+/* One stack per cause, its frames innermost first. */
+static const char *const cause_frames[][2] = {
+	{ "shrink_inactive_list+0x1a", "shrink_lruvec+0x40" },	/* reclaim */
+	{ "folio_mark_accessed+0x10", "filemap_read+0x22" },	/* activation */
+	{ "lru_add_drain_cpu+0x5", "lru_add_drain+0x9" },	/* lru-add drain */
+	{ "mystery_fn+0x1", "do_syscall_64+0x40" },		/* unclassified */
+};
+#define NR_CAUSE_STACKS 4
+
+/*
+ * A recording of one lruvec, /lrs-c on node 0, n snapshots 1 s apart (at
+ * pause_at, if not 0, 10 s after the one before): each stack of
+ * cause_frames samples rate[k] ns/s of wait, noisy; the lruvec waits their sum.
+ */
+static struct lrs_cmp_run *make_cause_run(const double rate[NR_CAUSE_STACKS], size_t n, unsigned int seed,
+					  size_t pause_at)
+{
+	struct lrs_cmp_run *run = lrs_cmp_run__new();
+	uint64_t used[NR_CAUSE_STACKS] = { 0 }, all = 0, t_ns = 0;
+
+	rng_state = 0x9e3779b97f4a7c15ULL * (seed + 7);
+	for (size_t t = 0; t < n; t++) {
+		struct lrs_snapshot *s = lrs_snapshot__new();
+		struct lrs_lruvec *lv = lrs_snapshot__add_lruvec(s);
+
+		t_ns += t && t == pause_at ? 10000000000ULL : 1000000000ULL;
+		s->t_ns = t_ns;
+		s->interval_ns = 1000000000ULL;
+		lv->memcg = strdup("/lrs-c");
+		lv->memcg_id = 30;
+		lv->stacks = calloc(NR_CAUSE_STACKS, sizeof(*lv->stacks));
+		for (int k = 0; k < NR_CAUSE_STACKS; k++) {
+			struct lrs_stack *st = lrs_snapshot__add_stack(s);
+			uint64_t w = t ? (uint64_t)noisy(rate[k]) : 0;
+
+			st->id = k + 1;
+			st->frames = calloc(2, sizeof(*st->frames));
+			st->frames[0] = strdup(cause_frames[k][0]);
+			st->frames[1] = strdup(cause_frames[k][1]);
+			st->nr_frames = 2;
+			used[k] += w;
+			all += w;
+			if (used[k])
+				lv->stacks[lv->nr_stacks++] = (struct lrs_stack_use){ .id = k + 1,
+					.contended = used[k] / 2000 + 1, .wait_ns = used[k] };
+		}
+		lv->counters.wait_ns = all;
+		lv->counters.contended = all / 2000;
+		assert_int_equal(lrs_cmp_run__push(run, s), 0);
+		lrs_snapshot__free(s);
+	}
+	return run;
+}
+
+static const struct lrs_cmp_cause *cause_of(const struct lrs_cmp_row *r, enum lrs_cause cause)
+{
+	for (size_t i = 0; i < r->nr_causes; i++)
+		if (r->causes[i].cause == cause)
+			return &r->causes[i];
+	return NULL;
+}
+
+static void test_causes_grown_unchanged_one_sided(void **state)
+{
+	/* reclaim 5x, activation unchanged, lru-add drain only in B, a little unclassified */
+	const double a_rate[NR_CAUSE_STACKS] = { 2e5, 1e5, 0, 2e4 };
+	const double b_rate[NR_CAUSE_STACKS] = { 1e6, 1e5, 1e5, 2e4 };
+	struct lrs_cmp_run *ra = make_cause_run(a_rate, 31, 1, 0), *rb = make_cause_run(b_rate, 31, 2, 0);
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *r;
+	const struct lrs_cmp_cause *reclaim, *act, *drain, *unc;
+
+	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-c", 0);
+	assert_non_null(r);
+	assert_int_equal(r->nr_causes, 4);
+	reclaim = cause_of(r, LRS_CAUSE_RECLAIM);
+	act = cause_of(r, LRS_CAUSE_ACTIVATION);
+	drain = cause_of(r, LRS_CAUSE_LRU_ADD_DRAIN);
+	unc = cause_of(r, LRS_CAUSE_UNCLASSIFIED);
+	assert_non_null(reclaim);
+	assert_non_null(act);
+	assert_non_null(drain);
+	assert_non_null(unc);
+	/* the 5x cause: significant, ratio about 5, first */
+	assert_ptr_equal(&r->causes[0], reclaim);
+	assert_true(reclaim->wait.significant);
+	assert_true(reclaim->wait.ratio > 4 && reclaim->wait.ratio < 6.5);
+	assert_int_equal(reclaim->side, LRS_CMP_BOTH);
+	assert_true(reclaim->share_b > reclaim->share_a);
+	/* unchanged: not significant */
+	assert_false(act->wait.significant);
+	assert_true(act->wait.ratio > 0.7 && act->wait.ratio < 1.4);
+	assert_false(unc->wait.significant);
+	/* sampled in B only: listed as such, zeros in A against B's waits */
+	assert_int_equal(drain->side, LRS_CMP_ONLY_B);
+	assert_near(drain->wait.a, 0, 1e-12);
+	assert_near(drain->share_a, 0, 1e-12);
+	assert_true(drain->share_b > 0);
+	assert_true(isinf(drain->wait.ratio));
+	assert_true(drain->wait.significant);
+	/* significant ones first: reclaim, drain, then the others */
+	assert_ptr_equal(&r->causes[1], drain);
+	assert_near(reclaim->share_a + act->share_a + drain->share_a + unc->share_a, 1, 1e-9);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(ra);
+	lrs_cmp_run__free(rb);
+}
+
+static void test_causes_unclassified_shown_untested_without_stacks(void **state)
+{
+	const double a_rate[NR_CAUSE_STACKS] = { 2e5, 1e5, 0, 0 };
+	const double none[NR_CAUSE_STACKS] = { 0, 0, 0, 0 };
+	struct lrs_cmp_run *ra = make_cause_run(a_rate, 21, 3, 0), *rb = make_cause_run(a_rate, 21, 4, 0);
+	struct lrs_cmp_run *rn = make_cause_run(none, 21, 5, 0);
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *r;
+	const struct lrs_cmp_cause *unc;
+
+	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-c", 0);
+	/* nothing unclassified sampled: still listed, at 0, last */
+	assert_int_equal(r->nr_causes, 3);
+	unc = cause_of(r, LRS_CAUSE_UNCLASSIFIED);
+	assert_non_null(unc);
+	assert_ptr_equal(unc, &r->causes[2]);
+	assert_near(unc->wait.b, 0, 1e-12);
+	for (size_t i = 0; i < r->nr_causes; i++)
+		assert_false(r->causes[i].wait.significant);
+	lrs_compare__free(c);
+	/* no stack sampled in B (and no wait there): A's causes listed, not tested */
+	assert_int_equal(lrs_compare(ra, rn, LRS_COMPARE_ALPHA, &c), 0);
+	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-c", 0);
+	assert_non_null(r);
+	assert_int_equal(r->nr_causes, 3);
+	for (size_t i = 0; i < r->nr_causes; i++)
+		assert_true(isnan(r->causes[i].wait.p));
+	assert_int_equal(cause_of(r, LRS_CAUSE_RECLAIM)->side, LRS_CMP_ONLY_A);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(ra);
+	lrs_cmp_run__free(rb);
+	lrs_cmp_run__free(rn);
+}
+
+static void test_pause_is_no_sample(void **state)
+{
+	const double rate[NR_CAUSE_STACKS] = { 2e5, 0, 0, 0 };
+	/* 21 snapshots, the 11th 10 s after the 10th: 19 intervals of 1 s and a pause */
+	struct lrs_cmp_run *run = make_cause_run(rate, 21, 6, 10);
+
+	assert_int_equal(lrs_cmp_run__samples(run), 19);
+	assert_int_equal(lrs_cmp_run__pauses(run), 1);
+	assert_near(lrs_cmp_run__duration_s(run), 19.0, 1e-9);
+	lrs_cmp_run__free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +446,9 @@ int main(void)
 		cmocka_unit_test(test_same_distribution_no_significant_change),
 		cmocka_unit_test(test_shifted_memcg_significant_and_first),
 		cmocka_unit_test(test_counter_reset_and_removed_memcg_path_reused),
+		cmocka_unit_test(test_causes_grown_unchanged_one_sided),
+		cmocka_unit_test(test_causes_unclassified_shown_untested_without_stacks),
+		cmocka_unit_test(test_pause_is_no_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,8 @@
 
 #define TEST_NAME "mann-whitney-u"
 
+static const char *const json_sides[] = { "both", "only_a", "only_b" };
+
 static const char *side_name(enum lrs_cmp_side side)
 {
 	return side == LRS_CMP_ONLY_A ? "only in A" : side == LRS_CMP_ONLY_B ? "only in B" : "both";
@@ -65,6 +67,29 @@ static void text_row(FILE *f, const struct lrs_cmp_row *r)
 	fputc('\n', f);
 }
 
+/*
+ * Under an lruvec's row, one line per cause: its sampled wait/s, the ratio
+ * and p in the wait columns, its share of the sampled wait in A and B in
+ * the contention columns.
+ */
+static void text_causes(FILE *f, const struct lrs_cmp_row *r)
+{
+	for (size_t i = 0; i < r->nr_causes; i++) {
+		const struct lrs_cmp_cause *c = &r->causes[i];
+		char wa[16], wb[16], wr[16], wp[16], sa[16], sb[16];
+
+		snprintf(sa, sizeof(sa), "%.0f%%", 100 * c->share_a);
+		snprintf(sb, sizeof(sb), "%.0f%%", 100 * c->share_b);
+		fprintf(f, "%10s %10s %7s %7s  %8s %8s %7s %7s     cause: %s",
+			lrs_fmt__rate_ns(wa, sizeof(wa), c->wait.a), lrs_fmt__rate_ns(wb, sizeof(wb), c->wait.b),
+			fmt_ratio(wr, sizeof(wr), c->wait.ratio), fmt_p(wp, sizeof(wp), &c->wait), sa, sb, "", "",
+			lrs_cause__title(c->cause));
+		if (c->side != LRS_CMP_BOTH)
+			fprintf(f, " (sampled %s)", side_name(c->side));
+		fputc('\n', f);
+	}
+}
+
 /* The heading and the rows of one kind, in the comparison's order; returns the rows. */
 static size_t text_section(FILE *f, const struct lrs_compare *cmp, enum lrs_cmp_kind kind, const char *bold,
 			   const char *off, const char *what)
@@ -77,16 +102,29 @@ static size_t text_section(FILE *f, const struct lrs_compare *cmp, enum lrs_cmp_
 		if (cmp->rows[i].kind != kind)
 			continue;
 		text_row(f, &cmp->rows[i]);
+		text_causes(f, &cmp->rows[i]);
 		n++;
 	}
 	return n;
 }
 
 static void text_side(FILE *f, const char *label, const struct lrs_diff_input *in, double duration_s,
-		      size_t samples)
+		      size_t samples, size_t pauses)
 {
-	fprintf(f, "%s: %s, Linux %s, %zu interval%s of %.2f s\n", label, in->name, in->kernel[0] ? in->kernel : "?",
+	fprintf(f, "%s: %s, Linux %s, %zu interval%s of %.2f s", label, in->name, in->kernel[0] ? in->kernel : "?",
 		samples, samples == 1 ? "" : "s", interval_s(duration_s, samples));
+	if (pauses)
+		fprintf(f, " (%zu pause%s over %dx the interval left out)", pauses, pauses == 1 ? "" : "s",
+			LRS_COMPARE_PAUSE_FACTOR);
+	fputc('\n', f);
+}
+
+static bool any_causes(const struct lrs_compare *cmp)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (cmp->rows[i].nr_causes)
+			return true;
+	return false;
 }
 
 static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_input *a,
@@ -96,10 +134,14 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	size_t lruvecs = 0, locks = 0;
 
 	fprintf(f, "%slruscope diff%s: B compared with A, per interval rates\n", bold, off);
-	text_side(f, "A", a, cmp->duration_a_s, cmp->samples_a);
-	text_side(f, "B", b, cmp->duration_b_s, cmp->samples_b);
+	text_side(f, "A", a, cmp->duration_a_s, cmp->samples_a, cmp->pauses_a);
+	text_side(f, "B", b, cmp->duration_b_s, cmp->samples_b, cmp->pauses_b);
 	fprintf(f, "test: Mann-Whitney U over each interval's rate, two-sided; * significant at p < %g "
 		"(- not tested: under %d intervals, or one side only)\n", cmp->alpha, LRS_COMPARE_MIN_SAMPLES);
+	if (any_causes(cmp))
+		fprintf(f, "causes: under an lruvec, each kernel path of its sampled waiting stacks: the sampled "
+			"wait/s (a part of the wait), B/A and p in the wait columns, its share of the sampled wait "
+			"in A and B in the cont/s columns (- not tested: no stack sampled on a side)\n");
 	if (few_samples(cmp))
 		fprintf(f, "note: under %d intervals on a side, a correlation between neighbouring intervals "
 			"cannot be judged and would make p too small: record longer for a firmer answer\n",
@@ -144,7 +186,7 @@ static void json_metric(struct lrs_json *j, const char *key, const struct lrs_cm
 }
 
 static void json_side(struct lrs_json *j, const char *key, const struct lrs_diff_input *in, double duration_s,
-		      size_t samples)
+		      size_t samples, size_t pauses)
 {
 	lrs_json__key(j, key);
 	lrs_json__obj_begin(j);
@@ -158,14 +200,39 @@ static void json_side(struct lrs_json *j, const char *key, const struct lrs_diff
 	lrs_json__dbl(j, duration_s);
 	lrs_json__key(j, "interval_s");
 	lrs_json__dbl(j, interval_s(duration_s, samples));
+	lrs_json__key(j, "pauses");
+	lrs_json__u64(j, pauses);
 	lrs_json__obj_end(j);
+}
+
+/* An lruvec's causes, in the text's order. */
+static void json_causes(struct lrs_json *j, const struct lrs_cmp_row *r)
+{
+	lrs_json__key(j, "causes");
+	lrs_json__arr_begin(j);
+	for (size_t i = 0; i < r->nr_causes; i++) {
+		const struct lrs_cmp_cause *c = &r->causes[i];
+
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "cause");
+		lrs_json__str(j, lrs_cause__key(c->cause));
+		lrs_json__key(j, "title");
+		lrs_json__str(j, lrs_cause__title(c->cause));
+		lrs_json__key(j, "side");	/* where its stacks were sampled */
+		lrs_json__str(j, json_sides[c->side]);
+		lrs_json__key(j, "share_a");
+		lrs_json__dbl(j, c->share_a);
+		lrs_json__key(j, "share_b");
+		lrs_json__dbl(j, c->share_b);
+		json_metric(j, "sampled_wait_ns_per_s", &c->wait);
+		lrs_json__obj_end(j);
+	}
+	lrs_json__arr_end(j);
 }
 
 static void json_rows(struct lrs_json *j, const struct lrs_compare *cmp, enum lrs_cmp_kind kind,
 		      const char *key)
 {
-	static const char *const sides[] = { "both", "only_a", "only_b" };
-
 	lrs_json__key(j, key);
 	lrs_json__arr_begin(j);
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
@@ -181,11 +248,13 @@ static void json_rows(struct lrs_json *j, const struct lrs_compare *cmp, enum lr
 			lrs_json__i64(j, r->node);
 		}
 		lrs_json__key(j, "side");
-		lrs_json__str(j, sides[r->side]);
+		lrs_json__str(j, json_sides[r->side]);
 		lrs_json__key(j, "significant");
 		lrs_json__bool(j, r->wait.significant || r->contended.significant);
 		json_metric(j, "wait_ns_per_s", &r->wait);
 		json_metric(j, "contended_per_s", &r->contended);
+		if (kind == LRS_CMP_LRUVEC)
+			json_causes(j, r);
 		lrs_json__obj_end(j);
 	}
 	lrs_json__arr_end(j);
@@ -208,8 +277,8 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__u64(&j, LRS_COMPARE_MIN_SAMPLES);
 	lrs_json__key(&j, "few_samples");	/* the text's note */
 	lrs_json__bool(&j, few_samples(cmp));
-	json_side(&j, "a", a, cmp->duration_a_s, cmp->samples_a);
-	json_side(&j, "b", b, cmp->duration_b_s, cmp->samples_b);
+	json_side(&j, "a", a, cmp->duration_a_s, cmp->samples_a, cmp->pauses_a);
+	json_side(&j, "b", b, cmp->duration_b_s, cmp->samples_b, cmp->pauses_b);
 	lrs_json__key(&j, "significant");
 	lrs_json__u64(&j, cmp->nr_significant);
 	lrs_json__key(&j, "never_contended");

@@ -74,6 +74,45 @@ static void draw_total(struct lrs_tui *tui, int y, int cols, const struct lrs_cm
 		tui__putf(y, 53, cols - 53, tui->faint_attr, "p %.3g", r->wait.p);
 }
 
+/*
+ * One line under the rows: the causes of the first lruvec from the top row
+ * down with sampled stacks (scrolling moves it), each with its sampled wait
+ * ratio on the diverging scale.
+ */
+static void draw_causes(struct lrs_tui *tui, int y, int cols, const struct diff_view *v)
+{
+	const struct lrs_cmp_row *r = NULL;
+	int x;
+
+	for (size_t m = v->top; m < v->grid.nr_memcgs && !r; m++)
+		for (size_t n = 0; n < v->grid.nr_nodes && !r; n++) {
+			r = lrs_compare__lruvec(v->cmp, v->grid.memcgs[m], v->grid.nodes[n]);
+			if (r && !r->nr_causes)
+				r = NULL;
+		}
+	if (!r) {
+		tui__put(y, 1, cols - 1, tui->faint_attr, "causes: no sampled stacks from the top row down");
+		return;
+	}
+	x = tui__putf(y, 0, cols, A_BOLD, " causes %s@N%d ", r->name, r->node);
+	x = tui__put(y, x, cols - x, tui->faint_attr, "sampled B/A: ");
+	for (size_t i = 0; i < r->nr_causes && x < cols; i++) {
+		const struct lrs_cmp_cause *c = &r->causes[i];
+		int level = lrs_colour__diverging_level(c->wait.ratio, c->wait.significant);
+		char ratio[16];
+
+		if (isnan(c->wait.ratio))
+			snprintf(ratio, sizeof(ratio), "-");
+		else if (isinf(c->wait.ratio))
+			snprintf(ratio, sizeof(ratio), "new");
+		else
+			snprintf(ratio, sizeof(ratio), c->wait.ratio >= 100 ? "%.0fx" : "%.2fx", c->wait.ratio);
+		x = tui__putf(y, x, cols - x, A_NORMAL, "%s%s ", i ? "  " : "", lrs_cause__title(c->cause));
+		x = tui__putf(y, x, cols - x, tui->diverge_attr[level + LRS_DIVERGING_LEVELS], "%s%s", ratio,
+			      c->wait.significant ? "*" : "");
+	}
+}
+
 static void draw(struct lrs_tui *tui, struct diff_view *v)
 {
 	const struct lrs_compare *cmp = v->cmp;
@@ -82,7 +121,7 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 	erase();
 	name_w = cols - (int)v->grid.nr_nodes * DIFF_GROUP_W - 1;
 	name_w = name_w > LRS_NAME_MAX_W ? LRS_NAME_MAX_W : name_w < LRS_NAME_MIN_W ? LRS_NAME_MIN_W : name_w;
-	rows_h = lines - DIFF_TOP - 3;	/* two totals and the status line below */
+	rows_h = lines - DIFF_TOP - 4;	/* the top row's causes, two totals and the status line below */
 	if (rows_h < 1)
 		rows_h = 1;
 	if (v->top + (size_t)rows_h > v->grid.nr_memcgs)
@@ -123,6 +162,7 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 	}
 	if (!v->grid.nr_memcgs)
 		tui__put(y, 1, cols - 1, tui->faint_attr, "(no lruvec lock was contended in A or B)");
+	draw_causes(tui, lines - 4, cols, v);
 	for (size_t i = 0, t = 0; i < cmp->nr_rows; i++)
 		if (cmp->rows[i].kind == LRS_CMP_TOTAL)
 			draw_total(tui, lines - 3 + (int)t++, cols, &cmp->rows[i]);
@@ -156,7 +196,7 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		act = ch == KEY_RESIZE ? LRS_ACT_NONE : lrs_tui__key_action(ch);
 		if (act == LRS_ACT_QUIT || act == LRS_ACT_ESCAPE)
 			break;
-		if (ch == KEY_RESIZE || lrs_cmp_grid__scroll(&v.grid, &v.top, act, (size_t)(LINES > 8 ? LINES - 6 : 1)))
+		if (ch == KEY_RESIZE || lrs_cmp_grid__scroll(&v.grid, &v.top, act, (size_t)(LINES > 8 ? LINES - 7 : 1)))
 			draw(tui, &v);
 	}
 out:
