@@ -88,9 +88,9 @@ def walk_list(prog, head, reader, max_folios, visit=None):
 
 
 def lruvec_heads(lruvec, lru_idx):
-    """[(list name, head address, a multi-gen list?)] to walk for one lruvec: lruvec->lists, and with the
-    multi-gen LRU on its generation lists too (lruvec->lists then holds the unevictable
-    folios, and evictable ones only while the switch moves them)."""
+    """[(list name, head address, a multi-gen list?)] to walk for one lruvec: lruvec->lists,
+    and with the multi-gen LRU on its generation lists too (lruvec->lists then holds the
+    unevictable folios, and evictable ones only while the switch moves them)."""
     heads = [(name, lruvec.lists[i].address_of_().value_(), False) for i, name in lru_idx]
     if mglru_enabled(lruvec):
         heads += [(name, head, True) for name, head in mglru_heads(lruvec)]

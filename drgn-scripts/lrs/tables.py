@@ -68,8 +68,10 @@ def check_table(res):
 
 
 def holders_table(res):
-    lines = ["%d lruvecs, %d with the lock held or waited on" % (res["lruvecs_checked"],
-                                                                 res["held"])]
+    node = any(lk.get("lock_scope") == "node" for lk in res["locks"])
+    lines = ["%d lruvecs, %d %s held or waited on" % (
+        res["lruvecs_checked"], res["held"],
+        "node lock(s) (pgdat->lru_lock)" if node else "with the lock")]
     for lk in res["locks"]:
         st = lk["lock_state"]
         lines.append("%s lock %s locked=%d pending=%d%s%s" % (

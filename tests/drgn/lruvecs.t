@@ -131,7 +131,8 @@ def holders_problems(kern):
         if not any(r[0] == kern.lock_addr("/", 1) for r in seen):
             probs.append("the node lock word is not searched for")
         text = tables.holders_table(res)
-        if "shared by every memcg on node 1 (/, /a, /b, /b/c)" not in text:
+        if "shared by every memcg on node 1 (/, /a, /b, /b/c)" not in text or \
+                not text.startswith("8 lruvecs, 1 node lock(s) (pgdat->lru_lock) held"):
             probs.append("holders table: %r" % text)
     else:
         want = [("/@N1", None, None)]
