@@ -368,6 +368,34 @@ uint64_t lrs_lruvec__lru_total(const struct lrs_lruvec *lv)
 	return sum;
 }
 
+bool lrs_lruvec_walk__busy(const struct lrs_lruvec_walk *w)
+{
+	return w->locked || w->pending || w->tail_cpu >= 0;
+}
+
+#define NODE_BITS 1024	/* Linux's MAX_NUMNODES at most (NODES_SHIFT 10) */
+
+size_t lrs_snapshot__walk_locks_busy(const struct lrs_snapshot *s)
+{
+	uint64_t seen[NODE_BITS / 64] = { 0 };
+	size_t busy = 0;
+
+	for (size_t i = 0; s && i < s->nr_lruvecs; i++) {
+		const struct lrs_lruvec *lv = &s->lruvecs[i];
+		unsigned int n = (unsigned int)lv->node % NODE_BITS;
+
+		if (!lrs_lruvec_walk__busy(&lv->walk))
+			continue;
+		if (lv->walk.node_lock) {
+			if (seen[n / 64] & (1ull << (n % 64)))
+				continue;
+			seen[n / 64] |= 1ull << (n % 64);
+		}
+		busy++;
+	}
+	return busy;
+}
+
 double lrs_cell__value(const struct lrs_cell *cell, enum lrs_metric metric)
 {
 	if (!cell)

@@ -135,6 +135,13 @@ long lrs_model__selected_index(const struct lrs_model *model);
 
 /* Pages on all LRU lists of lv (0 for NULL). */
 uint64_t lrs_lruvec__lru_total(const struct lrs_lruvec *lv);
+/* A walked lock word that is locked, pending or has a queue. */
+bool lrs_lruvec_walk__busy(const struct lrs_lruvec_walk *w);
+/*
+ * Busy lock words of a walk, each lock once: a node's pgdat->lru_lock (before 5.11)
+ * counts once however many memcgs share it.
+ */
+size_t lrs_snapshot__walk_locks_busy(const struct lrs_snapshot *s);
 /* A cell's value under metric: what its colour and number show (pure). */
 double lrs_cell__value(const struct lrs_cell *cell, enum lrs_metric metric);
 /* The top of the colour scale under the model's metric. */

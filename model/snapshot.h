@@ -56,6 +56,8 @@ struct lrs_stack_use {
 struct lrs_lruvec_walk {
 	bool known;		/* set by a walk: the fields below mean something */
 	bool locked, pending;	/* the lru_lock word's bits */
+	bool node_lock;		/* before 5.11: the lock is the node's pgdat->lru_lock,
+				 * shared by every memcg's lruvec on that node */
 	uint8_t mismatch;	/* bit per enum lrs_lru_list: walked pages != counter */
 	int32_t tail_cpu;	/* CPU of the last queued waiter, -1: no queue */
 };

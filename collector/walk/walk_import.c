@@ -65,6 +65,14 @@ static void lists__decode(const struct lrs_jval *o, struct lrs_walk_lists *wl,
 	}
 }
 
+/* "lock_scope": "node" before 5.11 (pgdat->lru_lock), "lruvec" after (or absent). */
+static bool is_node_scope(const struct lrs_jval *o)
+{
+	const char *scope = lrs_jval__str(lrs_jval__get(o, "lock_scope"));
+
+	return scope && !strcmp(scope, "node");
+}
+
 static int lruvecs__decode(struct lrs_walk *walk, const struct lrs_jval *arr, char *err, size_t err_len)
 {
 	struct lrs_snapshot *s = walk->snap;
@@ -85,6 +93,7 @@ static int lruvecs__decode(struct lrs_walk *walk, const struct lrs_jval *arr, ch
 		}
 		lrs_jval__bool(lrs_jval__get(o, "locked"), &locked);
 		lock_state__decode(lrs_jval__get(o, "lock_state"), locked, &lv->walk);
+		lv->walk.node_lock = is_node_scope(o);
 		lists__decode(o, &walk->lists[i], &lv->walk);
 	}
 	return 0;
@@ -110,6 +119,9 @@ static int held__decode(struct lrs_walk *walk, const struct lrs_jval *arr)
 		char buf[512] = "";
 		size_t n = 0;
 
+		out->node_lock = -1;
+		if (is_node_scope(h))
+			lrs_jval__int(lrs_jval__get(h, "node"), &out->node_lock);
 		for (size_t t = 0; lrs_jval__is(tasks, LRS_JARR) && t < tasks->u.arr.len; t++) {
 			const struct lrs_jval *task = tasks->u.arr.items[t];
 			int pid = 0;

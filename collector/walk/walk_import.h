@@ -23,7 +23,8 @@ struct lrs_walk_lists {
 };
 
 struct lrs_walk_held {
-	char *lruvec;		/* "/lrs-a@N0" */
+	char *lruvec;		/* "/lrs-a@N0", or "pgdat->lru_lock (node 0)" */
+	int node_lock;		/* that node lock's node (before 5.11), else -1 */
 	char *tasks;		/* "1 init, 42 kswapd0" or "" */
 	size_t nr_tasks;
 };

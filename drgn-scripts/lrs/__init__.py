@@ -6,7 +6,8 @@ Runs on drgn 0.0.22 (Debian 12) and newer. Modules by job:
   kernel    types, nodes and the struct page array
   memcg     enumerate memcgs: paths, cgroup ids, css ids
   folio     read folios (pages before 5.16) by raw offsets
-  lru       lruvecs, LRU lists, list walks, the multi-gen LRU
+  lru       lruvecs, LRU lists, list walks
+  mglru     the multi-gen LRU's generation lists (lists or folios) and counters
   check     the invariant "a folio on memcg M's lruvec for node N belongs to M and N"
   locks     lru_lock words and the tasks whose stacks reference a lruvec
   owner     pages per memcg, every generation of page -> memcg (pagecgroup: the old ones)

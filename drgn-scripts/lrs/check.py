@@ -7,13 +7,14 @@ from drgn import FaultError
 from lrs import SCHEMA
 from lrs.folio import FolioReader, flag_names, folio_lru
 from lrs.kernel import MemMap, kernel_release
-from lrs.lru import collect, lru_lists, mglru_enabled
+from lrs.lru import collect, lru_lists
 from lrs.output import fault_text, fmt_addr
 
 
 def check_folio(flags, memcg_found, node_found, list_name, memcg_want, node_want, bits,
-                lru_index, mglru):
-    """Reasons this folio breaks the invariant (pure)."""
+                lru_index, multigen):
+    """Reasons this folio breaks the invariant (pure). multigen: it was found on a multi-gen
+    LRU generation list, where PG_active means nothing (the generation is in the flags)."""
     why = []
     if memcg_found != memcg_want:
         why.append("memcg")
@@ -21,12 +22,15 @@ def check_folio(flags, memcg_found, node_found, list_name, memcg_want, node_want
         why.append("node")
     if not flags & (1 << bits["PG_lru"]):
         why.append("PG_lru clear")
-    if not mglru:
+    if not multigen:
         names = dict((i, n) for n, i in lru_index.items())
         want = names[folio_lru(flags, bits, lru_index)]
         if want != list_name:
             why.append("on %s, flags say %s" % (list_name, want))
-    # 6.1 "mm: multi-gen LRU": PG_active is not used, the generation is in the flags
+    # 6.1 "mm: multi-gen LRU": PG_active is not used, the generation is in the flags;
+    # lru_gen_add_folio() keeps unevictable folios off the generation lists
+    elif flags & (1 << bits["PG_unevictable"]):
+        why.append("on %s, flags say unevictable" % list_name)
     elif bool(flags & (1 << bits["PG_swapbacked"])) != list_name.endswith("anon"):
         why.append("on %s, PG_swapbacked says otherwise" % list_name)
     return why
@@ -45,12 +49,8 @@ def check(prog, warnings, max_folios=1 << 20, memcg=None, limit=1000):
 
     def factory(m, nid):
         memcg_names[m["addr"]] = m["path"]
-        try:
-            mglru = mglru_enabled(m["obj"].nodeinfo[nid].lruvec)
-        except FaultError:
-            mglru = False
 
-        def visit(list_name, folio, flags, nr):
+        def visit(list_name, folio, flags, nr, multigen):
             counts["folios"] += 1
             try:
                 found = reader.memcg_of(folio)
@@ -59,7 +59,7 @@ def check(prog, warnings, max_folios=1 << 20, memcg=None, limit=1000):
                 warnings.append(fault_text("folio %#x" % folio, e))
                 return
             why = check_folio(flags, found, node, list_name, m["addr"], nid, bits,
-                              lru_index, mglru)
+                              lru_index, multigen)
             if why and len(violations) < limit:
                 violations.append({
                     "folio": fmt_addr(folio), "pfn": mm.pfn_of(folio),

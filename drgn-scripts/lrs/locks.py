@@ -18,6 +18,29 @@ def lru_lock_addr(prog, lruvec, nid):
     return node_data(prog, nid).lru_lock.address_of_().value_()
 
 
+def lru_lock_scope(lruvec):
+    """"lruvec": the lock is this lruvec's own (5.11+); "node": it is the node's
+    pgdat->lru_lock, shared by every memcg's lruvec on that node."""
+    return "lruvec" if has_member(lruvec.type_, "lru_lock") else "node"
+
+
+def node_lock_name(nid):
+    return "pgdat->lru_lock (node %d)" % nid
+
+
+def mark_shared_locks(entries):
+    """Name the node locks of a snapshot's lruvec entries (lock_scope "node"): lock_name and
+    lock_shared_by, the memcgs of these entries on that node, which all take that lock."""
+    sharers = {}
+    for e in entries:
+        if e.get("lock_scope") == "node":
+            sharers.setdefault(e["lock"], []).append(e["memcg"])
+    for e in entries:
+        if e.get("lock_scope") == "node":
+            e["lock_name"] = node_lock_name(e["node"])
+            e["lock_shared_by"] = len(sharers[e["lock"]])
+
+
 def decode_qspinlock(val):
     """A queued spinlock word (NR_CPUS < 16K layout): locked byte, pending byte, tail
     (index in bits 16-17, cpu + 1 in bits 18-31)."""
@@ -141,14 +164,24 @@ def lruvec_key(e):
     return "%s@N%d" % (e["memcg"], e["node"])
 
 
+def lock_key(e):
+    """What holders are listed under: the lruvec, or the node lock all its memcgs share."""
+    return node_lock_name(e["node"]) if e.get("lock_scope") == "node" else lruvec_key(e)
+
+
 def lruvec_ranges(prog, entries):
-    """Sorted (lo, hi, key) of the mem_cgroup_per_node around each lruvec entry."""
+    """Sorted (lo, hi, key) of the mem_cgroup_per_node around each lruvec entry, and of each
+    node lock word (before 5.11 it lies in pglist_data, outside every lruvec)."""
     pn_size = prog.type("struct mem_cgroup_per_node").size
     lruvec_off = offsetof(prog, "struct mem_cgroup_per_node", "lruvec")
     ranges = []
+    node_locks = {}
     for e in entries:
         pn = int(e["lruvec"], 16) - lruvec_off
-        ranges.append((pn, pn + pn_size, lruvec_key(e)))
+        ranges.append((pn, pn + pn_size, lock_key(e)))
+        if e.get("lock_scope") == "node":
+            node_locks[int(e["lock"], 16)] = lock_key(e)
+    ranges += [(lock, lock + 8, key) for lock, key in node_locks.items()]
     return sorted(ranges)
 
 
@@ -177,17 +210,26 @@ def holders(prog, lvs, every, warnings):
     wanted = [e for e in lvs if every or e["locked"]]
     found = referencing_tasks(prog, lruvec_ranges(prog, wanted), warnings)
     locks = []
+    by_key = {}
     for e in wanted:
         st = e["lock_state"]
-        locks.append({"lruvec": lruvec_key(e), "memcg": e["memcg"], "memcg_id": e["memcg_id"],
-                      "node": e["node"], "lock": e["lock"], "lock_state": st,
-                      "waiter_cpus": [st["tail_cpu"]] if st["tail_cpu"] is not None else [],
-                      "tasks": found.get(lruvec_key(e), [])})
+        key = lock_key(e)
+        if key in by_key:  # a node lock: one entry names every memcg sharing it
+            by_key[key]["memcgs"].append(e["memcg"])
+            continue
+        lk = {"lruvec": key, "memcg": e["memcg"], "memcg_id": e["memcg_id"],
+              "node": e["node"], "lock": e["lock"], "lock_state": st,
+              "waiter_cpus": [st["tail_cpu"]] if st["tail_cpu"] is not None else [],
+              "tasks": found.get(key, [])}
+        if e.get("lock_scope") == "node":
+            lk.update(lock_scope="node", memcg=None, memcg_id=None, memcgs=[e["memcg"]])
+        by_key[key] = lk
+        locks.append(lk)
     return locks
 
 
 def holders_report(prog, lvs, every, warnings):
     """holders.py's answer: holders() with the counts of the lruvecs it looked at."""
     return {"schema": SCHEMA, "kernel": kernel_release(prog), "lruvecs_checked": len(lvs),
-            "held": sum(1 for e in lvs if e["locked"]),
+            "held": len(set(e["lock"] for e in lvs if e["locked"])),
             "locks": holders(prog, lvs, every, warnings), "warnings": warnings}

@@ -8,8 +8,10 @@ from drgn import FaultError
 from lrs import SCHEMA
 from lrs.folio import FolioReader
 from lrs.kernel import has_member, kernel_release, online_nodes
-from lrs.locks import decode_qspinlock, lock_busy, lru_lock_addr
+from lrs.locks import decode_qspinlock, lock_busy, lru_lock_addr, lru_lock_scope, \
+    mark_shared_locks
 from lrs.memcg import memcg_tree, under
+from lrs.mglru import mglru_counters, mglru_enabled, mglru_heads
 from lrs.output import fault_text, fmt_addr, now_ns
 
 LIST_POISON1 = 0xdead000000000100  # list_del() poison (x86_64 POISON_POINTER_DELTA)
@@ -44,11 +46,24 @@ def lru_counters(pn, lru_idx):
     return None
 
 
+def lruvec_counters(pn, lru_idx):
+    """{list name: pages} the kernel counts for mem_cgroup_per_node pn (None if it counts
+    none): lru_zone_size for lruvec->lists, plus the multi-gen LRU's nr_pages when it is on."""
+    counted = lru_counters(pn, lru_idx)
+    lruvec = pn.lruvec
+    if not mglru_enabled(lruvec):
+        return counted
+    counted = dict(counted or {})
+    for name, pages in mglru_counters(lruvec).items():
+        counted[name] = counted.get(name, 0) + pages
+    return counted
+
+
 def lruvec_info(prog, memcg, nid, lru_idx):
     """(lruvec object, lock address, counters {list name: pages} or None) of memcg on nid."""
     pn = memcg.nodeinfo[nid]
     lruvec = pn.lruvec
-    return lruvec, lru_lock_addr(prog, lruvec, nid), lru_counters(pn, lru_idx)
+    return lruvec, lru_lock_addr(prog, lruvec, nid), lruvec_counters(pn, lru_idx)
 
 
 def walk_list(prog, head, reader, max_folios, visit=None):
@@ -72,36 +87,14 @@ def walk_list(prog, head, reader, max_folios, visit=None):
     return folios, pages, True
 
 
-def mglru_enabled(lruvec):
-    # 6.1 "mm: multi-gen LRU": when on, folios live in lrugen.folios[gen][type][zone]
-    try:
-        return bool(lruvec.lrugen.enabled.value_())
-    except AttributeError:
-        return False
-
-
-def mglru_heads(lruvec):
-    """[(list name, head address)] of a multi-gen lruvec: the two youngest generations count
-    as active (lru_gen_is_active()), the others inactive."""
-    lrugen = lruvec.lrugen
-    folios = lrugen.folios
-    ngen = len(folios)
-    max_seq = lrugen.max_seq.value_()
-    young = {max_seq % ngen, (max_seq - 1) % ngen}
-    out = []
-    for gen in range(ngen):
-        for type_ in range(len(folios[gen])):
-            name = ("active_" if gen in young else "inactive_") + ("file" if type_ else "anon")
-            for zone in range(len(folios[gen][type_])):
-                out.append((name, folios[gen][type_][zone].address_of_().value_()))
-    return out
-
-
 def lruvec_heads(lruvec, lru_idx):
-    """[(list name, head address)] to walk for one lruvec."""
+    """[(list name, head address, a multi-gen list?)] to walk for one lruvec: lruvec->lists,
+    and with the multi-gen LRU on its generation lists too (lruvec->lists then holds the
+    unevictable folios, and evictable ones only while the switch moves them)."""
+    heads = [(name, lruvec.lists[i].address_of_().value_(), False) for i, name in lru_idx]
     if mglru_enabled(lruvec):
-        return mglru_heads(lruvec)
-    return [(name, lruvec.lists[i].address_of_().value_()) for i, name in lru_idx]
+        heads += [(name, head, True) for name, head in mglru_heads(lruvec)]
+    return heads
 
 
 def mismatches(walked, counted):
@@ -118,11 +111,12 @@ def mismatches(walked, counted):
 
 def walk_lruvec(prog, lruvec, lru_idx, reader, max_folios, warnings, where, visit=None):
     """{list name: {folios, pages, complete}} of one lruvec. visit(list name, folio, flags,
-    nr) is called for each folio."""
+    nr, multigen) is called for each folio; multigen: found on a multi-gen LRU list."""
     walked = {}
-    for name, head in lruvec_heads(lruvec, lru_idx):
+    for name, head, multigen in lruvec_heads(lruvec, lru_idx):
         w = walked.setdefault(name, {"folios": 0, "pages": 0, "complete": True})
-        each = (lambda fo, fl, nr, name=name: visit(name, fo, fl, nr)) if visit else None
+        each = (lambda fo, fl, nr, name=name, mg=multigen: visit(name, fo, fl, nr, mg)) \
+            if visit else None
         try:
             f, p, complete = walk_list(prog, head, reader, max_folios, visit=each)
         except ListPoisoned:
@@ -146,7 +140,8 @@ def lruvec_entry(prog, m, nid, lru_idx):
     return {"memcg": m["path"], "memcg_id": m["memcg_id"], "css_id": m["css_id"],
             "parent_id": m["parent_id"], "depth": m["depth"], "online": m["online"],
             "node": nid, "lruvec": fmt_addr(lruvec.address_of_().value_()),
-            "lock": fmt_addr(lock), "lock_state": state, "locked": lock_busy(state),
+            "lock": fmt_addr(lock), "lock_scope": lru_lock_scope(lruvec),
+            "lock_state": state, "locked": lock_busy(state),
             "mglru": mglru_enabled(lruvec), "lru_pages": counted}, lruvec
 
 
@@ -180,6 +175,7 @@ def collect(prog, warnings, max_folios=1 << 20, memcg=None, walk=True, visit_fac
                 out.append(entry)
             except FaultError as e:
                 warnings.append(fault_text(where, e))
+    mark_shared_locks(out)
     stats = {"memcgs": len(memcgs), "lruvecs": len(out), "folios_walked": nfolios,
              "enumerate_s": round(t_enum, 6), "walk_s": round(time.monotonic() - t1, 6)}
     return nodes, out, stats

@@ -29,7 +29,28 @@ def lruvecs_table(snap):
     s = snap["stats"]
     lines.append("%d memcgs, %d lruvecs, %d folios walked in %.3f s" % (
         s["memcgs"], s["lruvecs"], s["folios_walked"], s["walk_s"]))
+    lines += node_lock_lines(snap["lruvecs"])
     return with_warnings(lines, snap["warnings"])
+
+
+def node_lock_lines(lruvecs):
+    """Before 5.11 a LOCK is the node's: say so once per node lock."""
+    lines = []
+    seen = set()
+    for e in lruvecs:
+        if e.get("lock_scope") == "node" and e["lock"] not in seen:
+            seen.add(e["lock"])
+            lines.append("lock %s: node %d's pgdat->lru_lock (one lock per node before 5.11), "
+                         "shared by all %d memcgs on node %d" % (
+                             e["lock"], e["node"], e["lock_shared_by"], e["node"]))
+    return lines
+
+
+def shared_text(lk):
+    """ " shared by /a, /b" for a node lock's holders entry, else ""."""
+    if lk.get("lock_scope") != "node":
+        return ""
+    return ", shared by every memcg on node %d (%s)" % (lk["node"], ", ".join(lk["memcgs"]))
 
 
 def check_table(res):
@@ -47,13 +68,16 @@ def check_table(res):
 
 
 def holders_table(res):
-    lines = ["%d lruvecs, %d with the lock held or waited on" % (res["lruvecs_checked"],
-                                                                 res["held"])]
+    node = any(lk.get("lock_scope") == "node" for lk in res["locks"])
+    lines = ["%d lruvecs, %d %s held or waited on" % (
+        res["lruvecs_checked"], res["held"],
+        "node lock(s) (pgdat->lru_lock)" if node else "with the lock")]
     for lk in res["locks"]:
         st = lk["lock_state"]
-        lines.append("%s lock %s locked=%d pending=%d%s" % (
+        lines.append("%s lock %s locked=%d pending=%d%s%s" % (
             lk["lruvec"], lk["lock"], st["locked"], st["pending"],
-            (" queue tail cpu%d" % st["tail_cpu"]) if st["tail_cpu"] is not None else ""))
+            (" queue tail cpu%d" % st["tail_cpu"]) if st["tail_cpu"] is not None else "",
+            shared_text(lk)))
         if not lk["tasks"]:
             lines.append("  no task stack references it")
         for t in lk["tasks"]:
@@ -87,8 +111,8 @@ def walk_table(snap):
             lines.append("  folio %s on %s@N%d: %s" % (v["folio"], v["lruvec_memcg"],
                                                       v["lruvec_node"], ", ".join(v["why"])))
     for h in snap["holders"]:
-        lines.append("held: %s lock %s, %d task(s) reference it: %s" % (
-            h["lruvec"], h["lock"], len(h["tasks"]),
+        lines.append("held: %s lock %s%s, %d task(s) reference it: %s" % (
+            h["lruvec"], h["lock"], shared_text(h), len(h["tasks"]),
             ", ".join("%d %s" % (t["pid"], t["comm"]) for t in h["tasks"])))
     if "page_owner" in snap:
         lines.append("page owner (%s):" % snap["page_owner"]["method"])

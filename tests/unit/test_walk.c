@@ -310,6 +310,28 @@ static int screen_find(const char *s)
 	return -1;
 }
 
+/* Before 5.11 every memcg on a node shares the node's lock: a busy one counts once. */
+static void test_node_locks_counted_once(void **state)
+{
+	struct lrs_lruvec lv[6] = { 0 };
+	struct lrs_snapshot s = { .lruvecs = lv, .nr_lruvecs = 6 };
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		lv[i].node = i % 2;
+		lv[i].walk.known = lv[i].walk.node_lock = true;
+		lv[i].walk.tail_cpu = -1;
+		lv[i].walk.locked = lv[i].node == 0;	/* node 0's lock, seen by 3 memcgs */
+	}
+	assert_int_equal(lrs_snapshot__walk_locks_busy(&s), 1);
+	lv[5].walk.pending = true;			/* node 1's too */
+	assert_int_equal(lrs_snapshot__walk_locks_busy(&s), 2);
+	for (int i = 0; i < 6; i++)
+		lv[i].walk.node_lock = false;		/* 5.11+: each lruvec's own lock */
+	assert_int_equal(lrs_snapshot__walk_locks_busy(&s), 4);
+	assert_int_equal(lrs_snapshot__walk_locks_busy(NULL), 0);
+}
+
 static void test_tui_draws_walk(void **state)
 {
 	struct lrs_walk *w = import_fixture("walk-lab-v2-held.json");
@@ -370,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_import_rejects),
 		cmocka_unit_test(test_mismatch_table),
 		cmocka_unit_test(test_table_lab),
+		cmocka_unit_test(test_node_locks_counted_once),
 		cmocka_unit_test(test_tui_draws_walk),
 	};
 

@@ -46,10 +46,50 @@ const char *lrs_walk_report__check(char *buf, size_t len, const struct lrs_walk 
 	return buf;
 }
 
+static bool has_node_locks(const struct lrs_snapshot *s)
+{
+	for (size_t i = 0; i < s->nr_lruvecs; i++)
+		if (s->lruvecs[i].walk.node_lock)
+			return true;
+	return false;
+}
+
+static void print_held(FILE *f, const struct lrs_walk_held *h)
+{
+	fprintf(f, "held: %s", h->lruvec);
+	if (h->node_lock >= 0)
+		fprintf(f, ", shared by every memcg on node %d", h->node_lock);
+	fprintf(f, ", %zu task(s) reference it%s%s\n", h->nr_tasks, h->nr_tasks ? ": " : "",
+		h->tasks);
+}
+
+/* Before 5.11 the LOCK column is the node's pgdat->lru_lock: one line per node says so. */
+static void print_node_locks(FILE *f, const struct lrs_snapshot *s)
+{
+	for (size_t n = 0; n < s->nr_nodes; n++) {
+		const struct lrs_lruvec *first = NULL;
+		size_t sharing = 0;
+
+		for (size_t i = 0; i < s->nr_lruvecs; i++) {
+			const struct lrs_lruvec *lv = &s->lruvecs[i];
+
+			if (lv->node != s->nodes[n] || !lv->walk.node_lock)
+				continue;
+			first = first ? first : lv;
+			sharing++;
+		}
+		if (!first)
+			continue;
+		fprintf(f, "lock 0x%016" PRIx64 ": node %d's pgdat->lru_lock (one lock per node "
+			"before 5.11), shared by all %zu memcgs on node %d\n", first->lock_addr,
+			first->node, sharing, first->node);
+	}
+}
+
 int lrs_walk_report__print(FILE *f, const struct lrs_walk *walk, const char *what)
 {
 	const struct lrs_snapshot *s = walk->snap;
-	size_t locked = 0, mismatched = 0;
+	size_t mismatched = 0;
 	char name[300], state[64], check[512];
 
 	fprintf(f, "walk of %s: kernel %s, %zu nodes, %" PRIu64 " memcgs, %zu lruvecs, "
@@ -69,18 +109,17 @@ int lrs_walk_report__print(FILE *f, const struct lrs_walk *walk, const char *wha
 		for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
 			fprintf(f, " %10" PRIu64, lv->lru_pages[l]);
 		fprintf(f, "  %s\n", lrs_walk_report__check(check, sizeof(check), walk, i));
-		locked += lv->walk.locked || lv->walk.pending || lv->walk.tail_cpu >= 0;
 		mismatched += lv->walk.mismatch != 0;
 	}
-	fprintf(f, "%zu lruvec lock(s) held or waited on; %zu lruvec(s) whose walk differs "
-		"from the counters\n", locked, mismatched);
+	print_node_locks(f, s);
+	fprintf(f, "%zu %s lock(s)%s held or waited on", lrs_snapshot__walk_locks_busy(s),
+		has_node_locks(s) ? "node" : "lruvec", has_node_locks(s) ? " (pgdat->lru_lock)" : "");
+	fprintf(f, "; %zu lruvec(s) whose walk differs from the counters\n", mismatched);
 	if (walk->checked)
 		fprintf(f, "lru_check: %" PRIu64 " violation(s) of \"a folio's memcg is stable "
 			"while it is on an LRU\"\n", walk->violations_total);
 	for (size_t i = 0; i < walk->nr_held; i++)
-		fprintf(f, "held: %s, %zu task(s) reference it%s%s\n", walk->held[i].lruvec,
-			walk->held[i].nr_tasks, walk->held[i].nr_tasks ? ": " : "",
-			walk->held[i].tasks);
+		print_held(f, &walk->held[i]);
 	if (walk->owner_method) {
 		fprintf(f, "page owner (%s):\n", walk->owner_method);
 		for (size_t i = 0; i < walk->nr_owners; i++)

@@ -309,7 +309,12 @@ static void draw_detail_walk(struct lrs_tui *tui, const struct lrs_lruvec *lv, i
 	char state[64];
 	int x, bar_w = w - 24;
 
-	x = tui__put(y + 1, 1, w - 1, 0, "lock word: ");
+	/* before 5.11 the lock is the node's: every memcg on the node waits on the same word */
+	if (lv->walk.node_lock)
+		x = tui__putf(y + 1, 1, w - 1, 0, "node %d's pgdat->lru_lock (every memcg on it): ",
+			      lv->node);
+	else
+		x = tui__put(y + 1, 1, w - 1, 0, "lock word: ");
 	lrs_lock_state__format(state, sizeof(state), &lv->walk);
 	x = tui__put(y + 1, x, w - x,
 		     lv->walk.locked || lv->walk.pending || lv->walk.tail_cpu >= 0 ?

@@ -15,12 +15,9 @@ static void draw_header_instant(struct lrs_tui *tui, const struct lrs_model *mod
 	char a[32];
 
 	x = tui__putf(y, x, w - x, 0, "  %s, one instant  |  ", tui->source_name ? tui->source_name : "");
-	for (size_t i = 0; cur && i < cur->nr_lruvecs; i++) {
-		const struct lrs_lruvec_walk *wk = &cur->lruvecs[i].walk;
-
+	for (size_t i = 0; cur && i < cur->nr_lruvecs; i++)
 		pages += lrs_lruvec__lru_total(&cur->lruvecs[i]);
-		busy += wk->locked || wk->pending || wk->tail_cpu >= 0;
-	}
+	busy = lrs_snapshot__walk_locks_busy(cur);
 	x = tui__putf(y, x, w - x, A_BOLD, "%s", lrs_fmt__count(a, sizeof(a), (double)pages));
 	x = tui__putf(y, x, w - x, 0, " LRU pages in %zu lruvecs, ", cur ? cur->nr_lruvecs : 0);
 	tui__putf(y, x, w - x, busy ? tui->warn_attr : 0, "%zu lock%s held or waited on", busy,

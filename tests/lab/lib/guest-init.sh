@@ -2,22 +2,33 @@
 # PID 1 of the lab guest (busybox). Builds memcgs, runs readers pinned to each node, prints
 # what the guest itself sees ("LRS ..." lines: the ground truth the host asserts against),
 # then prints LRS-DUMP-NOW and idles while the host dumps its memory.
-# Kernel command line words: lrs_cg=v1|v2 (default v2), lrs_bench=N (create N empty memcgs).
+# Kernel command line words: lrs_cg=v1|v2 (default v2), lrs_bench=N (create N empty memcgs),
+# lrs_mglru=1 (turn the multi-gen LRU on before the workload, where the kernel has it).
 /bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
 /bin/busybox --install -s
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 insmod /qemu_fw_cfg.ko || echo "LRS warn insmod qemu_fw_cfg failed"
-cg=v2; bench=0
+cg=v2; bench=0; mglru=0
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	lrs_cg=*) cg=${w#lrs_cg=} ;;
 	lrs_bench=*) bench=${w#lrs_bench=} ;;
+	lrs_mglru=*) mglru=${w#lrs_mglru=} ;;
 	esac
 done
 echo "LRS kernel $(uname -r)"
 echo "LRS mode $cg"
+if [ "$mglru" = 1 ]; then
+	# CONFIG_LRU_GEN: the switch; "y" turns on every capability ("LRS mglru 0x0007")
+	if [ -e /sys/kernel/mm/lru_gen/enabled ]; then
+		echo y > /sys/kernel/mm/lru_gen/enabled || echo "LRS warn cannot turn the multi-gen LRU on"
+		echo "LRS mglru $(cat /sys/kernel/mm/lru_gen/enabled)"
+	else
+		echo "LRS mglru absent"
+	fi
+fi
 
 if [ "$cg" = v1 ]; then
 	mount -t tmpfs cgroup /sys/fs/cgroup

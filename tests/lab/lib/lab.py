@@ -315,7 +315,8 @@ def fix_vmcore(path):
 
 def parse_guest(lines):
     """LRS lines -> {'cgroups': {path: ino}, 'numa_stat': {path: {key: {node: v}}},
-    'stat': {path: {key: v}}, 'mode': 'v2', 'kernel': ..., 'warn': [...]}"""
+    'stat': {path: {key: v}}, 'mode': 'v2', 'kernel': ..., 'warn': [...], 'mglru': the
+    multi-gen LRU switch as the guest read it ("0x0007"), "absent", or no key}"""
     g = {"cgroups": {}, "numa_stat": {}, "stat": {}, "warn": [], "node_cpus": {}}
     for line in lines:
         if not line.startswith("LRS "):
@@ -345,6 +346,8 @@ def parse_guest(lines):
             g["warn"].append(" ".join(w[2:]))
         elif kind == "node_cpus":
             g["node_cpus"][int(w[2])] = w[3] if len(w) > 3 else ""
+        elif kind == "mglru":
+            g["mglru"] = w[2]
         elif kind == "bench_memcgs":
             g["bench_memcgs"] = int(w[2])
     return g
