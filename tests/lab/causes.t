@@ -4,21 +4,27 @@
 land in the cause model/causes.c names for them; and the demo's two layouts, recorded and
 diffed there. One boot (tests/lab/lib/guest-causes.sh).
 
-Part 1: each path in a memcg of its own (lrs-test-c-PATH), six tasks of a static helper
-(tests/lab/lib/lrs-paths.c, built here with gcc -static, packed into the initramfs) pinned one
-per vCPU, under one `lruscope record --stack-every 1`; `report -i` of the recording gives each
-memcg's causes, summed over its lruvecs on both nodes. Asserted per path: the memcg's lruvec
-wait was sampled, and the expected cause has the largest share of it and at least MIN_SHARE
-(EXPECT below). A path that cannot contend on this kernel (memcg removal: 6.1 leaves a removed
-memcg's folios on its own lruvecs, nothing is moved under an lruvec lock) is a skip that
-prints what was measured, asserted only when the kernel has LRU reparenting.
+Part 1: each path in a memcg of its own (lrs-test-c-PATH), driven by a static helper
+(tests/lab/lib/lrs-paths.c, built here with gcc -static, packed into the initramfs), under one
+`lruscope record --stack-every 1`; `report -i` of the recording gives each memcg's causes,
+summed over its lruvecs on both nodes. Six tasks pinned one per vCPU: limit reclaim (reads
+through an 8 MiB memory.max), MADV_PAGEOUT (a file each), mlock/munlock, move_pages(2) to
+the other node, compact_memory (while one task keeps fragmented memory there); activation:
+one task loads a range and drops it, alone, and in between a thread on each vCPU reads it
+again at once. Asserted per path (EXPECT): the memcg's lruvec wait was sampled and the
+expected cause has the largest share and at least MIN_SHARE of it, or, for migration and
+compaction, whose folios moved are added back through the per-CPU batches (an lru-add drain
+about as large), a stated share. Removing memcgs with pages is a skip that prints what was
+measured where the kernel has no LRU reparenting (6.1 leaves a removed memcg's folios on its
+own lruvecs), and asserted where it has.
 
-Part 2: `lruscope workload` in the shared and in the isolated layout (six readers pinned one
-per vCPU), each recorded for LRS_CAUSES_IVALS intervals of 1 s; `lruscope diff shared
-isolated -f json` in the guest must report the total lruvec wait change as significant and
-down, and the shared recording's hottest lruvec must have its causes named (a cause other
-than unclassified on top). Then a second shared recording: `diff shared shared2` must report
-no significant lruvec change (the false-alarm check).
+Part 2: `lruscope workload` in the shared and in the isolated layout, twelve readers pinned
+so that both readers of a file share a node, recorded for LRS_CAUSES_IVALS intervals of 1 s;
+`lruscope diff shared isolated -f json` in the guest must report the total lruvec change
+significant and down, and the shared recording's hottest lruvec must have its causes named (a
+cause other than unclassified on top). A second recording of the same shared load
+(LRS_CAUSES_SAME=0 leaves it out): `diff shared shared2` must find no lruvec row and not the
+total lruvec wait/s significant (the false-alarm check).
 
 The guest is lab.CONTENDED: it traces lruvec waits in every boot, so a path without any is a
 failure, not a skip. LRS_CAUSES_KEEP=DIR keeps the guest's files there."""
@@ -166,13 +172,16 @@ def check_same(tap, disk, rc):
         return
     t = lruvec_total(same) or {}
     w = t.get("wait_ns_per_s") or {}
-    sig = [r for r in same.get("lruvecs", []) if r["significant"]] + (
-        [t] if t.get("significant") else [])
-    print("# diff shared -> shared2: lruvec wait %.1f -> %.1f ms/s, ratio %s, p %s" % (
-        (w.get("a") or 0) / 1e6, (w.get("b") or 0) / 1e6, w.get("ratio"), w.get("p")))
-    tap.check("diff of two shared recordings: no significant lruvec change (total p %s)" % (
-        w.get("p")), ["%s@%s: %s" % (r["memcg"], r.get("node"), r["wait_ns_per_s"])
-                      for r in sig])
+    c = t.get("contended_per_s") or {}
+    sig = [r for r in same.get("lruvecs", []) if r["significant"]]
+    print("# diff shared -> shared2: lruvec wait %.1f -> %.1f ms/s, ratio %s, p %s; contentions "
+          "%.0f -> %.0f /s, p %s (reported significant: %s)" % (
+              (w.get("a") or 0) / 1e6, (w.get("b") or 0) / 1e6, w.get("ratio"), w.get("p"),
+              c.get("a") or 0, c.get("b") or 0, c.get("p"), t.get("significant")))
+    tap.check("diff of two recordings of the same shared load: no lruvec row significant, the "
+              "total lruvec wait/s not significant (p %s)" % w.get("p"),
+              ["%s@N%s: %s" % (r["memcg"], r["node"], r["wait_ns_per_s"]) for r in sig] +
+              (["total wait/s %s" % w] if w.get("significant") else []))
 
 
 def run(tap, kdir, work):

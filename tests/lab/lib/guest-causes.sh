@@ -1,8 +1,8 @@
 #!/bin/busybox sh
 # PID 1 of the causes lab guest (tests/lab/causes.t): each kernel path that takes lruvec
 # locks driven on purpose, one after the other, each in a memcg of its own
-# (lrs-test-c-PATH), by six tasks pinned one per vCPU (/lrs-paths, tests/lab/lib/lrs-paths.c),
-# under one `lruscope record --stack-every 1` (/mnt/causes.rec, then `report -i` of it as
+# (lrs-test-c-PATH), by tasks or threads pinned one per vCPU (/lrs-paths,
+# tests/lab/lib/lrs-paths.c), under one `lruscope record --stack-every 1` (/mnt/causes.rec, then `report -i` of it as
 # /mnt/causes.json). Then the demo's two layouts recorded apart (/mnt/shared.rec,
 # /mnt/isolated.rec, /mnt/shared2.rec) and diffed in the guest (/mnt/diff.json,
 # /mnt/same.json). Everything goes to the ext4 data disk; the host reads it after the guest
@@ -39,8 +39,8 @@ recorder() {
 	echo "LRS recorder $name started after $((i / 4)) s at $(cut -d' ' -f1 /proc/uptime)"
 }
 
-# path NAME MODE ARGS...: six `lrs-paths MODE $phase ARGS` in lrs-test-c-NAME, one on each
-# CPU; in ARGS, @CPU becomes the task's CPU and @OFF its offset into a file (CPU * $chunk)
+# path NAME MODE ARGS...: $tasks `lrs-paths MODE $phase ARGS` in lrs-test-c-NAME, one on each
+# CPU from 0; in ARGS, @CPU becomes the task's CPU and @OFF its offset into a file (CPU * $chunk)
 path() {
 	name=$1 mode=$2
 	shift 2
@@ -49,7 +49,7 @@ path() {
 	echo "LRS phase_start $name $(cut -d' ' -f1 /proc/uptime)"
 	pids=
 	c=0
-	while [ $c -lt $ncpu ]; do
+	while [ $c -lt $tasks ]; do
 		args=$(echo "$*" | sed "s/@OFF/$((c * ${chunk:-0}))/; s/@CPU/$c/")
 		sh -c "echo \$\$ > $cg/cgroup.procs && exec taskset -c $c /lrs-paths $mode $phase \
 			$args" >> /mnt/paths.out 2>&1 &
@@ -57,9 +57,10 @@ path() {
 		c=$((c + 1))
 	done
 	wait $pids
-	echo "LRS phase_end $name $(cut -d' ' -f1 /proc/uptime) $(tail -n $ncpu /mnt/paths.out |
+	echo "LRS phase_end $name $(cut -d' ' -f1 /proc/uptime) $(tail -n $tasks /mnt/paths.out |
 		tr '\n' ' ')"
 }
+tasks=$ncpu
 
 # reparent_task CPU: create a child memcg of lrs-test-c-reparent, read a fresh MiB of the
 # file into it from inside, remove it with its pages; over and over for $phase seconds
@@ -102,9 +103,12 @@ recorder causes -i 1 --stack-every 1
 # memcg limit reclaim: each task reads 16 MiB of its own through an 8 MiB memory.max
 mkdir /sys/fs/cgroup/lrs-test-c-reclaim && echo 8M > /sys/fs/cgroup/lrs-test-c-reclaim/memory.max
 chunk=$((16 * MiB)) path reclaim read /mnt/c-read @OFF $((16 * MiB))
-# activation: all six read the same 4 MiB (each folio queued for activation on every CPU
-# that reads it inactive and referenced), drop it, read it again
+# activation: one task reads 4 MiB alone, a thread on each CPU reads it again at once (each
+# folio queued for activation on every CPU that reads it inactive and referenced), the task
+# drops it alone; over and over
+tasks=1
 path activation activate /mnt/c-activate 0 $((4 * MiB))
+tasks=$ncpu
 # MADV_PAGEOUT: a file each (one file's mapping lock would be the contended one)
 path pageout pageout /mnt/c-pageout-@CPU 0 $((4 * MiB))
 path mlock mlock $((4 * MiB))

@@ -6,8 +6,9 @@
  * gcc -static and packs it into the initramfs.
  *
  *   lrs-paths read SECS FILE OFF LEN       4 KiB preads over the range, no readahead
- *   lrs-paths activate SECS FILE OFF LEN   read the range, read each page twice more
- *                                          (on the LRU by then: folio_activate), drop it
+ *   lrs-paths activate SECS FILE OFF LEN   rounds of: this task reads the range (adds,
+ *                                          alone), one thread on each CPU reads it again
+ *                                          (folio_activate, all at once), this task drops it
  *   lrs-paths pageout SECS FILE OFF LEN    map the range shared, touch it, MADV_PAGEOUT
  *   lrs-paths mlock SECS LEN               anonymous memory, mlock and munlock in turn
  *   lrs-paths migrate SECS LEN             anonymous memory, move_pages(2) to the other node
@@ -21,6 +22,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,15 @@ static void die(const char *mode, const char *what)
 	fprintf(stderr, "lrs-paths %s: %s failed: %s\n", mode, what, strerror(errno));
 	exit(1);
 }
+
+/* activate: the range, and a barrier the readers and the task that loads and drops it share */
+static struct {
+	int fd;
+	off_t off;
+	size_t len;
+	double end;
+	pthread_barrier_t go, done;
+} act;
 
 static void read_pages(int fd, off_t off, size_t len, int times, const char *mode)
 {
@@ -73,8 +85,10 @@ static void file_round(const char *mode, int fd, off_t off, size_t len)
 	if (!strcmp(mode, "read")) {
 		read_pages(fd, off, len, 1, mode);
 	} else if (!strcmp(mode, "activate")) {
+		/* alone: the adds and the drop contend with no one */
 		read_pages(fd, off, len, 1, mode);
-		read_pages(fd, off, len, 2, mode);
+		pthread_barrier_wait(&act.go);
+		pthread_barrier_wait(&act.done);
 		if (posix_fadvise(fd, off, (off_t)len, POSIX_FADV_DONTNEED))
 			die(mode, "posix_fadvise(DONTNEED)");
 	} else {
@@ -88,6 +102,44 @@ static void file_round(const char *mode, int fd, off_t off, size_t len)
 		if (madvise(p, len, MADV_PAGEOUT))
 			die(mode, "madvise(MADV_PAGEOUT)");
 		munmap(p, len);
+	}
+}
+
+/* A reader of activate, pinned to its CPU: reads the range once a round (the second access
+ * of each folio, on the LRU and referenced: folio_activate) */
+static void *activate_reader(void *arg)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET((int)(long)arg, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	for (;;) {
+		pthread_barrier_wait(&act.go);
+		if (now_s() < act.end)
+			read_pages(act.fd, act.off, act.len, 1, "activate");
+		pthread_barrier_wait(&act.done);
+	}
+	return NULL;
+}
+
+static void start_readers(int fd, off_t off, size_t len, double end)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	act.fd = fd;
+	act.off = off;
+	act.len = len;
+	act.end = end;
+	if (pthread_barrier_init(&act.go, NULL, (unsigned)ncpu + 1) ||
+	    pthread_barrier_init(&act.done, NULL, (unsigned)ncpu + 1))
+		die("activate", "pthread_barrier_init");
+	for (long c = 0; c < ncpu; c++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, activate_reader, (void *)c))
+			die("activate", "pthread_create");
+		pthread_detach(t);
 	}
 }
 
@@ -165,6 +217,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	end = now_s() + secs;
+	if (!strcmp(mode, "activate"))
+		start_readers(fd, off, len, end);
 	while (now_s() < end) {
 		if (file) {
 			file_round(mode, fd, off, len);
