@@ -78,6 +78,9 @@ static const struct cause_entry {
 	{ "inc_max_seq", LRS_CAUSE_RECLAIM },			/* 6.1+, MGLRU aging */
 	{ "try_to_inc_max_seq", LRS_CAUSE_RECLAIM },		/* 6.1+, MGLRU aging */
 	{ "walk_mm", LRS_CAUSE_RECLAIM },			/* 6.1+, MGLRU page table walk */
+	/* the lock taken in a caller above when a build inlines the list shrinkers (6.1) */
+	{ "shrink_lruvec", LRS_CAUSE_RECLAIM },			/* 5.11+ */
+	{ "shrink_node", LRS_CAUSE_RECLAIM },			/* 5.11+ */
 	/* isolation for migration and compaction */
 	{ "isolate_lru_page", LRS_CAUSE_ISOLATION },		/* 5.11 .. 6.3 */
 	{ "folio_isolate_lru", LRS_CAUSE_ISOLATION },		/* 5.16+ */

@@ -385,14 +385,17 @@ def boot_and_dump(kdir, work, append="", timeout=600):
 CONTENDED = dict(cpus_per_node=3, cpu="qemu64,-hypervisor", accel="tcg,thread=single")
 
 
-def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300, disk="256M"):
+def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300, disk="256M",
+                       extra=None):
     """Boot a CONTENDED guest whose PID 1 is init, with lruscope and its libraries in the
-    initramfs, until it prints marker; returns (serial lines, the data disk's path). A boot
-    that times out is reported on stdout as a TAP comment and retried once; a second raises."""
+    initramfs (and extra: {guest path: host path}), until it prints marker; returns (serial
+    lines, the data disk's path). A boot that times out is reported on stdout as a TAP comment
+    and retried once; a second raises."""
+    files = dict(binary_files(binary), **(extra or {}))
     for attempt in (1, 2):
         boot = os.path.join(work, "boot%d" % attempt)
         os.makedirs(boot)
-        g = Guest(kdir, boot, append=append, init=init, extra=binary_files(binary), disk=disk,
+        g = Guest(kdir, boot, append=append, init=init, extra=files, disk=disk,
                   timeout=timeout, **CONTENDED)
         try:
             return g.wait_for(marker), g.disk_path()

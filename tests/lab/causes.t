@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+# time-limit: 900  (a TCG guest: boot, the paths, three recordings; a first run also fetches the kernel)
+"""Lab, causes: the kernel paths that take lruvec locks, driven on purpose in the 6.1 guest,
+land in the cause model/causes.c names for them; and the demo's two layouts, recorded and
+diffed there. One boot (tests/lab/lib/guest-causes.sh).
+
+Part 1: each path in a memcg of its own (lrs-test-c-PATH), driven by a static helper
+(tests/lab/lib/lrs-paths.c, built here with gcc -static, packed into the initramfs), under one
+`lruscope record --stack-every 1`; `report -i` of the recording gives each memcg's causes,
+summed over its lruvecs on both nodes. Six tasks pinned one per vCPU: limit reclaim (reads
+through an 8 MiB memory.max), MADV_PAGEOUT (a file each), mlock/munlock, move_pages(2) to
+the other node, compact_memory (while one task keeps fragmented memory there); activation:
+one task loads a range and drops it, alone, and in between a thread on each vCPU reads it
+again at once. Asserted per path (EXPECT): the memcg's lruvec wait was sampled and the
+expected cause has the largest share and at least MIN_SHARE of it, or a stated share where
+the same loop also adds folios back to the lists through the per-CPU batches (an lru-add
+drain about as large): MADV_PAGEOUT (the pages faulted back in), migration and compaction
+(the folios moved). Removing memcgs with pages is a skip that prints what was
+measured where the kernel has no LRU reparenting (6.1 leaves a removed memcg's folios on its
+own lruvecs), and asserted where it has.
+
+Part 2: `lruscope workload` in the shared and in the isolated layout, twelve readers pinned
+so that both readers of a file share a node, recorded for LRS_CAUSES_IVALS intervals of 1 s;
+`lruscope diff shared isolated -f json` in the guest must report the total lruvec change
+significant and down, and the shared recording's hottest lruvec must have its causes named (a
+cause other than unclassified on top). A second recording of the same shared load
+(LRS_CAUSES_SAME=0 leaves it out): `diff shared shared2` must find no lruvec row and not the
+total lruvec wait/s significant (the false-alarm check).
+
+The guest is lab.CONTENDED: it traces lruvec waits in every boot, so a path without any is a
+failure, not a skip. LRS_CAUSES_KEEP=DIR keeps the guest's files there."""
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import lab  # noqa: E402
+import labtest  # noqa: E402
+
+PHASE_S = int(os.environ.get("LRS_CAUSES_PHASE", "8"))
+IVALS = int(os.environ.get("LRS_CAUSES_IVALS", "20"))
+SAME = os.environ.get("LRS_CAUSES_SAME", "1")
+MIN_SHARE = 0.4
+# memcg (lrs-test-c-NAME), the cause its path must land in (model/causes.c's keys), and the
+# share of the memcg's sampled wait it must have: None is the largest share and >= MIN_SHARE
+EXPECT = [("reclaim", "reclaim", None), ("activation", "activation", None),
+          ("pageout", "isolation", 0.35), ("mlock", "mlock", None),
+          ("migrate", "isolation", 0.3), ("compact", "isolation", 0.25)]
+FILES = ("causes.rec", "causes.json", "causes.err", "causes-report.err", "paths.out",
+         "shared.rec", "isolated.rec", "shared2.rec", "diff.json", "diff.err", "same.json",
+         "same.err", "shared.json", "shared.err", "isolated.err", "shared2.err")
+
+
+def build_helper(work):
+    """tests/lab/lib/lrs-paths.c as a static binary in work; None (said in a TAP line) when
+    it does not build."""
+    out = os.path.join(work, "lrs-paths")
+    r = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-o", out,
+                        os.path.join(lab.HERE, "lrs-paths.c")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return out if r.returncode == 0 else r.stdout.strip()[-300:]
+
+
+def causes_of(snap, memcg):
+    """{cause: wait_ns} summed over memcg's lruvecs (and those of memcgs under it), the
+    lruvecs' own wait and contentions."""
+    by, wait, cont = {}, 0, 0
+    for lv in snap.get("lruvecs", []):
+        if lv["memcg"] != memcg and not lv["memcg"].startswith(memcg + "/"):
+            continue
+        wait += lv["wait_ns"]
+        cont += lv["contended"]
+        for c in lv.get("causes") or []:
+            by[c["cause"]] = by.get(c["cause"], 0) + c["wait_ns"]
+    return by, wait, cont
+
+
+def shares_text(by):
+    total = sum(by.values())
+    return ", ".join("%s %.1f%%" % (k, 100.0 * v / total)
+                     for k, v in sorted(by.items(), key=lambda kv: -kv[1])) or "no sampled stack"
+
+
+def check_path(tap, snap, name, cause, at_least):
+    memcg = "/lrs-test-c-" + name
+    by, wait, cont = causes_of(snap, memcg)
+    total = sum(by.values())
+    share = by.get(cause, 0) / total if total else 0
+    print("# %s: %d waits, %.1f ms; sampled: %.1f ms: %s" % (
+        memcg, cont, wait / 1e6, total / 1e6, shares_text(by)))
+    top = max(by, key=by.get) if by else None
+    if at_least is None:
+        tap.check("%s: lruvec wait sampled, the largest share is %s and >= %.0f%% (%.1f%%)" % (
+            memcg, cause, 100 * MIN_SHARE, 100 * share),
+            [] if top == cause and share >= MIN_SHARE else
+            ["largest: %s; %s" % (top, shares_text(by))])
+    else:
+        tap.check("%s: lruvec wait sampled, %s has >= %.0f%% of it (%.1f%%)" % (
+            memcg, cause, 100 * at_least, 100 * share),
+            [] if share >= at_least else [shares_text(by)])
+
+
+def check_reparent(tap, snap, has_lru_reparent):
+    memcg = "/lrs-test-c-reparent"
+    by, wait, cont = causes_of(snap, memcg)
+    total = sum(by.values())
+    share = by.get("memcg_move", 0) / total if total else 0
+    print("# %s (children removed with their pages): %d waits, %.1f ms; sampled: %s" % (
+        memcg, cont, wait / 1e6, shares_text(by)))
+    name = "%s: memcg removal lands in memcg_move (%.1f%% of the sampled wait)" % (
+        memcg, 100 * share)
+    if has_lru_reparent:
+        tap.check(name, [] if share >= MIN_SHARE else [shares_text(by)])
+    else:
+        tap.skip(name, "this kernel does not reparent a removed memcg's LRU folios (no "
+                 "lru_reparent_memcg): no lruvec lock is taken by the removal")
+
+
+def load(disk, name):
+    raw = lab.read_guest_file(disk, "/" + name)
+    try:
+        return json.loads(raw), ""
+    except (TypeError, ValueError):
+        err = (lab.read_guest_file(disk, "/" + name.replace(".json", ".err")) or b"")
+        return None, "unreadable %r; %s" % ((raw or b"")[:120], err.decode(errors="replace")
+                                            .strip()[-300:])
+
+
+def lruvec_total(diff):
+    return next((r for r in diff.get("totals", []) if r.get("name") == "lruvec locks"), None)
+
+
+def check_diff(tap, disk, rc):
+    diff, err = load(disk, "diff.json")
+    tap.check("diff shared isolated -f json runs in the guest", [] if diff and
+              rc.get("diff") == "0" else ["rc %s: %s" % (rc.get("diff"), err)])
+    shared, err2 = load(disk, "shared.json")
+    if diff:
+        t = lruvec_total(diff) or {}
+        w = t.get("wait_ns_per_s") or {}
+        print("# diff shared -> isolated: lruvec wait %.1f -> %.1f ms/s, ratio %s, p %s; %d and "
+              "%d intervals; significant rows %s" % (
+                  (w.get("a") or 0) / 1e6, (w.get("b") or 0) / 1e6, w.get("ratio"), w.get("p"),
+                  diff["a"]["samples"], diff["b"]["samples"], diff.get("significant")))
+        c = t.get("contended_per_s") or {}
+        tap.check("diff: the total lruvec wait change is reported significant, down in the "
+                  "isolated layout (ratio %s; p %s for wait/s, %s for contentions/s)" % (
+                      w.get("ratio"), w.get("p"), c.get("p")),
+                  [] if t.get("significant") and (w.get("ratio") if w.get("ratio") is not None
+                                                  else 1) < 1 else ["totals row %s" % t])
+    if not shared:
+        tap.check("report -i shared.rec -f json runs in the guest", [err2])
+        return
+    rows = [lv for lv in shared["lruvecs"] if lv["memcg"].startswith("/lrs-test-lshared-")]
+    hot = max(rows, key=lambda lv: lv["wait_ns"]) if rows else None
+    causes = (hot or {}).get("causes") or []
+    if hot:
+        print("# shared layout's hot lruvec %s@N%d: %d waits, %.1f ms; causes: %s" % (
+            hot["memcg"], hot["node"], hot["contended"], hot["wait_ns"] / 1e6, ", ".join(
+                "%s %.1f%%" % (c["cause"], 100 * c["share"]) for c in causes)))
+    tap.check("the shared layout's hot lruvec has its causes named (a named cause on top)",
+              [] if causes and causes[0]["cause"] != "unclassified" else
+              ["hot lruvec %s, causes %s" % (hot and hot["memcg"], causes)])
+
+
+def check_same(tap, disk, rc):
+    same, err = load(disk, "same.json")
+    if not same:
+        tap.check("diff shared shared2 -f json runs in the guest", ["rc %s: %s" % (
+            rc.get("same"), err)])
+        return
+    t = lruvec_total(same) or {}
+    w = t.get("wait_ns_per_s") or {}
+    c = t.get("contended_per_s") or {}
+    sig = [r for r in same.get("lruvecs", []) if r["significant"]]
+    print("# diff shared -> shared2: lruvec wait %.1f -> %.1f ms/s, ratio %s, p %s; contentions "
+          "%.0f -> %.0f /s, p %s (reported significant: %s)" % (
+              (w.get("a") or 0) / 1e6, (w.get("b") or 0) / 1e6, w.get("ratio"), w.get("p"),
+              c.get("a") or 0, c.get("b") or 0, c.get("p"), t.get("significant")))
+    tap.check("diff of two recordings of the same shared load: no lruvec row significant, the "
+              "total lruvec wait/s not significant (p %s)" % w.get("p"),
+              ["%s@N%s: %s" % (r["memcg"], r["node"], r["wait_ns_per_s"]) for r in sig] +
+              (["total wait/s %s" % w] if w.get("significant") else []))
+
+
+def run(tap, kdir, work):
+    helper = build_helper(work)
+    if not os.path.isabs(helper):
+        tap.check("tests/lab/lib/lrs-paths.c builds with gcc -static", [helper])
+        return
+    try:
+        lines, disk = lab.run_lruscope_guest(
+            kdir, work, os.path.join(lab.HERE, "guest-causes.sh"), "LRS-CAUSES-DONE",
+            labtest.binary(), append="lrs_phase=%d lrs_ivals=%d lrs_same=%s" % (PHASE_S, IVALS, SAME),
+            timeout=600, extra={"/lrs-paths": helper,
+                                "/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")})
+    except lab.LabError as e:
+        tap.check("the guest ran the paths and the layouts under lruscope (second boot)",
+                  [str(e)[-400:]])
+        return
+    for line in lines:
+        if line.startswith("LRS ") and not line.startswith("LRS numa_stat"):
+            print("# guest: " + line[4:])
+    keep = os.environ.get("LRS_CAUSES_KEEP")
+    for name in FILES if keep else ():
+        with open(os.path.join(keep, name), "wb") as f:
+            f.write(lab.read_guest_file(disk, "/" + name) or b"")
+    rc = {l.split()[2]: l.split()[3] for l in lines
+          if l.startswith("LRS report_rc ") or l.startswith("LRS diff_rc ")}
+    snap, err = load(disk, "causes.json")
+    tap.check("record --stack-every 1 over the paths, report -i of it -f json", [] if snap and
+              rc.get("causes") == "0" else ["rc %s: %s" % (rc.get("causes"), err)])
+    if snap:
+        for name, cause, at_least in EXPECT:
+            check_path(tap, snap, name, cause, at_least)
+        check_reparent(tap, snap, any(l.strip() == "LRS lru_reparent 1" for l in lines))
+    check_diff(tap, disk, rc)
+    if SAME == "1":
+        check_same(tap, disk, rc)
+
+
+if __name__ == "__main__":
+    labtest.main("causes", run)
