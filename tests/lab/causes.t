@@ -40,7 +40,7 @@ import lab  # noqa: E402
 import labtest  # noqa: E402
 
 PHASE_S = int(os.environ.get("LRS_CAUSES_PHASE", "8"))
-IVALS = int(os.environ.get("LRS_CAUSES_IVALS", "20"))
+IVALS = int(os.environ.get("LRS_CAUSES_IVALS", "30"))	# neighbouring intervals correlate: 30 still tell a step change
 SAME = os.environ.get("LRS_CAUSES_SAME", "1")
 MIN_SHARE = 0.4
 # memcg (lrs-test-c-NAME), the cause its path must land in (model/causes.c's keys), and the

@@ -12,7 +12,7 @@
 . /guest-lib.sh
 lrs_guest_boot
 phase=$(lrs_guest_arg lrs_phase 8)
-ivals=$(lrs_guest_arg lrs_ivals 20)
+ivals=$(lrs_guest_arg lrs_ivals 30)
 same=$(lrs_guest_arg lrs_same 1)
 echo "LRS kernel $(uname -r)"
 lrs_guest_cgroups v2
@@ -114,7 +114,11 @@ path pageout pageout /mnt/c-pageout-@CPU 0 $((4 * MiB))
 path mlock mlock $((4 * MiB))
 path migrate migrate $((2 * MiB))
 # compaction: one task keeps 128 MiB with every other page freed (made anew every second),
-# six write compact_memory; the memcg's folios are the ones compaction isolates
+# six write compact_memory; the memcg's folios are the ones compaction isolates. It
+# isolates movable folios of every memcg: the page cache the paths above left in theirs
+# is dropped first (by one task: no lruvec lock is contended)
+sync
+echo 1 > /proc/sys/vm/drop_caches
 mkdir /sys/fs/cgroup/lrs-test-c-compact
 sh -c "echo \$\$ > /sys/fs/cgroup/lrs-test-c-compact/cgroup.procs && exec taskset -c 0 \
 	/lrs-paths fragment $((phase + 2)) $((128 * MiB))" >> /mnt/paths.out 2>&1 &
@@ -153,6 +157,8 @@ layout() {
 		taskset -p -c $((k / 6 * half + k % half)) $p > /dev/null && k=$((k + 1))
 	done
 	echo "LRS layout $1 $2 $(grep '^/' /mnt/$1.out | tr '\n' ' ')pinned $k"
+	# past the first reads of the files: the recordings are of the steady load
+	sleep 6
 	shift 2
 	for r in "$@"; do
 		recorder $r -d $((ivals + 1)) -i 1
