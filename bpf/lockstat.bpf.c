@@ -720,8 +720,6 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 			sc->mk.holder_cgid = sc->rs.cgid;
 			if (sc->rs.pid == last->pid)
 				sc->stack_id = last->stack_id;
-			if (in_wait)
-				sc->queued = last->queued ? last->queued : 1;
 			sc->probable = 1;
 			__sync_fetch_and_add(&holder_running, 1);
 		} else if (last->pid && last->pid != pid) {

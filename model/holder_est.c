@@ -238,8 +238,6 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 		holder_cgid = run->curr_memcg;
 		if (holder_pid == last->pid)
 			stack_id = last->stack_id;
-		if (in_wait)
-			queued = last->queued ? last->queued : 1;
 		probable = true;
 		est->counters.running++;
 	} else if (last->pid && last->pid != pid) {
