@@ -19,7 +19,8 @@
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: lruscope diff [--format text|json | --tui | --gui [--screenshot F.png]] A B\n\n"
+		"usage: lruscope diff [--min-change PCT] [--format text|json | --tui | --gui\n"
+		"                     [--screenshot F.png]] A B\n\n"
 		"Compare two recordings (lruscope record), A before and B after a change: per\n"
 		"lruvec (memcg@node, memcgs matched by cgroup path, not id), per other lock (by\n"
 		"name) and in total, the mean wait/s and contentions/s in A and in B, the ratio\n"
@@ -27,8 +28,11 @@ static void help(FILE *f)
 		"Either may be -, a recording on standard input: a live run against a baseline\n"
 		"is  sudo lruscope record -d 60 -o - | lruscope diff before.jsonl -\n\n"
 		"Each interval of a recording is one sample (its rate). The test is Mann-Whitney\n"
-		"U, two-sided, significant at p < 0.01: interval rates are few, skewed and often\n"
-		"tied, and a rank test assumes no distribution. With few intervals the p-value\n"
+		"U, two-sided: interval rates are few, skewed and often tied, and a rank test\n"
+		"assumes no distribution. A change is significant at p < 0.01 and when the mean\n"
+		"moved by at least --min-change (10%) either way: a steady load's intervals are\n"
+		"alike, so the test alone would call the few percent that two recordings of one\n"
+		"unchanged load drift apart a change. With few intervals the p-value\n"
 		"is exact; otherwise it is the normal approximation, its variance widened when\n"
 		"neighbouring intervals are correlated. Under 3 intervals on a side: not tested;\n"
 		"under 20, that correlation cannot be judged (a note says so): record longer.\n"
@@ -41,6 +45,8 @@ static void help(FILE *f)
 "recordings made with the same options. unclassified is always shown. An\n"
 "interval over 4 times the collector's own is a pause (the file misses what\n"
 "happened, as between demo --record runs): not a sample.\n\n"
+		"  -m, --min-change PCT    the least change of a mean, in percent either way,\n"
+		"                          called significant (default 10; 0: the test alone)\n"
 		"  -f, --format FMT        text (default) or json\n"
 		"  -t, --tui               a heatmap in the terminal: memcg rows, per node\n"
 		"                          A | B | B/A, the ratio red up, blue down, plain when\n"
@@ -75,6 +81,7 @@ int lrs_cmd_diff(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "min-change", required_argument, NULL, 'm' },
 		{ "tui", no_argument, NULL, 't' },
 		{ "gui", no_argument, NULL, 'g' },
 		{ "screenshot", required_argument, NULL, 'P' },
@@ -84,6 +91,7 @@ int lrs_cmd_diff(int argc, char **argv)
 	};
 	struct lrs_diff_report_opts opts = {};
 	struct lrs_diff_input a = {}, b = {};
+	struct lrs_cmp_test test = { LRS_COMPARE_ALPHA, LRS_COMPARE_MIN_CHANGE };
 	struct lrs_cmp_run *run_a = NULL, *run_b = NULL;
 	struct lrs_compare *cmp = NULL;
 	bool no_color = getenv("NO_COLOR") != NULL, tui = false, gui = false;
@@ -91,7 +99,7 @@ int lrs_cmd_diff(int argc, char **argv)
 	int c, ret = LRS_EXIT_FAIL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:tgh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:m:tgh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
@@ -100,6 +108,18 @@ int lrs_cmd_diff(int argc, char **argv)
 			}
 			opts.json = !strcmp(optarg, "json");
 			break;
+		case 'm': {
+			char *end;
+			double pct = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(pct >= 0 && pct <= 1000)) {
+				fprintf(stderr, "lruscope diff: --min-change '%s': want a percentage, "
+						"0 to 1000\n", optarg);
+				return LRS_EXIT_USAGE;
+			}
+			test.min_change = pct / 100;
+			break;
+		}
 		case 't':
 			tui = true;
 			break;
@@ -150,7 +170,7 @@ int lrs_cmd_diff(int argc, char **argv)
 	run_b = run_a ? read_side(&b) : NULL;
 	if (!run_b)
 		goto out;	/* the reader said what and where */
-	if (lrs_compare(run_a, run_b, LRS_COMPARE_ALPHA, &cmp)) {
+	if (lrs_compare(run_a, run_b, &test, &cmp)) {
 		fprintf(stderr, "lruscope diff: out of memory comparing %s and %s\n", a.name, b.name);
 		goto out;
 	}

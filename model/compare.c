@@ -293,8 +293,18 @@ static double *samples_of(const struct series *s, const double *rates, size_t n)
 	return v;
 }
 
+/*
+ * A change of at least min_change of a (0.1: 10%) either way; INFINITY (from
+ * nothing) is one, NAN (nothing on both sides) is not.
+ */
+static bool big_enough(double ratio, double min_change)
+{
+	return !isnan(ratio) && fabs(ratio - 1) >= min_change;
+}
+
 static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a, const struct series *sa,
-			  const struct lrs_cmp_run *b, const struct series *sb, bool wait, double alpha)
+			  const struct lrs_cmp_run *b, const struct series *sb, bool wait,
+			  const struct lrs_cmp_test *test)
 {
 	double *va = samples_of(sa, sa ? (wait ? sa->wait : sa->contended) : NULL, a->samples);
 	double *vb = samples_of(sb, sb ? (wait ? sb->wait : sb->contended) : NULL, b->samples);
@@ -308,7 +318,7 @@ static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a,
 	m->b = sb && b->duration_s > 0 ? (wait ? sb->wait_ns : sb->contended_sum) / b->duration_s : 0;
 	m->ratio = m->a > 0 ? m->b / m->a : m->b > 0 ? INFINITY : NAN;
 	m->p = lrs_stats__mann_whitney_p(va, a->samples, vb, b->samples);
-	m->significant = !isnan(m->p) && m->p < alpha;
+	m->significant = !isnan(m->p) && m->p < test->alpha && big_enough(m->ratio, test->min_change);
 	free(va);
 	free(vb);
 	return 0;
@@ -353,7 +363,7 @@ static int cmp_causes(const void *x, const void *y)
 
 /* The causes of lruvec row from its series sa in a and sb in b (either NULL). */
 static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, const struct series *sa,
-		       const struct lrs_cmp_run *b, const struct series *sb, double alpha)
+		       const struct lrs_cmp_run *b, const struct series *sb, const struct lrs_cmp_test *test)
 {
 	const struct series *ca[LRS_NR_CAUSES], *cb[LRS_NR_CAUSES];
 	double sum_a = causes_of(a, sa, ca), sum_b = causes_of(b, sb, cb);
@@ -375,7 +385,7 @@ static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, con
 			.side = in_a == in_b ? LRS_CMP_BOTH : in_a ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B,
 			.share_a = sum_a > 0 && ca[c] ? ca[c]->wait_ns / sum_a : 0,
 			.share_b = sum_b > 0 && cb[c] ? cb[c]->wait_ns / sum_b : 0 };
-		if (compare_metric(&k->wait, a, ca[c], b, cb[c], true, alpha))
+		if (compare_metric(&k->wait, a, ca[c], b, cb[c], true, test))
 			return -ENOMEM;
 		if (!tested) {
 			k->wait.p = NAN;
@@ -388,7 +398,7 @@ static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, con
 }
 
 static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const struct series *sa,
-		    const struct lrs_cmp_run *b, const struct series *sb, double alpha)
+		    const struct lrs_cmp_run *b, const struct series *sb, const struct lrs_cmp_test *test)
 {
 	const struct series *s = sa ? sa : sb;
 	struct lrs_cmp_row *row = &cmp->rows[cmp->nr_rows];
@@ -401,15 +411,15 @@ static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const 
 		return 0;
 	}
 	row->name = strdup(s->name);
-	if (!row->name || compare_metric(&row->wait, a, sa, b, sb, true, alpha) ||
-	    compare_metric(&row->contended, a, sa, b, sb, false, alpha))
+	if (!row->name || compare_metric(&row->wait, a, sa, b, sb, true, test) ||
+	    compare_metric(&row->contended, a, sa, b, sb, false, test))
 		goto fail;
 	if (row->side != LRS_CMP_BOTH) {
 		/* a memcg that did not exist is no sample of zeros of the same memcg */
 		row->wait.p = row->contended.p = NAN;
 		row->wait.significant = row->contended.significant = false;
 	}
-	if (s->kind == LRS_CMP_LRUVEC && fill_causes(row, a, sa, b, sb, alpha))
+	if (s->kind == LRS_CMP_LRUVEC && fill_causes(row, a, sa, b, sb, test))
 		goto fail;
 	cmp->nr_rows++;
 	if (s->kind != LRS_CMP_TOTAL && row->side == LRS_CMP_BOTH &&
@@ -450,15 +460,16 @@ static int cmp_rows(const void *x, const void *y)
 	return a->node - b->node;
 }
 
-int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double alpha,
-		struct lrs_compare **out)
+int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
+		const struct lrs_cmp_test *test, struct lrs_compare **out)
 {
 	struct lrs_compare *cmp = calloc(1, sizeof(*cmp));
 	int err = -ENOMEM;
 
 	if (!cmp)
 		return -ENOMEM;
-	cmp->alpha = alpha;
+	cmp->alpha = test->alpha;
+	cmp->min_change = test->min_change;
 	cmp->samples_a = a->samples;
 	cmp->samples_b = b->samples;
 	cmp->duration_a_s = a->duration_s;
@@ -474,20 +485,20 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double
 					.cause = -1 };
 		const struct series *sa = find_series(a, &total), *sb = find_series(b, &total);
 
-		if (fill_row(cmp, a, sa ? sa : &total, b, sb ? sb : &total, alpha))
+		if (fill_row(cmp, a, sa ? sa : &total, b, sb ? sb : &total, test))
 			goto fail;
 	}
 	for (size_t i = 0; i < a->nr_series; i++) {
 		const struct series *sa = &a->series[i];
 
-		if (sa->kind != LRS_CMP_TOTAL && sa->cause < 0 && fill_row(cmp, a, sa, b, find_series(b, sa), alpha))
+		if (sa->kind != LRS_CMP_TOTAL && sa->cause < 0 && fill_row(cmp, a, sa, b, find_series(b, sa), test))
 			goto fail;
 	}
 	for (size_t i = 0; i < b->nr_series; i++) {
 		const struct series *sb = &b->series[i];
 
 		if (sb->kind != LRS_CMP_TOTAL && sb->cause < 0 && !find_series(a, sb) &&
-		    fill_row(cmp, a, NULL, b, sb, alpha))
+		    fill_row(cmp, a, NULL, b, sb, test))
 			goto fail;
 	}
 	qsort(cmp->rows, cmp->nr_rows, sizeof(*cmp->rows), cmp_rows);

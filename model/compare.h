@@ -18,6 +18,14 @@
 #include "model/snapshot.h"
 
 #define LRS_COMPARE_ALPHA 0.01		/* the significance level, two-sided */
+/*
+ * The least change of a mean, either way, called significant (0.1: 10%),
+ * whatever the p-value. A steady load's intervals are alike, so over 30 of
+ * them the test resolves a change of about 1%; between two recordings of one
+ * unchanged load the means drift by a few percent (page placement, the mix
+ * of short and long waits), which the intervals of neither recording show.
+ */
+#define LRS_COMPARE_MIN_CHANGE 0.1
 #define LRS_COMPARE_MIN_SAMPLES 3	/* fewer intervals on a side: not tested */
 #define LRS_COMPARE_FEW_SAMPLES 20	/* fewer: neighbouring intervals' correlation not judged */
 /*
@@ -45,7 +53,7 @@ struct lrs_cmp_metric {
 	double a, b;		/* mean rate over the recording: sum / duration */
 	double ratio;		/* b / a; INFINITY when a == 0 < b; NAN when both are 0 */
 	double p;		/* two-sided p-value; NAN: not tested (too few samples, one side only) */
-	bool significant;	/* p < alpha */
+	bool significant;	/* p < alpha and |ratio - 1| >= min_change */
 };
 
 /*
@@ -98,8 +106,15 @@ size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run);
 double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run);
 size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run);	/* intervals left out */
 
+/* What a significant change is: p < alpha, and a ratio off 1 by min_change or more. */
+struct lrs_cmp_test {
+	double alpha;
+	double min_change;
+};
+
 struct lrs_compare {
 	double alpha;
+	double min_change;
 	size_t samples_a, samples_b;		/* intervals */
 	double duration_a_s, duration_b_s;	/* pauses left out */
 	size_t pauses_a, pauses_b;		/* intervals past LRS_COMPARE_PAUSE_FACTOR */
@@ -115,9 +130,9 @@ struct lrs_compare {
 	size_t nr_idle;				/* lruvecs and locks left out */
 };
 
-/* Compare a (before) with b (after) at significance level alpha. 0 or -ENOMEM. */
-int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, double alpha,
-		struct lrs_compare **out);
+/* Compare a (before) with b (after), significance as test says. 0 or -ENOMEM. */
+int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
+		const struct lrs_cmp_test *test, struct lrs_compare **out);
 void lrs_compare__free(struct lrs_compare *cmp);	/* accepts NULL */
 
 /*

@@ -65,7 +65,7 @@ diff_to same a.jsonl a2.jsonl
 tap_check "$T: same distribution, other cgroup ids: exit 0 ($(rc same): $(head -c 200 "$WORK/same.err"))" \
 	[ "$(rc same)" = 0 ]
 tap_check "$T: same distribution: 'no significant change' ($(tail -n1 "$WORK/same"))" \
-	grep -q '^no significant change (p < 0.01) among 4 lruvecs and 1 other lock' "$WORK/same"
+	grep -q '^no significant change (p < 0.01, at least 10%) among 4 lruvecs and 1 other lock' "$WORK/same"
 tap_check "$T: same distribution: memcgs matched by path, none 'only in' ($(rows "$WORK/same"))" \
 	bash -c '[ -n "$(grep "@N" "$1")" ] && ! grep -q "only in" "$1"' _ "$WORK/same"
 
@@ -80,7 +80,7 @@ tap_check "$T: 5x: its ratio is about 5 ($(grep -m1 '/lrs-d-warm@N0' "$WORK/shif
 tap_check "$T: 5x: /lrs-d-new is listed as only in B, /lrs-d-gone as only in A" \
 	bash -c 'grep -qE "/lrs-d-new@N0  \(only in B\)$" "$1" && grep -qE "/lrs-d-gone@N0  \(only in A\)$" "$1"' _ "$WORK/shift"
 tap_check "$T: 5x: the summary says 1 significant change ($(tail -n1 "$WORK/shift"))" \
-	grep -q '^1 significant change (p < 0.01)' "$WORK/shift"
+	grep -q '^1 significant change (p < 0.01, at least 10%)' "$WORK/shift"
 tap_check "$T: 5x: the heading names the test, the interval and the samples" \
 	bash -c 'grep -q "^A: a.jsonl, Linux 6.18.0-lrs-test, 30 intervals of 1.00 s$" "$1" &&
 		grep -q "^test: Mann-Whitney U" "$1"' _ "$WORK/shift"
@@ -195,6 +195,39 @@ done
 tap_check "$T: 5 diffs of one distribution (seeds$seen): $alarms with a false alarm, at most 1 allowed" \
 	[ "$alarms" -le 1 ]
 
+# ---- steady rates: a change the test resolves, under the least change ------------------
+# make_steady NAME SEED FACTOR: /lrs-d-hot at 3 ms/s x FACTOR, each interval within 0.5%
+make_steady() {
+	PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$WORK/$1" "$2" "$3" <<'PY'
+import random, sys
+import lrs_recording
+path, seed, factor = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+rnd = random.Random(seed)
+lrs_recording.write(path, ["/lrs-d-hot"], 31, lambda i, m, n: 3e6 * factor * rnd.uniform(0.995, 1.005),
+                    nodes=(0,))
+PY
+}
+make_steady st-a.jsonl 31 1
+make_steady st-up5.jsonl 32 1.05
+make_steady st-up20.jsonl 33 1.2
+# p and significant of /lrs-d-hot@N0's wait/s in a -f json diff
+hot() { /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=[r for r in d["lruvecs"] if r["memcg"]=="/lrs-d-hot"][0]["wait_ns_per_s"]; print(r["p"] < 0.001, r["significant"], d["min_change"])' "$WORK/$1"; }
+diff_to up5 -f json st-a.jsonl st-up5.jsonl
+diff_to up5.0 -f json --min-change 2 st-a.jsonl st-up5.jsonl
+diff_to up20 -f json st-a.jsonl st-up20.jsonl
+diff_to up5.text st-a.jsonl st-up5.jsonl
+tap_check "$T: steady rates 5% up: p < 0.001, not significant under the default 10% ($(hot up5)); --min-change 2: significant ($(hot up5.0)); 20% up: significant ($(hot up20))" \
+	bash -c '[ "$1" = "True False 0.1" ] && [ "$2" = "True True 0.02" ] && [ "$3" = "True True 0.1" ]' \
+	_ "$(hot up5)" "$(hot up5.0)" "$(hot up20)"
+tap_check "$T: steady rates 5% up: the text says what significant means and finds no change ($(tail -n1 "$WORK/up5.text"))" \
+	bash -c 'grep -q "^test: .*\* significant: p < 0.01 and a change of at least 10%" "$1" &&
+		grep -q "^no significant change (p < 0.01, at least 10%)" "$1"' _ "$WORK/up5.text"
+diff_to mc-bad --min-change 5x st-a.jsonl st-up5.jsonl
+diff_to mc-neg --min-change -1 st-a.jsonl st-up5.jsonl
+tap_check "$T: --min-change 5x or -1: usage error, exit 2 ($(cat "$WORK/mc-bad.err"))" \
+	bash -c '[ "$1" = 2 ] && [ "$2" = 2 ] && grep -q "^lruscope diff: --min-change .5x.: want a percentage, 0 to 1000$" "$3"' \
+	_ "$(rc mc-bad)" "$(rc mc-neg)" "$WORK/mc-bad.err"
+
 # ---- errors ------------------------------------------------------------------------------
 diff_to missing a.jsonl nope.jsonl
 tap_check "$T: a missing file: exit 1, one line naming it ($(cat "$WORK/missing.err"))" \
@@ -214,8 +247,8 @@ diff_to fmt -f csv a.jsonl b.jsonl
 tap_check "$T: one recording, or -f csv: usage errors, exit 2 ($(cat "$WORK/onearg.err") / $(cat "$WORK/fmt.err"))" \
 	bash -c '[ "$1" = 2 ] && [ "$2" = 2 ] && grep -q "want two recordings" "$3"' _ "$(rc onearg)" "$(rc fmt)" "$WORK/onearg.err"
 diff_to help --help
-tap_check "$T: --help: exit 0, names the test and the level" \
-	bash -c '[ "$1" = 0 ] && grep -q "Mann-Whitney" "$2" && grep -q "p < 0.01" "$2"' _ "$(rc help)" "$WORK/help"
+tap_check "$T: --help: exit 0, names the test, the level and --min-change" \
+	bash -c '[ "$1" = 0 ] && grep -q "Mann-Whitney" "$2" && grep -q "p < 0.01" "$2" && grep -q -- "--min-change PCT" "$2"' _ "$(rc help)" "$WORK/help"
 
 # ---- the TUI: side by side, the ratio on the diverging scale ----------------------------
 tm new-session -d -x 120 -y 20 -s tui -c "$WORK" \

@@ -156,6 +156,8 @@ static struct lrs_cmp_run *make_run(const struct lv_spec *lvs, size_t nr, size_t
 	return run;
 }
 
+static const struct lrs_cmp_test default_test = { LRS_COMPARE_ALPHA, LRS_COMPARE_MIN_CHANGE };
+
 static const struct lrs_cmp_row *row_of(const struct lrs_compare *c, enum lrs_cmp_kind kind, const char *name,
 					int node)
 {
@@ -176,7 +178,7 @@ static void test_same_distribution_no_significant_change(void **state)
 
 	assert_int_equal(lrs_cmp_run__samples(ra), 30);
 	assert_near(lrs_cmp_run__duration_s(ra), 30.0, 1e-9);
-	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(lrs_compare(ra, rb, &default_test, &c), 0);
 	assert_int_equal(c->nr_significant, 0);
 	assert_int_equal(c->samples_a, 30);
 	assert_int_equal(c->samples_b, 30);
@@ -199,6 +201,67 @@ static void test_same_distribution_no_significant_change(void **state)
 	lrs_cmp_run__free(rb);
 }
 
+/* One lruvec at rate ns/s, 31 snapshots 1 s apart, each interval within 0.5% of it. */
+static struct lrs_cmp_run *steady_run(double rate, unsigned int seed)
+{
+	struct lrs_cmp_run *run = lrs_cmp_run__new();
+	uint64_t wait = 0;
+
+	rng_state = 0x9e3779b97f4a7c15ULL * (seed + 1);
+	for (size_t t = 0; t < 31; t++) {
+		struct lrs_snapshot *s = lrs_snapshot__new();
+		struct lrs_lruvec *lv = lrs_snapshot__add_lruvec(s);
+
+		s->t_ns = (t + 1) * 1000000000ULL;
+		if (t)
+			wait += (uint64_t)(rate * (0.995 + 0.01 * uniform()));
+		lv->memcg = strdup("/lrs-s");
+		lv->memcg_id = 30;
+		lv->counters.wait_ns = wait;
+		lv->counters.contended = wait / 2000;
+		assert_int_equal(lrs_cmp_run__push(run, s), 0);
+		lrs_snapshot__free(s);
+	}
+	return run;
+}
+
+/* Steady rates: a 5% change is far beyond the intervals' noise, and still under the least change. */
+static void test_small_change_not_significant(void **state)
+{
+	struct lrs_cmp_run *ra = steady_run(1e6, 1), *up5 = steady_run(1.05e6, 2);
+	struct lrs_cmp_run *up20 = steady_run(1.2e6, 3), *down15 = steady_run(0.85e6, 4);
+	const struct lrs_cmp_test any = { LRS_COMPARE_ALPHA, 0 };
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *r;
+
+	assert_int_equal(lrs_compare(ra, up5, &default_test, &c), 0);
+	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-s", 0);
+	assert_true(r->wait.p < 1e-6);
+	assert_near(r->wait.ratio, 1.05, 0.01);
+	assert_false(r->wait.significant);
+	assert_false(r->contended.significant);
+	assert_false(c->rows[0].wait.significant);	/* the lruvec total, the same series */
+	assert_int_equal(c->nr_significant, 0);
+	assert_near(c->min_change, LRS_COMPARE_MIN_CHANGE, 1e-12);
+	lrs_compare__free(c);
+	/* with no least change, the test alone decides */
+	assert_int_equal(lrs_compare(ra, up5, &any, &c), 0);
+	assert_true(row_of(c, LRS_CMP_LRUVEC, "/lrs-s", 0)->wait.significant);
+	assert_int_equal(c->nr_significant, 1);
+	lrs_compare__free(c);
+	/* 20% up and 15% down are past 10% */
+	assert_int_equal(lrs_compare(ra, up20, &default_test, &c), 0);
+	assert_true(row_of(c, LRS_CMP_LRUVEC, "/lrs-s", 0)->wait.significant);
+	lrs_compare__free(c);
+	assert_int_equal(lrs_compare(ra, down15, &default_test, &c), 0);
+	assert_true(row_of(c, LRS_CMP_LRUVEC, "/lrs-s", 0)->wait.significant);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(ra);
+	lrs_cmp_run__free(up5);
+	lrs_cmp_run__free(up20);
+	lrs_cmp_run__free(down15);
+}
+
 static void test_shifted_memcg_significant_and_first(void **state)
 {
 	const struct lv_spec a[] = { { "/lrs-x", 20, 0, 3e6 }, { "/lrs-y", 21, 0, 1e6 }, { "/lrs-gone", 22, 0, 2e5 } };
@@ -207,7 +270,7 @@ static void test_shifted_memcg_significant_and_first(void **state)
 	struct lrs_compare *c = NULL;
 	const struct lrs_cmp_row *y, *gone, *added;
 
-	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(lrs_compare(ra, rb, &default_test, &c), 0);
 	assert_int_equal(c->nr_significant, 1);
 	/* the first row after the totals is the 5x memcg */
 	assert_int_equal(c->rows[2].kind, LRS_CMP_LRUVEC);
@@ -269,7 +332,7 @@ static void test_counter_reset_and_removed_memcg_path_reused(void **state)
 			assert_int_equal(lrs_cmp_run__push(run, s), -EINVAL);	/* not later */
 		lrs_snapshot__free(s);
 	}
-	assert_int_equal(lrs_compare(run, run, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(lrs_compare(run, run, &default_test, &c), 0);
 	/* 2000 + 500 (from zero under the new id) + 1000 over 6 s */
 	assert_near(row_of(c, LRS_CMP_LRUVEC, "/lrs-z", 0)->wait.a, 3500.0 / 6, 1e-9);
 	assert_int_equal(c->nr_significant, 0);
@@ -351,7 +414,7 @@ static void test_causes_grown_unchanged_one_sided(void **state)
 	const struct lrs_cmp_row *r;
 	const struct lrs_cmp_cause *reclaim, *act, *drain, *unc;
 
-	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(lrs_compare(ra, rb, &default_test, &c), 0);
 	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-c", 0);
 	assert_non_null(r);
 	assert_int_equal(r->nr_causes, 4);
@@ -398,7 +461,7 @@ static void test_causes_unclassified_shown_untested_without_stacks(void **state)
 	const struct lrs_cmp_row *r;
 	const struct lrs_cmp_cause *unc;
 
-	assert_int_equal(lrs_compare(ra, rb, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(lrs_compare(ra, rb, &default_test, &c), 0);
 	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-c", 0);
 	/* nothing unclassified sampled: still listed, at 0, last */
 	assert_int_equal(r->nr_causes, 3);
@@ -410,7 +473,7 @@ static void test_causes_unclassified_shown_untested_without_stacks(void **state)
 		assert_false(r->causes[i].wait.significant);
 	lrs_compare__free(c);
 	/* no stack sampled in B (and no wait there): A's causes listed, not tested */
-	assert_int_equal(lrs_compare(ra, rn, LRS_COMPARE_ALPHA, &c), 0);
+	assert_int_equal(lrs_compare(ra, rn, &default_test, &c), 0);
 	r = row_of(c, LRS_CMP_LRUVEC, "/lrs-c", 0);
 	assert_non_null(r);
 	assert_int_equal(r->nr_causes, 3);
@@ -444,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_shifted_is_significant),
 		cmocka_unit_test(test_mwu_autocorrelation_widens),
 		cmocka_unit_test(test_same_distribution_no_significant_change),
+		cmocka_unit_test(test_small_change_not_significant),
 		cmocka_unit_test(test_shifted_memcg_significant_and_first),
 		cmocka_unit_test(test_counter_reset_and_removed_memcg_path_reused),
 		cmocka_unit_test(test_causes_grown_unchanged_one_sided),

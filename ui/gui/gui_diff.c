@@ -61,7 +61,8 @@ static void draw_legend(struct gui_diff *d, int y, int lh, int cw)
 		int w;
 
 		if (!l)
-			snprintf(label, sizeof(label), "no significant change (p < %g)", d->cmp->alpha);
+			snprintf(label, sizeof(label), "no significant change (p < %g, >= %g%%)", d->cmp->alpha,
+				 100 * d->cmp->min_change);
 		else
 			snprintf(label, sizeof(label), "%s%gx", l > 0 ? ">" : "<", lrs_colour__diverging_low(l));
 		w = lrs_gui_font__width(g->font, label) + cw;

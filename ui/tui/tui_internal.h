@@ -33,6 +33,7 @@ struct lrs_tui {
 	attr_t warn_attr, title_attr, key_attr, other_memcg_attr, faint_attr;
 	attr_t diverge_attr[2 * LRS_DIVERGING_LEVELS + 1];	/* diff: level + LRS_DIVERGING_LEVELS */
 	double diff_alpha;		/* diff: the significance level, for the legend */
+	double diff_min_change;		/* diff: the least change called significant */
 
 	struct lrs_view_layout layout;	/* of the last frame */
 	size_t top;			/* first heatmap row shown */
