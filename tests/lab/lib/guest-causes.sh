@@ -157,8 +157,18 @@ layout() {
 		taskset -p -c $((k / 6 * half + k % half)) $p > /dev/null && k=$((k + 1))
 	done
 	echo "LRS layout $1 $2 $(grep '^/' /mnt/$1.out | tr '\n' ' ')pinned $k"
-	# past the first reads of the files: the recordings are of the steady load
-	sleep 6
+	# the recordings are of the steady load: every memcg at its limit and reclaiming, then
+	# 10 s more (in some boots the first seconds still ramp up, as the guest settles after
+	# the paths above)
+	i=0
+	for m in $(grep '^/' /mnt/$1.out); do
+		while [ $i -lt 240 ] &&
+			[ "$(awk '$1 == "pgscan" { print $2 }' /sys/fs/cgroup$m/memory.stat)" = 0 ]; do
+			sleep 0.25; i=$((i + 1))
+		done
+	done
+	echo "LRS layout $1 reclaiming after $((i / 4)) s"
+	sleep 10
 	shift 2
 	for r in "$@"; do
 		recorder $r -d $((ivals + 1)) -i 1
