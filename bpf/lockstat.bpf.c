@@ -274,9 +274,6 @@ __u64 holder_drop_full = 0;	/* lock_last, holder_stats, matrix_stats or exact_* 
  * The holder maps allocate on use, as lock_stats: preallocated they took
  * 4.8 MB (16,384 locks) and put the collector over its 8 MB budget.
  */
-__u64 holder_unknown = 0;	/* waits with no known holder (rule 4) */
-__u64 holder_probable = 0;	/* waits charged to an earlier acquirer (rule 3) */
-__u64 holder_running = 0;	/* waits charged to a task seen running (rule 2) */
 /* estimate vs exact, in estimated hold ns: all compared, right memcg, right task */
 __u64 cmp_est_ns = 0;
 __u64 cmp_memcg_ns = 0;
@@ -306,8 +303,14 @@ struct {
 	__type(value, struct holder_last);
 } lock_last SEC(".maps");
 
+/*
+ * What each wait charges is counted per CPU, as lock_stats: many CPUs queued
+ * on one lock charge the same holder, and shared counters would bounce one
+ * cache line between them on every hand-over. lock_last stays shared: it is
+ * the hand-over record itself, written once per contended acquisition.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct holder_key);
@@ -315,12 +318,19 @@ struct {
 } holder_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct matrix_key);
 	__type(value, struct matrix_stat);
 } matrix_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct holder_counts);
+} holder_counts SEC(".maps");
 
 /* exact mode only (sized 1 otherwise): filled by holders_exact.bpf.c and by ends here */
 struct {
@@ -331,7 +341,7 @@ struct {
 } exact_last SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct holder_key);
@@ -339,7 +349,7 @@ struct {
 } exact_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct matrix_key);
@@ -436,7 +446,10 @@ static __always_inline void holders_begin(struct pending *p)
 	p->flags |= PENDING_F_WAITING;
 }
 
-/* Charge sc->hold_ns (x sc->queued) to sc->hk in stats and sc->mk in matrix. */
+/*
+ * Charge sc->hold_ns (x sc->queued) to sc->hk in stats and sc->mk in matrix,
+ * both per-CPU: plain adds to this CPU's copies.
+ */
 static __always_inline void holders_charge(struct holders_scratch *sc, void *stats, void *matrix)
 {
 	struct holder_stat *hs;
@@ -444,25 +457,27 @@ static __always_inline void holders_charge(struct holders_scratch *sc, void *sta
 	__u64 hold = sc->hold_ns, queued = sc->queued;
 
 	__builtin_memset(&sc->hinit, 0, sizeof(sc->hinit));
-	sc->hinit.cgid = sc->mk.holder_cgid;
-	sc->hinit.stack_id = -1;
 	__builtin_memset(&sc->minit, 0, sizeof(sc->minit));
 	hs = holders_get(stats, &sc->hk, &sc->hinit);
 	if (hs) {
-		__sync_fetch_and_add(&hs->holds, 1);
-		__sync_fetch_and_add(&hs->hold_ns, hold);
-		__sync_fetch_and_add(&hs->imposed_ns, hold * queued);
-		__sync_fetch_and_add(&hs->waiters, queued);
+		/* this CPU's first hold here (the copy may be another CPU's entry, zeroed) */
+		if (!hs->holds)
+			hs->stack_id = -1;
+		hs->holds++;
+		hs->hold_ns += hold;
+		hs->imposed_ns += hold * queued;
+		hs->waiters += queued;
 		if (sc->probable)
-			__sync_fetch_and_add(&hs->probable_ns, hold);
+			hs->probable_ns += hold;
+		hs->cgid = sc->mk.holder_cgid;
 		if (sc->stack_id >= 0)
 			hs->stack_id = sc->stack_id;
 	}
 	ms = holders_get(matrix, &sc->mk, &sc->minit);
 	if (ms) {
-		__sync_fetch_and_add(&ms->holds, 1);
-		__sync_fetch_and_add(&ms->hold_ns, hold);
-		__sync_fetch_and_add(&ms->imposed_ns, hold * queued);
+		ms->holds++;
+		ms->hold_ns += hold;
+		ms->imposed_ns += hold * queued;
 	}
 }
 
@@ -644,14 +659,15 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 {
 	struct holders_scratch *sc = scratch();
 	__u32 pid = (__u32)bpf_get_current_pid_tgid();
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
+	struct holder_counts *counts = bpf_map_lookup_elem(&holder_counts, &zero);
 	struct holder_last *last;
 	struct cpu_curr *c;
 	__s64 waiting = 0;
 	__u64 from;
 	bool in_wait, ran_into;
 
-	if (!sc)
+	if (!sc || !counts)
 		return;
 	/* holders_exact_end reads the estimate from here: none unless set below */
 	sc->hold_ns = 0;
@@ -703,7 +719,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 		sc->mk.holder_cgid = last->cgid;
 		sc->stack_id = last->stack_id;
 		sc->probable = 1;
-		__sync_fetch_and_add(&holder_running, 1);
+		counts->running++;
 	} else {
 		/* rule 2b: someone we did not see take it; it runs on another CPU */
 		sc->rs.owner_cgid = p->owner_cgid;
@@ -721,7 +737,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 			if (sc->rs.pid == last->pid)
 				sc->stack_id = last->stack_id;
 			sc->probable = 1;
-			__sync_fetch_and_add(&holder_running, 1);
+			counts->running++;
 		} else if (last->pid && last->pid != pid) {
 			/* rule 3: the last contended acquirer, from before: a guess */
 			sc->basis = HOLDER_BASIS_PROBABLE;
@@ -729,10 +745,10 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 			sc->mk.holder_cgid = last->cgid;
 			sc->stack_id = last->stack_id;
 			sc->probable = 1;
-			__sync_fetch_and_add(&holder_probable, 1);
+			counts->probable++;
 		} else {
 			sc->basis = HOLDER_BASIS_UNKNOWN;
-			__sync_fetch_and_add(&holder_unknown, 1);
+			counts->unknown++;
 		}
 	}
 	sc->hold_ns = now - from;

@@ -116,6 +116,11 @@ struct holder_key {		/* holder_stats */
 	__u32 pad;
 };
 
+/*
+ * holder_stats and exact_stats are per-CPU: each CPU counts the waits that
+ * ended on it. cgid and stack_id are set in the copy of each CPU that
+ * counted a hold (a copy with holds == 0 says nothing).
+ */
 struct holder_stat {
 	__u64 holds;		/* waits that ended right after one of its holds */
 	__u64 hold_ns;		/* estimated hold time (waiters' view) */
@@ -133,10 +138,17 @@ struct matrix_key {		/* matrix_stats */
 	__u64 holder_cgid;	/* 0: unknown */
 };
 
-struct matrix_stat {
+struct matrix_stat {		/* per-CPU, as holder_stat */
 	__u64 holds;
 	__u64 hold_ns;
 	__u64 imposed_ns;
+};
+
+/* holder_counts, per-CPU: waits by how their holder was found */
+struct holder_counts {
+	__u64 unknown;		/* no known holder (rule 4) */
+	__u64 probable;		/* charged to an earlier acquirer (rule 3) */
+	__u64 running;		/* charged to a task seen running (rule 2) */
 };
 
 /* exact_last (holders_exact.bpf.c, shared with lockstat.bpf.c): the last acquirer seen. */

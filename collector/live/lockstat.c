@@ -229,12 +229,14 @@ out:
 
 /* ---- holders ---- */
 
-static int read_holder_map(int fd, struct lrs_holder_tally **out, size_t *nr_out)
+static int read_holder_map(const struct lrs_lockstat *ls, const struct bpf_map *map,
+			   struct lrs_holder_tally **out, size_t *nr_out)
 {
 	struct holder_key *k = NULL;
-	struct holder_stat *v = NULL;
-	size_t n = 0;
-	int ret = lrs_bpf_map__read_all(fd, sizeof(*k), sizeof(*v), (void **)&k, (void **)&v, &n);
+	char *v = NULL;
+	size_t n = 0, stride;
+	int ret = read_percpu_map(ls, map, sizeof(*k), sizeof(struct holder_stat), (void **)&k, &v,
+				  &stride, &n);
 
 	if (ret)
 		return ret;
@@ -245,17 +247,19 @@ static int read_holder_map(int fd, struct lrs_holder_tally **out, size_t *nr_out
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct lrs_holder_tally *t = &(*out)[i];
+		struct holder_stat hs;
 
+		lrs_percpu__merge_holder(v + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &hs);
 		t->lock_addr = k[i].lock_addr;
 		t->owner_cgid = k[i].owner_cgid;
 		t->pid = k[i].pid;
-		t->cgid = v[i].cgid;
-		t->holds = v[i].holds;
-		t->hold_ns = v[i].hold_ns;
-		t->imposed_ns = v[i].imposed_ns;
-		t->waiters = v[i].waiters;
-		t->probable_ns = v[i].probable_ns;
-		t->stack_id = v[i].stack_id;
+		t->cgid = hs.cgid;
+		t->holds = hs.holds;
+		t->hold_ns = hs.hold_ns;
+		t->imposed_ns = hs.imposed_ns;
+		t->waiters = hs.waiters;
+		t->probable_ns = hs.probable_ns;
+		t->stack_id = hs.stack_id;
 	}
 	*nr_out = n;
 out:
@@ -264,12 +268,14 @@ out:
 	return ret;
 }
 
-static int read_matrix_map(int fd, struct lrs_matrix_tally **out, size_t *nr_out)
+static int read_matrix_map(const struct lrs_lockstat *ls, const struct bpf_map *map,
+			   struct lrs_matrix_tally **out, size_t *nr_out)
 {
 	struct matrix_key *k = NULL;
-	struct matrix_stat *v = NULL;
-	size_t n = 0;
-	int ret = lrs_bpf_map__read_all(fd, sizeof(*k), sizeof(*v), (void **)&k, (void **)&v, &n);
+	char *v = NULL;
+	size_t n = 0, stride;
+	int ret = read_percpu_map(ls, map, sizeof(*k), sizeof(struct matrix_stat), (void **)&k, &v,
+				  &stride, &n);
 
 	if (ret)
 		return ret;
@@ -279,12 +285,15 @@ static int read_matrix_map(int fd, struct lrs_matrix_tally **out, size_t *nr_out
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
+		struct matrix_stat ms;
+
+		lrs_percpu__merge_matrix(v + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &ms);
 		(*out)[i].waiter_cgid = k[i].waiter_cgid;
 		(*out)[i].owner_cgid = k[i].owner_cgid;
 		(*out)[i].holder_cgid = k[i].holder_cgid;
-		(*out)[i].holds = v[i].holds;
-		(*out)[i].hold_ns = v[i].hold_ns;
-		(*out)[i].imposed_ns = v[i].imposed_ns;
+		(*out)[i].holds = ms.holds;
+		(*out)[i].hold_ns = ms.hold_ns;
+		(*out)[i].imposed_ns = ms.imposed_ns;
 	}
 	*nr_out = n;
 out:
@@ -293,31 +302,50 @@ out:
 	return ret;
 }
 
+/* holder_counts: one element, a copy per CPU, summed. */
+static int read_holder_counts(const struct lrs_lockstat *ls, struct holder_counts *out)
+{
+	size_t stride = lrs_percpu__stride(sizeof(*out));
+	char *copies = calloc((size_t)ls->nr_cpus, stride);
+	__u32 zero = 0;
+	int ret = 0;
+
+	if (!copies)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(ls->skel->maps.holder_counts), &zero, copies))
+		ret = -errno;
+	else
+		lrs_percpu__merge_holder_counts(copies, stride, ls->nr_cpus, out);
+	free(copies);
+	return ret;
+}
+
 int lrs_lockstat__read_holders(struct lrs_lockstat *ls, struct lrs_holders_read *rd)
 {
 	struct lrs_holders_counters *c = &rd->counters;
+	struct holder_counts counts;
 	int ret = 0;
 
 	memset(rd, 0, sizeof(*rd));
 	if (!ls->holders)
 		return 0;
-	ret = read_holder_map(bpf_map__fd(ls->skel->maps.holder_stats), &rd->holders, &rd->nr_holders);
+	ret = read_holder_map(ls, ls->skel->maps.holder_stats, &rd->holders, &rd->nr_holders);
 	if (!ret)
-		ret = read_matrix_map(bpf_map__fd(ls->skel->maps.matrix_stats), &rd->matrix,
-				      &rd->nr_matrix);
+		ret = read_matrix_map(ls, ls->skel->maps.matrix_stats, &rd->matrix, &rd->nr_matrix);
 	if (!ret && ls->skel->rodata->exact_holders)
-		ret = read_holder_map(bpf_map__fd(ls->skel->maps.exact_stats), &rd->exact,
-				      &rd->nr_exact);
+		ret = read_holder_map(ls, ls->skel->maps.exact_stats, &rd->exact, &rd->nr_exact);
 	if (!ret && ls->skel->rodata->exact_holders)
-		ret = read_matrix_map(bpf_map__fd(ls->skel->maps.exact_matrix), &rd->exact_matrix,
+		ret = read_matrix_map(ls, ls->skel->maps.exact_matrix, &rd->exact_matrix,
 				      &rd->nr_exact_matrix);
+	if (!ret)
+		ret = read_holder_counts(ls, &counts);
 	if (ret) {
 		lrs_holders_read__clear(rd);
 		return ret;
 	}
-	c->unknown = ls->skel->bss->holder_unknown;
-	c->probable = ls->skel->bss->holder_probable;
-	c->running = ls->skel->bss->holder_running;
+	c->unknown = counts.unknown;
+	c->probable = counts.probable;
+	c->running = counts.running;
 	for (int b = 0; b < LRS_NR_BASES; b++) {
 		c->cmp_basis_est_ns[b] = ls->skel->bss->cmp_basis_est_ns[b];
 		c->cmp_basis_memcg_ns[b] = ls->skel->bss->cmp_basis_memcg_ns[b];

@@ -69,3 +69,57 @@ void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus, str
 		out->wait_ns += c->wait_ns;
 	}
 }
+
+void lrs_percpu__merge_holder(const void *copies, size_t stride, int nr_cpus,
+			      struct holder_stat *out)
+{
+	__u64 most = 0, most_with_stack = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->stack_id = -1;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct holder_stat *c = copy_of(copies, stride, cpu);
+
+		if (!c->holds)
+			continue;
+		out->holds += c->holds;
+		out->hold_ns += c->hold_ns;
+		out->imposed_ns += c->imposed_ns;
+		out->waiters += c->waiters;
+		out->probable_ns += c->probable_ns;
+		if (c->holds > most) {
+			most = c->holds;
+			out->cgid = c->cgid;
+		}
+		if (c->stack_id >= 0 && c->holds > most_with_stack) {
+			most_with_stack = c->holds;
+			out->stack_id = c->stack_id;
+		}
+	}
+}
+
+void lrs_percpu__merge_matrix(const void *copies, size_t stride, int nr_cpus,
+			      struct matrix_stat *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct matrix_stat *c = copy_of(copies, stride, cpu);
+
+		out->holds += c->holds;
+		out->hold_ns += c->hold_ns;
+		out->imposed_ns += c->imposed_ns;
+	}
+}
+
+void lrs_percpu__merge_holder_counts(const void *copies, size_t stride, int nr_cpus,
+				     struct holder_counts *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct holder_counts *c = copy_of(copies, stride, cpu);
+
+		out->unknown += c->unknown;
+		out->probable += c->probable;
+		out->running += c->running;
+	}
+}

@@ -22,5 +22,15 @@ void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, stru
 void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
 			      struct waiter_stat *out);
 void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus, struct stack_stat *out);
+/*
+ * A holder's counters summed; its memcg and stack from the copy with the
+ * most holds that has them (copies with no hold say nothing).
+ */
+void lrs_percpu__merge_holder(const void *copies, size_t stride, int nr_cpus,
+			      struct holder_stat *out);
+void lrs_percpu__merge_matrix(const void *copies, size_t stride, int nr_cpus,
+			      struct matrix_stat *out);
+void lrs_percpu__merge_holder_counts(const void *copies, size_t stride, int nr_cpus,
+				     struct holder_counts *out);
 
 #endif

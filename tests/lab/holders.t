@@ -8,7 +8,9 @@ third memcg also reclaims the heavy one ("foreign": holders that are not of the 
 
 Asserts that the collector's BPF loads on 6.1, that exact mode is named and sees acquisitions,
 that lruvec contention of the test memcgs is traced on both nodes (memcg@N0 and memcg@N1: a
-boot without it fails), that the heavy memcg is among the holders; and, against the exact
+boot without it fails), that the holds in each memcg x memcg matrix (estimated and exact, per-CPU
+counters merged by the collector) add up to the memcg's waits (lock_stats, merged apart), that
+the heavy memcg is among the holders; and, against the exact
 holders of the same waits: own, the estimate's hold time on the right memcg (>= 90%,
 LRS_HOLDERS_MIN_ACCURACY changes it) and task; foreign, that the other memcg's task really
 held a good part of the heavy memcg's locks, the estimate's right memcg and task, and how it
@@ -124,6 +126,44 @@ def describe(name, snap, sh):
     return sorted({lv["node"] for lv in busy}), busy
 
 
+def holds_vs_waits(snap, key):
+    """{memcg: (its lruvecs' contended waits, the holds charged to its locks in the matrix
+    key)} for the test memcgs: every lruvec wait charges one holder (pid 0 when unknown)."""
+    out = {}
+    for lv in snap["lruvecs"]:
+        if lv["memcg"].startswith("/lrs-test-lab"):
+            out[lv["memcg"]] = out.get(lv["memcg"], 0) + lv["contended"]
+    holds = {}
+    for m in (snap.get("holders") or {}).get(key) or []:
+        holds[m["owner"]] = holds.get(m["owner"], 0) + m["holds"]
+    return {k: (v, holds.get(k, 0)) for k, v in out.items() if v}
+
+
+def near(holds, waits):
+    """Within the waits that end between the collector's reads of the two maps."""
+    return abs(holds - waits) <= 0.01 * waits + 10
+
+
+def check_holds(tap, name, snap):
+    """The holder counters are per CPU, merged by the collector; lock_stats is too, merged
+    apart: the totals agree. The estimate charges every lruvec wait; exact mode every wait
+    but those whose acquirer its hooks did not see (no_exact)."""
+    got = holds_vs_waits(snap, "matrix")
+    tap.check("%s: the matrix's holds of each test memcg's locks add up to its waits (%s)" % (
+        name, ", ".join("%s %d/%d" % (k, h, w) for k, (w, h) in sorted(got.items())) or "none"),
+        [] if got and all(near(h, w) for w, h in got.values()) else
+        ["no test memcg waited"] if not got else
+        ["%s: %d holds for %d waits" % (k, h, w) for k, (w, h) in got.items() if not near(h, w)])
+    h = snap.get("holders") or {}
+    waits = sum(lv["contended"] for lv in snap["lruvecs"])
+    exact = sum(m["holds"] for m in h.get("exact_matrix") or [])
+    no_exact = (h.get("compare") or {}).get("no_exact", 0)
+    tap.check("%s: exact_matrix's holds and the waits exact mode could not charge add up to "
+              "all lruvec waits (%d + %d / %d)" % (name, exact, no_exact, waits),
+              [] if waits and near(exact + no_exact, waits) else
+              ["%d + %d holds for %d waits" % (exact, no_exact, waits)])
+
+
 def at_least(value, bound):
     return [] if value >= bound else ["%.3f < %.3f" % (value, bound)]
 
@@ -158,6 +198,7 @@ def run(tap, kdir, work):
               ["traced on nodes %s only: %s" % (nodes, ", ".join(
                   "%s@N%d %d" % (lv["memcg"], lv["node"], lv["contended"]) for lv in busy)
                   or "no wait")])
+    check_holds(tap, "own", own)
     tap.check("estimate vs exact: compared on the same waits (%.3f s of estimated hold)" % (
         sh["est_ns"] / 1e9), [] if sh["est_ns"] > 0 and 0 <= sh["memcg"] <= 1 else
         ["est_ns %r, right memcg %r" % (sh["est_ns"], sh["memcg"])])

@@ -7,6 +7,7 @@
  * init value in the creating CPU's copy, zeros in the others).
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -174,6 +175,93 @@ static void test_stack_sums(void **state)
 	free(w);
 }
 
+/*
+ * holders_charge() in lockstat.bpf.c, on one CPU's copy: its first hold there
+ * marks "no stack" (the copy of an entry another CPU made starts zeroed).
+ */
+static void charge_holder(struct holder_stat *hs, uint64_t hold, uint64_t queued, bool probable,
+			  uint64_t cgid, int stack_id)
+{
+	if (!hs->holds)
+		hs->stack_id = -1;
+	hs->holds++;
+	hs->hold_ns += hold;
+	hs->imposed_ns += hold * queued;
+	hs->waiters += queued;
+	if (probable)
+		hs->probable_ns += hold;
+	hs->cgid = cgid;
+	if (stack_id >= 0)
+		hs->stack_id = stack_id;
+}
+
+static void test_holder_sums_memcg_and_stack(void **state)
+{
+	struct holder_stat init = { 0 }, shared = { .stack_id = -1 }, merged;
+	struct matrix_stat minit = { 0 }, mshared = { 0 }, mmerged;
+	struct holder_counts cshared = { 0 }, cmerged, ccopies[NR_CPUS] = { 0 };
+	size_t stride = lrs_percpu__stride(sizeof(init)), mstride = lrs_percpu__stride(sizeof(minit));
+	struct wait *w = calloc(NR_WAITS, sizeof(*w));
+	char *copies = percpu_create(stride, 2, &init, sizeof(init));
+	char *mcopies = percpu_create(mstride, 2, &minit, sizeof(minit));
+
+	(void)state;
+	make_waits(w, 2);
+	for (int i = 0; i < NR_WAITS; i++) {
+		uint64_t queued = 1 + w[i].ns % 5, hold = w[i].ns & 0xffffff;
+		bool probable = w[i].ns % 3 == 0;
+		/* a stack only on CPU 1's waits, and only early: the one it saw stays */
+		int stack = w[i].cpu == 1 && i < 100 ? 7 : -1;
+		struct matrix_stat *m = (struct matrix_stat *)(mcopies + w[i].cpu * mstride);
+		__u64 *rule = &ccopies[w[i].cpu].unknown + i % 3, *rule_shared = &cshared.unknown + i % 3;
+
+		charge_holder(&shared, hold, queued, probable, 9001, stack);
+		charge_holder((struct holder_stat *)(copies + w[i].cpu * stride), hold, queued, probable,
+			      9001, stack);
+		mshared.holds++;
+		mshared.hold_ns += hold;
+		mshared.imposed_ns += hold * queued;
+		m->holds++;
+		m->hold_ns += hold;
+		m->imposed_ns += hold * queued;
+		(*rule)++;
+		(*rule_shared)++;
+	}
+	lrs_percpu__merge_holder(copies, stride, NR_CPUS, &merged);
+	assert_int_equal(merged.holds, NR_WAITS);
+	assert_int_equal(merged.cgid, 9001);
+	assert_int_equal(merged.stack_id, 7);
+	assert_memory_equal(&merged, &shared, sizeof(shared));
+	lrs_percpu__merge_matrix(mcopies, mstride, NR_CPUS, &mmerged);
+	assert_memory_equal(&mmerged, &mshared, sizeof(mshared));
+	lrs_percpu__merge_holder_counts(ccopies, sizeof(ccopies[0]), NR_CPUS, &cmerged);
+	assert_int_equal(cmerged.unknown + cmerged.probable + cmerged.running, NR_WAITS);
+	assert_memory_equal(&cmerged, &cshared, sizeof(cshared));
+	free(copies);
+	free(mcopies);
+	free(w);
+}
+
+static void test_holder_without_stack_or_holds(void **state)
+{
+	/* CPU 0 made the entry and charged one hold, no stack; CPU 3's copy is zeroed */
+	struct holder_stat c[NR_CPUS] = { 0 }, merged;
+
+	(void)state;
+	c[0] = (struct holder_stat){ .holds = 1, .hold_ns = 500, .cgid = 77, .stack_id = -1 };
+	c[3].stack_id = 0;	/* a zeroed copy: stack 0 here means nothing */
+	lrs_percpu__merge_holder(c, sizeof(c[0]), NR_CPUS, &merged);
+	assert_int_equal(merged.holds, 1);
+	assert_int_equal(merged.cgid, 77);
+	assert_int_equal(merged.stack_id, -1);
+	/* two CPUs with other memcgs for the same pid (it moved): the one with more holds */
+	c[1] = (struct holder_stat){ .holds = 5, .cgid = 78, .stack_id = 4 };
+	lrs_percpu__merge_holder(c, sizeof(c[0]), NR_CPUS, &merged);
+	assert_int_equal(merged.holds, 6);
+	assert_int_equal(merged.cgid, 78);
+	assert_int_equal(merged.stack_id, 4);
+}
+
 static void test_no_identity_is_not_an_lruvec(void **state)
 {
 	struct lock_stat zero[NR_CPUS] = { 0 }, merged;
@@ -198,6 +286,8 @@ static void test_stride_rounds_up_to_8(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_holder_sums_memcg_and_stack),
+		cmocka_unit_test(test_holder_without_stack_or_holds),
 		cmocka_unit_test(test_lruvec_lock_created_on_a_later_cpu),
 		cmocka_unit_test(test_other_lock_created_on_cpu0_wider_stride),
 		cmocka_unit_test(test_waiter_identity_and_sums),
