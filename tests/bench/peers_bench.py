@@ -147,7 +147,7 @@ def cost():
         print("  %-8s %6.0f ns a contention (begin + end) over %d contentions; all its programs: %.3f%% of busy CPU"
               % (tool, res[tool], ends, 100 * every / (b1 - b0) if b1 > b0 else 0))
     if res["bpftrace"]:
-        print("  lruscope over bpftrace, ns a contention: ratio %.2f (issue budget: 450 ns, 1.2%% of busy CPU)"
+        print("  lruscope over bpftrace, ns a contention: ratio %.2f (budget: 450 ns a contention, 1.2%% of busy CPU)"
               % (res["lruscope"] / res["bpftrace"]))
 
 
