@@ -57,7 +57,7 @@ static void draw_legend(struct gui_diff *d, int y, int lh, int cw)
 	int x = cw + gui__text(g, cw, y, LRS_GUI_TEXT, "B/A wait/s:", 0);
 
 	for (int l = -LRS_DIVERGING_LEVELS; l <= LRS_DIVERGING_LEVELS; l++) {
-		char label[48];
+		char label[80];
 		int w;
 
 		if (!l)
