@@ -655,6 +655,14 @@ static long scan_cpu(__u32 cpu, void *unused)
 }
 
 /* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
+/* The holder is the last contended acquirer (rules 1, 2a and 3): its task, memcg, stack. */
+static __always_inline void holder_is_last(struct holders_scratch *sc, const struct holder_last *last)
+{
+	sc->hk.pid = last->pid;
+	sc->mk.holder_cgid = last->cgid;
+	sc->stack_id = last->stack_id;
+}
+
 static __noinline void holders_end(struct pending *p, __u64 now)
 {
 	struct holders_scratch *sc = scratch();
@@ -708,16 +716,12 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	if (in_wait) {
 		/* rule 1: it took the lock while we queued: it held it until now */
 		sc->basis = HOLDER_BASIS_CHAIN;
-		sc->hk.pid = last->pid;
-		sc->mk.holder_cgid = last->cgid;
-		sc->stack_id = last->stack_id;
+		holder_is_last(sc, last);
 		sc->queued = last->queued ? last->queued : 1;
 	} else if (ran_into) {
 		/* rule 2a: it held the lock when we began to wait, and still did after */
 		sc->basis = HOLDER_BASIS_RUNNING;
-		sc->hk.pid = last->pid;
-		sc->mk.holder_cgid = last->cgid;
-		sc->stack_id = last->stack_id;
+		holder_is_last(sc, last);
 		sc->probable = 1;
 		counts->running++;
 	} else {
@@ -741,9 +745,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 		} else if (last->pid && last->pid != pid) {
 			/* rule 3: the last contended acquirer, from before: a guess */
 			sc->basis = HOLDER_BASIS_PROBABLE;
-			sc->hk.pid = last->pid;
-			sc->mk.holder_cgid = last->cgid;
-			sc->stack_id = last->stack_id;
+			holder_is_last(sc, last);
 			sc->probable = 1;
 			counts->probable++;
 		} else {

@@ -203,7 +203,7 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 	const struct cpu_state *last_cpu, *run;
 	uint32_t holder_pid = 0;
 	int32_t stack_id = -1;
-	bool probable = false, in_wait, ran_into;
+	bool probable = false, by_last = false, in_wait, ran_into;
 	int64_t waiting;
 
 	if (!last)
@@ -221,15 +221,11 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 				(last_cpu->prev_pid == last->pid && last_cpu->switch_ns >= p->start_ns));
 	if (in_wait) {
 		/* rule 1: the FIFO chain */
-		holder_pid = last->pid;
-		holder_cgid = last->cgid;
-		stack_id = last->stack_id;
+		by_last = true;
 		queued = last->queued ? last->queued : 1;
 	} else if (ran_into) {
 		/* rule 2a: the last contended acquirer ran on into our wait */
-		holder_pid = last->pid;
-		holder_cgid = last->cgid;
-		stack_id = last->stack_id;
+		by_last = true;
 		probable = true;
 		est->counters.running++;
 	} else if ((run = running_holder(est, p, cpu, last->pid))) {
@@ -242,13 +238,16 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 		est->counters.running++;
 	} else if (last->pid && last->pid != pid) {
 		/* rule 3: the last contended acquirer, from before */
-		holder_pid = last->pid;
-		holder_cgid = last->cgid;
-		stack_id = last->stack_id;
+		by_last = true;
 		probable = true;
 		est->counters.probable++;
 	} else {
 		est->counters.unknown++;
+	}
+	if (by_last) {
+		holder_pid = last->pid;
+		holder_cgid = last->cgid;
+		stack_id = last->stack_id;
 	}
 	last->end_ns = now;
 	last->cgid = p->memcg;
