@@ -8,21 +8,15 @@ counters, and give the LRU pages per memcg and node the guest printed (memory.nu
 
 import json
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import lab  # noqa: E402
 import checks as ck  # noqa: E402
+import labtest  # noqa: E402
 
 BIN = os.environ.get("LRS_BIN", os.path.join(lab.ROOT, "build", "lruscope"))
-
-
-def on_signal(signum, frame):
-    raise SystemExit(128 + signum)
 
 
 def mglru_on(snap, guest):
@@ -34,79 +28,57 @@ def mglru_on(snap, guest):
     return probs
 
 
-def main():
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(s, on_signal)
-    tap = ck.Tap()
-    missing = lab.missing_tools()
-    if missing:
-        tap.skip("lab mglru", "missing tools: %s (make deps installs them)" % " ".join(missing))
-        return 0
-    work = tempfile.mkdtemp(prefix="lrs-lab-mglru.")
+def run(tap, guest, core, vmlinux, work):
+    if guest.get("mglru") == "absent":
+        tap.skip("lab mglru", "the guest kernel has no /sys/kernel/mm/lru_gen "
+                 "(CONFIG_LRU_GEN is off)")
+        return
+    state = guest.get("mglru", "")
+    probs = list(guest["warn"])
+    if len(guest["cgroups"]) != 5:
+        probs.append("guest printed %d cgroups" % len(guest["cgroups"]))
+    if not state.startswith("0x") or int(state, 16) == 0:
+        probs.append("lru_gen/enabled reads %r after echo y" % state)
+    tap.check("guest turned the multi-gen LRU on (%s) and ran the workload" % state, probs)
+
+    rc, snap, err, secs = ck.run_script("lruvecs.py", core, vmlinux)
+    if rc != 0 or snap is None:
+        tap.check("lruvecs.py runs", ["exit %d: %s" % (rc, err.strip()[-300:])])
+        return
+    lab.log("lruvecs.py: %d lruvecs, %d folios in %.2f s" % (
+        len(snap["lruvecs"]), snap["stats"]["folios_walked"], secs))
+    for e in snap["lruvecs"]:
+        if e["memcg"] in guest["cgroups"]:
+            lab.log("%s@N%d counted %s" % (e["memcg"], e["node"], e["lru_pages"]))
+    tap.check("lruvecs.py: the multi-gen LRU is on in every lruvec",
+              snap["warnings"] + mglru_on(snap, guest))
+    tap.check("walked generation lists equal the kernel's counters (lrugen.nr_pages)",
+              ck.check_walk_vs_counters(snap, guest))
+    tap.check("LRU pages per memcg and node, counted and walked, equal memory.numa_stat",
+              ck.check_counters_vs_guest(snap, guest))
+
+    rc, res, err, _ = ck.run_script("lru_check.py", core, vmlinux)
+    probs = [] if rc == 0 and res else ["exit %d: %s" % (rc, err.strip()[-300:])]
+    if res:
+        probs += ["violation %s" % v for v in res["violations"][:5]]
+        if res["folios_checked"] != snap["stats"]["folios_walked"]:
+            probs.append("checked %d folios, lruvecs.py walked %d" % (
+                res["folios_checked"], snap["stats"]["folios_walked"]))
+    tap.check("lru_check.py: no violations on the generation lists", probs)
+
+    r = subprocess.run([BIN, "walk", "-c", core, "-s", vmlinux, "--json"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       env=dict(os.environ, LRS_DRGN_SCRIPTS=ck.SCRIPTS))
+    probs = [] if r.returncode == 0 else ["exit %d: %s" % (r.returncode,
+                                                           r.stderr.strip()[-300:])]
     try:
-        try:
-            kdir = lab.kernel_dir()
-            guest, core = lab.boot_and_dump(kdir, work, append="lrs_cg=v2 lrs_mglru=1")
-        except lab.LabError as e:
-            tap.check("lab boot and dump (mglru)", [str(e)])
-            return 1
-        vmlinux = os.path.join(kdir, "vmlinux")
-        if guest.get("mglru") == "absent":
-            tap.skip("lab mglru", "the guest kernel has no /sys/kernel/mm/lru_gen "
-                     "(CONFIG_LRU_GEN is off)")
-            return 0
-        state = guest.get("mglru", "")
-        probs = list(guest["warn"])
-        if len(guest["cgroups"]) != 5:
-            probs.append("guest printed %d cgroups" % len(guest["cgroups"]))
-        if not state.startswith("0x") or int(state, 16) == 0:
-            probs.append("lru_gen/enabled reads %r after echo y" % state)
-        tap.check("guest turned the multi-gen LRU on (%s) and ran the workload" % state, probs)
-
-        rc, snap, err, secs = ck.run_script("lruvecs.py", core, vmlinux)
-        if rc != 0 or snap is None:
-            tap.check("lruvecs.py runs", ["exit %d: %s" % (rc, err.strip()[-300:])])
-            return 1
-        lab.log("lruvecs.py: %d lruvecs, %d folios in %.2f s" % (
-            len(snap["lruvecs"]), snap["stats"]["folios_walked"], secs))
-        for e in snap["lruvecs"]:
-            if e["memcg"] in guest["cgroups"]:
-                lab.log("%s@N%d counted %s" % (e["memcg"], e["node"], e["lru_pages"]))
-        tap.check("lruvecs.py: the multi-gen LRU is on in every lruvec",
-                  snap["warnings"] + mglru_on(snap, guest))
-        tap.check("walked generation lists equal the kernel's counters (lrugen.nr_pages)",
-                  ck.check_walk_vs_counters(snap, guest))
-        tap.check("LRU pages per memcg and node, counted and walked, equal memory.numa_stat",
-                  ck.check_counters_vs_guest(snap, guest))
-
-        rc, res, err, _ = ck.run_script("lru_check.py", core, vmlinux)
-        probs = [] if rc == 0 and res else ["exit %d: %s" % (rc, err.strip()[-300:])]
-        if res:
-            probs += ["violation %s" % v for v in res["violations"][:5]]
-            if res["folios_checked"] != snap["stats"]["folios_walked"]:
-                probs.append("checked %d folios, lruvecs.py walked %d" % (
-                    res["folios_checked"], snap["stats"]["folios_walked"]))
-        tap.check("lru_check.py: no violations on the generation lists", probs)
-
-        r = subprocess.run([BIN, "walk", "-c", core, "-s", vmlinux, "--json"],
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           env=dict(os.environ, LRS_DRGN_SCRIPTS=ck.SCRIPTS))
-        probs = [] if r.returncode == 0 else ["exit %d: %s" % (r.returncode,
-                                                               r.stderr.strip()[-300:])]
-        try:
-            out = json.loads(r.stdout)
-            probs += mglru_on(out, guest) + ck.check_counters_vs_guest(out, guest)
-        except ValueError:
-            probs.append("stdout is not one JSON object: %r" % r.stdout[:200])
-        tap.check("lruscope walk --json: LRU pages per memcg and node equal memory.numa_stat",
-                  probs)
-        return 1 if tap.failed else 0
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        out = json.loads(r.stdout)
+        probs += mglru_on(out, guest) + ck.check_counters_vs_guest(out, guest)
+    except ValueError:
+        probs.append("stdout is not one JSON object: %r" % r.stdout[:200])
+    tap.check("lruscope walk --json: LRU pages per memcg and node equal memory.numa_stat",
+              probs)
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        sys.exit(130)
+    labtest.main_vmcore("mglru", "lrs_cg=v2 lrs_mglru=1", run)

@@ -9,24 +9,18 @@ no walk.py where LRS_DRGN_SCRIPTS points -> exit 1 saying so."""
 
 import os
 import re
-import shutil
-import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import lab  # noqa: E402
 import checks as ck  # noqa: E402
+import labtest  # noqa: E402
 
 BIN = os.environ.get("LRS_BIN", os.path.join(lab.ROOT, "build", "lruscope"))
 LISTS = ck.LISTS
-
-
-def on_signal(signum, frame):
-    raise SystemExit(128 + signum)
 
 
 def walk_env(**extra):
@@ -167,102 +161,79 @@ def check_tui(core, vmlinux, want, work):
     return probs
 
 
-def main():
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGHUP, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    tap = ck.Tap()
-    missing = lab.missing_tools() + ([] if shutil.which("tmux") else ["tmux"])
-    if missing:
-        tap.skip("lab walk", "missing tools: %s (make deps installs them)" % " ".join(missing))
-        return 0
+def run(tap, guest, core, vmlinux, work):
     if not os.access(BIN, os.X_OK):
         tap.check("lruscope walk", ["%s is missing (make)" % BIN])
-        return 1
-    work = tempfile.mkdtemp(prefix="lrs-lab-walk.")
+        return
+    want = local_pages(guest)
+
+    # ---- --json: walk.py's object as is ------------------------------------------
+    rc, out, err = run_walk("-c", core, "-s", vmlinux, "--json")
+    probs = [] if rc == 0 else ["exit %d: %s" % (rc, err.strip()[-300:])]
+    snap = None
     try:
-        try:
-            kdir = lab.kernel_dir()
-            guest, core = lab.boot_and_dump(kdir, work, append="lrs_cg=v2")
-        except lab.LabError as e:
-            tap.check("lab boot and dump (walk)", [str(e)])
-            return 1
-        vmlinux = os.path.join(kdir, "vmlinux")
-        want = local_pages(guest)
+        snap = ck.json.loads(out)
+    except ValueError:
+        probs.append("stdout is not one JSON object: %r" % out[:200])
+    if snap is not None:
+        if snap.get("source") != "drgn" or out.count("\n") != 1:
+            probs.append("not walk.py's one-line object")
+        probs += ck.check_ids(snap, guest)
+        probs += ck.check_counters_vs_guest(snap, guest)
+    tap.check("walk --json: walk.py's JSON, equal to memory.numa_stat", probs)
 
-        # ---- --json: walk.py's object as is ------------------------------------------
-        rc, out, err = run_walk("-c", core, "-s", vmlinux, "--json")
-        probs = [] if rc == 0 else ["exit %d: %s" % (rc, err.strip()[-300:])]
-        snap = None
-        try:
-            snap = ck.json.loads(out)
-        except ValueError:
-            probs.append("stdout is not one JSON object: %r" % out[:200])
-        if snap is not None:
-            if snap.get("source") != "drgn" or out.count("\n") != 1:
-                probs.append("not walk.py's one-line object")
-            probs += ck.check_ids(snap, guest)
-            probs += ck.check_counters_vs_guest(snap, guest)
-        tap.check("walk --json: walk.py's JSON, equal to memory.numa_stat", probs)
+    # ---- the table ------------------------------------------------------------------
+    rc, out, err = run_walk("-c", core, "-s", vmlinux)
+    lab.log("table:\n" + out)
+    probs = [] if rc == 0 else ["exit %d: %s" % (rc, err.strip()[-300:])]
+    probs += check_table(out, want)
+    tap.check("walk table: LRU pages per memcg@node equal memory.numa_stat, walks agree, "
+              "locks free", probs)
 
-        # ---- the table ------------------------------------------------------------------
-        rc, out, err = run_walk("-c", core, "-s", vmlinux)
-        lab.log("table:\n" + out)
-        probs = [] if rc == 0 else ["exit %d: %s" % (rc, err.strip()[-300:])]
-        probs += check_table(out, want)
-        tap.check("walk table: LRU pages per memcg@node equal memory.numa_stat, walks agree, "
-                  "locks free", probs)
+    # ---- the TUI ---------------------------------------------------------------------
+    tap.check("walk TUI in tmux: memcgs with their pages per node, s, q",
+              check_tui(core, vmlinux, want, work))
 
-        # ---- the TUI ---------------------------------------------------------------------
-        tap.check("walk TUI in tmux: memcgs with their pages per node, s, q",
-                  check_tui(core, vmlinux, want, work))
+    # ---- a copy with /lrs-a@N0's lock taken ------------------------------------------
+    held_core = ck.copy_core(core, os.path.join(work, "vmcore.held"))
+    prog = ck.open_prog(core, vmlinux)
+    held = ck.pick_holder(prog, "/lrs-a", 0, pid=1)
+    del prog
+    ck.patch_bytes(held_core, held["lruvec_bytes"], struct.pack("<I", held["lock_val"]),
+                   held["lock_off"])
+    ck.patch_bytes(held_core, held["regs_bytes"], struct.pack("<Q", held["lock"]), 0)
+    rc, out, err = run_walk("-c", held_core, "-s", vmlinux)
+    probs = [] if rc == 0 else ["exit %d: %s" % (rc, err.strip()[-300:])]
+    rows = parse_table(out)
+    states = {k: v[0] for k, v in rows.items() if v[0] != "free"}
+    if states != {("/lrs-a", 0): "locked, queue tail cpu1"}:
+        probs.append("lock states %s, want only /lrs-a@N0 locked, queue tail cpu1" % states)
+    if "held: /lrs-a@N0, 1 task(s) reference it: 1 init" not in out:
+        probs.append("no holder line for pid 1: %r" % out[-300:])
+    tap.check("walk table of a taken lock: its state and holder", probs)
+    os.unlink(held_core)
 
-        # ---- a copy with /lrs-a@N0's lock taken ------------------------------------------
-        held_core = ck.copy_core(core, os.path.join(work, "vmcore.held"))
-        prog = ck.open_prog(core, vmlinux)
-        held = ck.pick_holder(prog, "/lrs-a", 0, pid=1)
-        del prog
-        ck.patch_bytes(held_core, held["lruvec_bytes"], struct.pack("<I", held["lock_val"]),
-                       held["lock_off"])
-        ck.patch_bytes(held_core, held["regs_bytes"], struct.pack("<Q", held["lock"]), 0)
-        rc, out, err = run_walk("-c", held_core, "-s", vmlinux)
-        probs = [] if rc == 0 else ["exit %d: %s" % (rc, err.strip()[-300:])]
-        rows = parse_table(out)
-        states = {k: v[0] for k, v in rows.items() if v[0] != "free"}
-        if states != {("/lrs-a", 0): "locked, queue tail cpu1"}:
-            probs.append("lock states %s, want only /lrs-a@N0 locked, queue tail cpu1" % states)
-        if "held: /lrs-a@N0, 1 task(s) reference it: 1 init" not in out:
-            probs.append("no holder line for pid 1: %r" % out[-300:])
-        tap.check("walk table of a taken lock: its state and holder", probs)
-        os.unlink(held_core)
-
-        # ---- errors ----------------------------------------------------------------------
-        probs = []
-        nope = os.path.join(work, "nope")
-        for what, args, code, msg in (
-                ("missing vmcore", ["-c", nope, "-s", vmlinux], 1, "vmcore %s: no such file" % nope),
-                ("missing vmlinux", ["-c", core, "-s", nope], 1, "no such file"),
-                ("missing vmcore, --json", ["-c", nope, "-s", vmlinux, "--json"], 1,
-                 "no such file"),
-                ("unknown option", ["--frobnicate"], 2, "--help"),
-                ("stray argument", [core], 2, "-c"),
-                ("bad --max-folios", ["-c", core, "--max-folios", "x"], 2, "--max-folios")):
-            rc, out, err = run_walk(*args)
-            if rc != code or msg not in err or "Traceback" in err or out:
-                probs.append("%s: exit %d, stdout %r, stderr %r" % (what, rc, out[:80],
-                                                                   err.strip()[-200:]))
-        rc, out, err = run_walk("-c", core, "-s", vmlinux,
-                                env=walk_env(LRS_DRGN_SCRIPTS=work))
-        if rc != 1 or "has no walk.py" not in err:
-            probs.append("no walk.py: exit %d, %r" % (rc, err.strip()[-200:]))
-        tap.check("walk errors: one clear line, exit 1 (failure) or 2 (usage)", probs)
-        return 1 if tap.failed else 0
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    # ---- errors ----------------------------------------------------------------------
+    probs = []
+    nope = os.path.join(work, "nope")
+    for what, args, code, msg in (
+            ("missing vmcore", ["-c", nope, "-s", vmlinux], 1, "vmcore %s: no such file" % nope),
+            ("missing vmlinux", ["-c", core, "-s", nope], 1, "no such file"),
+            ("missing vmcore, --json", ["-c", nope, "-s", vmlinux, "--json"], 1,
+             "no such file"),
+            ("unknown option", ["--frobnicate"], 2, "--help"),
+            ("stray argument", [core], 2, "-c"),
+            ("bad --max-folios", ["-c", core, "--max-folios", "x"], 2, "--max-folios")):
+        rc, out, err = run_walk(*args)
+        if rc != code or msg not in err or "Traceback" in err or out:
+            probs.append("%s: exit %d, stdout %r, stderr %r" % (what, rc, out[:80],
+                                                               err.strip()[-200:]))
+    rc, out, err = run_walk("-c", core, "-s", vmlinux,
+                            env=walk_env(LRS_DRGN_SCRIPTS=work))
+    if rc != 1 or "has no walk.py" not in err:
+        probs.append("no walk.py: exit %d, %r" % (rc, err.strip()[-200:]))
+    tap.check("walk errors: one clear line, exit 1 (failure) or 2 (usage)", probs)
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        sys.exit(130)
+    labtest.main_vmcore("walk", "lrs_cg=v2", run, tools=("tmux",))

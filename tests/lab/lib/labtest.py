@@ -1,6 +1,8 @@
-"""The frame of a lab .t that boots lruscope in the guest (holders.t, nodes.t): signals end
-it through its finally blocks (the guest is stopped, the work directory removed), a TAP skip
-names the tools the host lacks, and the exit status is 1 when a check failed."""
+"""The frame of a lab .t: lruscope in the guest (main: holders.t, nodes.t, causes.t), or the
+drgn scripts on a dump of it (main_vmcore: vmcore-v1.t, vmcore-v2.t, mglru.t, walk.t).
+Signals end it through its finally blocks (the guest is stopped, the work directory
+removed), a TAP skip names the tools the host lacks, and the exit status is 1 when a check
+failed."""
 
 import os
 import shutil
@@ -16,30 +18,54 @@ def _on_signal(signum, frame):
     raise SystemExit(128 + signum)
 
 
-def _run(name, body):
+def _frame(name, skip_name, missing, body):
+    """body(tap, work directory) under the frame: a skip naming the missing tools, or the run;
+    0, or 1 when a check failed."""
     for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(s, _on_signal)
     tap = ck.Tap()
-    missing = [t for t in lab.missing_tools() if t != "python3-drgn"]
-    if not shutil.which("debugfs"):
-        missing.append("debugfs")
     if missing:
-        tap.skip(name, "missing tools: %s (make deps installs them)" % " ".join(missing))
+        tap.skip(skip_name, "missing tools: %s (make deps installs them)" % " ".join(missing))
         return 0
-    work = tempfile.mkdtemp(prefix="lrs-lab-%s." % name.replace(" ", "-"))
+    work = tempfile.mkdtemp(prefix="lrs-lab-%s." % name)
     try:
-        body(tap, lab.kernel_dir(), work)
+        body(tap, work)
         return 1 if tap.failed else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def main(name, body):
-    """Run body(tap, kernel directory, work directory) and exit with the test's status."""
+def _exit(status):
     try:
-        sys.exit(_run(name, body))
+        sys.exit(status())
     except KeyboardInterrupt:
         sys.exit(130)
+
+
+def main(name, body):
+    """lruscope in the guest: body(tap, kernel directory, work directory); exits with the
+    test's status."""
+    missing = [t for t in lab.missing_tools() if t != "python3-drgn"]
+    if not shutil.which("debugfs"):
+        missing.append("debugfs")
+    _exit(lambda: _frame(name, name, missing, lambda tap, work: body(tap, lab.kernel_dir(), work)))
+
+
+def main_vmcore(name, append, body, tools=()):
+    """The drgn scripts on a dump: boot the guest with the kernel command line's append, run
+    its workload, dump it; then body(tap, guest, core, vmlinux, work directory). tools: what
+    the test needs beyond the lab's. Exits with the test's status."""
+    def run(tap, work):
+        try:
+            kdir = lab.kernel_dir()
+            guest, core = lab.boot_and_dump(kdir, work, append=append)
+        except lab.LabError as e:
+            tap.check("lab boot and dump (%s)" % name, [str(e)])
+            return
+        body(tap, guest, core, os.path.join(kdir, "vmlinux"), work)
+
+    missing = lab.missing_tools() + [t for t in tools if not shutil.which(t)]
+    _exit(lambda: _frame(name, "lab " + name, missing, run))
 
 
 def binary():
