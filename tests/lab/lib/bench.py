@@ -49,8 +49,9 @@ def main():
     work = tempfile.mkdtemp(prefix="lrs-lab-bench.")
     try:
         kdir = lab.kernel_dir()
+        # the guest makes the memcgs before it is ready: more time than the default
         guest, core = lab.boot_and_dump(kdir, work, append="lrs_cg=v2 lrs_bench=%d"
-                                        % args.memcgs)
+                                        % args.memcgs, timeout=900)
         vmlinux = os.path.join(kdir, "vmlinux")
 
         def load():
