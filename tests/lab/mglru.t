@@ -41,12 +41,9 @@ def run(tap, guest, core, vmlinux, work):
         probs.append("lru_gen/enabled reads %r after echo y" % state)
     tap.check("guest turned the multi-gen LRU on (%s) and ran the workload" % state, probs)
 
-    rc, snap, err, secs = ck.run_script("lruvecs.py", core, vmlinux)
-    if rc != 0 or snap is None:
-        tap.check("lruvecs.py runs", ["exit %d: %s" % (rc, err.strip()[-300:])])
+    snap = ck.lruvecs_of(tap, core, vmlinux)
+    if snap is None:
         return
-    lab.log("lruvecs.py: %d lruvecs, %d folios in %.2f s" % (
-        len(snap["lruvecs"]), snap["stats"]["folios_walked"], secs))
     for e in snap["lruvecs"]:
         if e["memcg"] in guest["cgroups"]:
             lab.log("%s@N%d counted %s" % (e["memcg"], e["node"], e["lru_pages"]))

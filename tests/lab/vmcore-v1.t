@@ -18,9 +18,8 @@ def run(tap, guest, core, vmlinux, work):
         probs.append("guest mode %s with %d cgroups" % (guest.get("mode"),
                                                          len(guest["cgroups"])))
     tap.check("v1 guest ran the workload", probs)
-    rc, snap, err, _ = ck.run_script("lruvecs.py", core, vmlinux)
-    if rc != 0 or snap is None:
-        tap.check("v1 lruvecs.py runs", ["exit %d: %s" % (rc, err.strip()[-300:])])
+    snap = ck.lruvecs_of(tap, core, vmlinux, "v1 lruvecs.py runs")
+    if snap is None:
         return
     tap.check("v1 lruvecs.py runs", snap["warnings"])
     tap.check("v1 memcg ids are the guest's cgroup inode numbers",

@@ -11,7 +11,6 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-import lab  # noqa: E402
 import checks as ck  # noqa: E402
 import labtest  # noqa: E402
 
@@ -21,12 +20,9 @@ def run(tap, guest, core, vmlinux, work):
         [] if len(guest["cgroups"]) == 5 else ["guest printed %d cgroups" %
                                                len(guest["cgroups"])]))
 
-    rc, snap, err, secs = ck.run_script("lruvecs.py", core, vmlinux)
-    if rc != 0 or snap is None:
-        tap.check("lruvecs.py runs", ["exit %d: %s" % (rc, err.strip()[-300:])])
+    snap = ck.lruvecs_of(tap, core, vmlinux)
+    if snap is None:
         return
-    lab.log("lruvecs.py: %d lruvecs, %d folios in %.2f s" % (
-        len(snap["lruvecs"]), snap["stats"]["folios_walked"], secs))
     tap.check("lruvecs.py runs", snap["warnings"])
     tap.check("memcg ids are the guest's cgroup inode numbers", ck.check_ids(snap, guest))
     tap.check("walked lists equal lru_zone_size", ck.check_walk_vs_counters(snap, guest))

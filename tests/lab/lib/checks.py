@@ -58,6 +58,18 @@ def run_script(script, core, vmlinux, *args, want_json=True):
     return r.returncode, out, r.stderr, secs
 
 
+def lruvecs_of(tap, core, vmlinux, name="lruvecs.py runs"):
+    """lruvecs.py's snapshot of the dump, its size logged; None, after a failed check name,
+    when it did not run."""
+    rc, snap, err, secs = run_script("lruvecs.py", core, vmlinux)
+    if rc != 0 or snap is None:
+        tap.check(name, ["exit %d: %s" % (rc, err.strip()[-300:])])
+        return None
+    log("lruvecs.py: %d lruvecs, %d folios in %.2f s" % (
+        len(snap["lruvecs"]), snap["stats"]["folios_walked"], secs))
+    return snap
+
+
 def subtree(paths, root):
     return [p for p in paths if p == root or p.startswith(root.rstrip("/") + "/")]
 

@@ -358,24 +358,33 @@ def boot_and_dump(kdir, work, append="", timeout=240):
     parsed truth, the vmcore's path). The guest is ready in 10-40 s; one that is not within
     timeout has stalled (multi-threaded TCG sometimes stops a guest whole, before its first
     console line): that is said as a TAP comment and the guest booted again, once."""
-    for attempt in (1, 2):
-        boot = os.path.join(work, "boot%d" % attempt)
-        os.makedirs(boot)
+    def boot(d):
         log("booting the guest (%s)" % (append or "default"))
         t0 = time.time()
-        g = Guest(kdir, boot, append=append, timeout=timeout)
+        g = Guest(kdir, d, append=append, timeout=timeout)
         try:
             lines = g.wait_for("LRS-DUMP-NOW")
             log("guest ready after %.1f s; dumping its memory" % (time.time() - t0))
-            core = g.dump(os.path.join(boot, "vmcore"))
+            core = g.dump(os.path.join(d, "vmcore"))
             log("vmcore written after %.1f s" % (time.time() - t0))
             return parse_guest(lines), core
+        finally:
+            g.stop()
+    return boot_twice(work, boot)
+
+
+def boot_twice(work, boot):
+    """boot(directory) in work/boot1; when that guest stalls (LabError), said as a TAP
+    comment, once more in work/boot2, whose LabError is raised."""
+    for attempt in (1, 2):
+        d = os.path.join(work, "boot%d" % attempt)
+        os.makedirs(d)
+        try:
+            return boot(d)
         except LabError as e:
             if attempt == 2:
                 raise
             print("# guest stalled, booting again: %s" % str(e)[-300:], flush=True)
-        finally:
-            g.stop()
 
 
 # ---- lruscope itself in the guest ------------------------------------------------------------
@@ -402,19 +411,16 @@ def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300,
     lines, the data disk's path). A boot that times out is reported on stdout as a TAP comment
     and retried once; a second raises."""
     files = dict(binary_files(binary), **(extra or {}))
-    for attempt in (1, 2):
-        boot = os.path.join(work, "boot%d" % attempt)
-        os.makedirs(boot)
-        g = Guest(kdir, boot, append=append, init=init, extra=files, disk=disk,
-                  timeout=timeout, **CONTENDED)
+
+    def boot(d):
+        g = Guest(kdir, d, append=append, init=init, extra=files, disk=disk, timeout=timeout,
+                  **CONTENDED)
         try:
             return g.wait_for(marker), g.disk_path()
-        except LabError as e:
-            if attempt == 2:
-                raise
-            print("# guest stalled, booting again: %s" % str(e)[-300:], flush=True)
         finally:
             g.stop()
+    return boot_twice(work, boot)
+
 
 def binary_files(binary):
     """{guest path: host path} for a dynamically linked binary: itself (as /lruscope), every
