@@ -468,8 +468,7 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 
 	if (!cmp)
 		return -ENOMEM;
-	cmp->alpha = test->alpha;
-	cmp->min_change = test->min_change;
+	cmp->test = *test;
 	cmp->samples_a = a->samples;
 	cmp->samples_b = b->samples;
 	cmp->duration_a_s = a->duration_s;

@@ -113,8 +113,7 @@ struct lrs_cmp_test {
 };
 
 struct lrs_compare {
-	double alpha;
-	double min_change;
+	struct lrs_cmp_test test;		/* what significant meant */
 	size_t samples_a, samples_b;		/* intervals */
 	double duration_a_s, duration_b_s;	/* pauses left out */
 	size_t pauses_a, pauses_b;		/* intervals past LRS_COMPARE_PAUSE_FACTOR */

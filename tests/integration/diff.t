@@ -260,9 +260,9 @@ warm_first() {
 }
 lrs_screen_check "$T: --tui: the first memcg row is /lrs-d-warm, about 1ms/s in A and 5ms/s in B, ratio about 5" tui \
 	'^ memcg \(4\) +N0 +A +B +B/A' 20 warm_first
-tap_check "$T: --tui: /lrs-d-new shows 'only B', /lrs-d-gone 'only A', the status 1 significant change" \
+tap_check "$T: --tui: /lrs-d-new shows 'only B', /lrs-d-gone 'only A', the status 1 significant change, the legend what significant means" \
 	bash -c 'grep -Eq "^ /lrs-d-new .* only B" <<<"$1" && grep -Eq "^ /lrs-d-gone .* only A" <<<"$1" &&
-		grep -q "1 significant change" <<<"$1"' _ "$LRS_SCREEN"
+		grep -q "1 significant change" <<<"$1" && grep -q "(p < 0.01, >= 10%)" <<<"$1"' _ "$LRS_SCREEN"
 colours=$(tm capture-pane -e -p -t tui)
 # 5.xx is level 3 (4x to 8x): xterm colour 160 behind it; /lrs-d-hot (not significant): no background
 tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the unchanged one has no colour" \

@@ -242,7 +242,7 @@ static void test_small_change_not_significant(void **state)
 	assert_false(r->contended.significant);
 	assert_false(c->rows[0].wait.significant);	/* the lruvec total, the same series */
 	assert_int_equal(c->nr_significant, 0);
-	assert_near(c->min_change, LRS_COMPARE_MIN_CHANGE, 1e-12);
+	assert_near(c->test.min_change, LRS_COMPARE_MIN_CHANGE, 1e-12);
 	lrs_compare__free(c);
 	/* with no least change, the test alone decides */
 	assert_int_equal(lrs_compare(ra, up5, &any, &c), 0);

@@ -61,8 +61,8 @@ static void draw_legend(struct gui_diff *d, int y, int lh, int cw)
 		int w;
 
 		if (!l)
-			snprintf(label, sizeof(label), "no significant change (p < %g, >= %g%%)", d->cmp->alpha,
-				 100 * d->cmp->min_change);
+			snprintf(label, sizeof(label), "no significant change (p < %g, >= %g%%)", d->cmp->test.alpha,
+				 100 * d->cmp->test.min_change);
 		else
 			snprintf(label, sizeof(label), "%s%gx", l > 0 ? ">" : "<", lrs_colour__diverging_low(l));
 		w = lrs_gui_font__width(g->font, label) + cw;

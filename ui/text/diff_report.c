@@ -137,8 +137,8 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	text_side(f, "A", a, cmp->duration_a_s, cmp->samples_a, cmp->pauses_a);
 	text_side(f, "B", b, cmp->duration_b_s, cmp->samples_b, cmp->pauses_b);
 	fprintf(f, "test: Mann-Whitney U over each interval's rate, two-sided; * significant: p < %g and a "
-		"change of at least %g%% (- not tested: under %d intervals, or one side only)\n", cmp->alpha,
-		100 * cmp->min_change, LRS_COMPARE_MIN_SAMPLES);
+		"change of at least %g%% (- not tested: under %d intervals, or one side only)\n", cmp->test.alpha,
+		100 * cmp->test.min_change, LRS_COMPARE_MIN_SAMPLES);
 	if (any_causes(cmp))
 		fprintf(f, "causes: under an lruvec, each kernel path of its sampled waiting stacks: the sampled "
 			"wait/s (a part of the wait), B/A and p in the wait columns, its share of the sampled wait "
@@ -159,10 +159,10 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	fputc('\n', f);
 	if (cmp->nr_significant)
 		fprintf(f, "%s%zu significant change%s%s (p < %g, at least %g%%)", bold, cmp->nr_significant,
-			cmp->nr_significant == 1 ? "" : "s", off, cmp->alpha, 100 * cmp->min_change);
+			cmp->nr_significant == 1 ? "" : "s", off, cmp->test.alpha, 100 * cmp->test.min_change);
 	else
-		fprintf(f, "%sno significant change%s (p < %g, at least %g%%)", bold, off, cmp->alpha,
-			100 * cmp->min_change);
+		fprintf(f, "%sno significant change%s (p < %g, at least %g%%)", bold, off, cmp->test.alpha,
+			100 * cmp->test.min_change);
 	fprintf(f, " among %zu lruvec%s and %zu other lock%s", lruvecs, lruvecs == 1 ? "" : "s", locks,
 		locks == 1 ? "" : "s");
 	fprintf(f, "; %zu never contended in either, not listed\n", cmp->nr_idle);
@@ -274,9 +274,9 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__key(&j, "two_sided");
 	lrs_json__bool(&j, true);
 	lrs_json__key(&j, "alpha");
-	lrs_json__dbl(&j, cmp->alpha);
+	lrs_json__dbl(&j, cmp->test.alpha);
 	lrs_json__key(&j, "min_change");	/* 0.1: 10% either way */
-	lrs_json__dbl(&j, cmp->min_change);
+	lrs_json__dbl(&j, cmp->test.min_change);
 	lrs_json__key(&j, "min_samples");
 	lrs_json__u64(&j, LRS_COMPARE_MIN_SAMPLES);
 	lrs_json__key(&j, "few_samples");	/* the text's note */

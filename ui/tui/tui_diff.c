@@ -59,8 +59,8 @@ static void draw_legend(struct lrs_tui *tui, int y, int cols)
 			snprintf(label, sizeof(label), " %s%gx ", l > 0 ? ">" : "<", low);
 		x = tui__put(y, x, cols - x, tui->diverge_attr[l + LRS_DIVERGING_LEVELS], label);
 	}
-	tui__putf(y, x, cols - x, tui->faint_attr, "  (p < %g, >= %g%%)", tui->diff_alpha,
-		  100 * tui->diff_min_change);
+	tui__putf(y, x, cols - x, tui->faint_attr, "  (p < %g, >= %g%%)", tui->diff_test.alpha,
+		  100 * tui->diff_test.min_change);
 }
 
 static void draw_total(struct lrs_tui *tui, int y, int cols, const struct lrs_cmp_row *r)
@@ -185,8 +185,7 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		err = lrs_tui__open(&tui, opts, NULL, NULL, NULL);
 	if (err)
 		goto out;
-	tui->diff_alpha = cmp->alpha;
-	tui->diff_min_change = cmp->min_change;
+	tui->diff_test = cmp->test;
 	timeout(200);		/* wake for signals and resizes */
 	draw(tui, &v);
 	while (!(opts && opts->stop && *opts->stop)) {

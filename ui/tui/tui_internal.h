@@ -5,6 +5,7 @@
 
 #include <curses.h>
 
+#include "model/compare.h"
 #include "ui/colour.h"
 #include "ui/detail.h"
 #include "ui/holders_view.h"
@@ -32,8 +33,7 @@ struct lrs_tui {
 	attr_t level_attr[LRS_COLOUR_LEVELS + 1];
 	attr_t warn_attr, title_attr, key_attr, other_memcg_attr, faint_attr;
 	attr_t diverge_attr[2 * LRS_DIVERGING_LEVELS + 1];	/* diff: level + LRS_DIVERGING_LEVELS */
-	double diff_alpha;		/* diff: the significance level, for the legend */
-	double diff_min_change;		/* diff: the least change called significant */
+	struct lrs_cmp_test diff_test;	/* diff: what significant means, for the legend */
 
 	struct lrs_view_layout layout;	/* of the last frame */
 	size_t top;			/* first heatmap row shown */
