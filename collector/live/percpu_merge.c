@@ -59,15 +59,30 @@ void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
 	}
 }
 
+/*
+ * Values made of counters only (__u64 each, every one summed): stack_stat,
+ * matrix_stat, holder_counts.
+ */
+_Static_assert(sizeof(struct stack_stat) == 2 * sizeof(__u64), "stack_stat: counters only");
+_Static_assert(sizeof(struct matrix_stat) == 3 * sizeof(__u64), "matrix_stat: counters only");
+_Static_assert(sizeof(struct holder_counts) == 3 * sizeof(__u64), "holder_counts: counters only");
+
+static void sum_counters(const void *copies, size_t stride, int nr_cpus, void *out, size_t size)
+{
+	__u64 *sum = out;
+
+	memset(out, 0, size);
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const __u64 *c = copy_of(copies, stride, cpu);
+
+		for (size_t k = 0; k < size / sizeof(__u64); k++)
+			sum[k] += c[k];
+	}
+}
+
 void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus, struct stack_stat *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct stack_stat *c = copy_of(copies, stride, cpu);
-
-		out->contended += c->contended;
-		out->wait_ns += c->wait_ns;
-	}
+	sum_counters(copies, stride, nr_cpus, out, sizeof(*out));
 }
 
 void lrs_percpu__merge_holder(const void *copies, size_t stride, int nr_cpus,
@@ -101,25 +116,11 @@ void lrs_percpu__merge_holder(const void *copies, size_t stride, int nr_cpus,
 void lrs_percpu__merge_matrix(const void *copies, size_t stride, int nr_cpus,
 			      struct matrix_stat *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct matrix_stat *c = copy_of(copies, stride, cpu);
-
-		out->holds += c->holds;
-		out->hold_ns += c->hold_ns;
-		out->imposed_ns += c->imposed_ns;
-	}
+	sum_counters(copies, stride, nr_cpus, out, sizeof(*out));
 }
 
 void lrs_percpu__merge_holder_counts(const void *copies, size_t stride, int nr_cpus,
 				     struct holder_counts *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct holder_counts *c = copy_of(copies, stride, cpu);
-
-		out->unknown += c->unknown;
-		out->probable += c->probable;
-		out->running += c->running;
-	}
+	sum_counters(copies, stride, nr_cpus, out, sizeof(*out));
 }
