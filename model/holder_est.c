@@ -139,9 +139,9 @@ static int charge(struct lrs_holder_est *est, const struct pending *p, uint32_t 
 		t->lock_addr = p->lock_addr;
 		t->owner_cgid = p->owner_cgid;
 		t->pid = holder_pid;
-		t->cgid = holder_cgid;
 		t->stack_id = -1;
 	}
+	t->cgid = holder_cgid;	/* the latest, as holders_charge() on each CPU's copy */
 	t->holds++;
 	t->hold_ns += hold;
 	t->imposed_ns += hold * queued;
