@@ -86,6 +86,17 @@ run_test() {	# run_test LIMIT TEST: runs TEST (boosted) in a new session, bounde
 	return "$rc"
 }
 
+# The "not ok" lines of a test's output, each after the (up to 3) comment lines
+# just before it, which hold what the check measured; cut to 600 characters a
+# line. The run's end repeats them: a CI log that keeps only its head and tail
+# still says which check failed and why.
+failed_checks() {
+	awk '/^#/ { ctx[n++ % 3] = $0; next }
+	     /^not ok( |$)/ { for (i = (n > 3 ? n - 3 : 0); i < n; i++) print "  " substr(ctx[i % 3], 1, 600)
+	                      print "  " substr($0, 1, 600); n = 0; next }
+	     { n = 0 }' "$1" | head -n 60
+}
+
 # cmocka binaries: count their summary lines.
 for bin in "$build"/tests/unit/test_*; do
 	[ -x "$bin" ] || continue
@@ -103,7 +114,10 @@ for bin in "$build"/tests/unit/test_*; do
 		f=1
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	[ "$f" -gt 0 ] && failures+=("$name")
+	if [ "$f" -gt 0 ]; then
+		failures+=("$name")
+		{ echo "$name:"; grep -E '^\[ +(ERROR|LINE|FAILED) +\]' "$out" | head -n 20; } >>"$log/failed"
+	fi
 done
 
 # Scripted tests: TAP-style lines.
@@ -127,17 +141,21 @@ while IFS= read -r t; do
 	f=$(grep -cE '^not ok( |$)' "$out" | head -1)
 	p=$((p - s))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $rel exited with status $rc"
+		echo "not ok - $rel exited with status $rc" | tee -a "$out"
 		f=1
 	fi
 	printf '   (%s: %d passed, %d failed, %d skipped in %ds)\n' "$rel" "$p" "$f" "$s" "$secs"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	[ "$f" -gt 0 ] && failures+=("$rel")
+	if [ "$f" -gt 0 ]; then
+		failures+=("$rel")
+		{ echo "$rel:"; failed_checks "$out"; } >>"$log/failed"
+	fi
 done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then
 	printf '%sfailed:%s %s\n' "$red" "$off" "${failures[*]}"
+	cat "$log/failed"
 fi
 colour=$green
 [ "$failed" -gt 0 ] && colour=$red

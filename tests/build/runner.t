@@ -37,6 +37,20 @@ setsid sleep 600 &
 echo \$! >"$tmp/d.left"
 echo "ok - d leaves a process behind"
 SH
+# one whose check fails after what it measured, one that exits non-zero without a "not ok"
+cat >"$tmp/root/tests/x/e-fails.t" <<'SH'
+#!/usr/bin/env bash
+echo "# measured before a passing check"
+echo "ok - e passes first"
+echo "# measured: 3 of 4"
+echo "# threshold: 4"
+echo "not ok - e second: 3 < 4"
+SH
+cat >"$tmp/root/tests/x/f-exits.t" <<'SH'
+#!/usr/bin/env bash
+echo "ok - f passes, then exits 3"
+exit 3
+SH
 chmod +x "$tmp"/root/tests/x/*.t
 
 start=$(date +%s)
@@ -59,7 +73,19 @@ tap_check "runner: a '# time-limit: N' line sets a test's own limit" \
 	grep -q '^not ok - tests/x/b-limit.t: ran past its time limit of 4s' "$tmp/out"
 tap_check "runner: the run went on to the next test" grep -q '^ok - c passes' "$tmp/out"
 tap_check "runner: the closing line counts it all" \
-	grep -q '^4 passed, 2 failed, 0 skipped$' "$tmp/out"
+	grep -q '^6 passed, 4 failed, 0 skipped$' "$tmp/out"
+# the end of the run repeats each failed check under its test, after what it measured
+sed -n '/^failed: /,$p' "$tmp/out" >"$tmp/summary"
+tap_check "runner: the run's end names each failed test" \
+	grep -qx 'failed: tests/x/a-hangs.t tests/x/b-limit.t tests/x/e-fails.t tests/x/f-exits.t' "$tmp/summary"
+tap_check "runner: the run's end repeats a failed check after the comments just before it" \
+	bash -c 'grep -A3 -x "tests/x/e-fails.t:" "$1" | tr -d "\n" | grep -qx \
+		"tests/x/e-fails.t:  # measured: 3 of 4  # threshold: 4  not ok - e second: 3 < 4"' _ "$tmp/summary"
+tap_check "runner: ... and not the comments before a check that passed" \
+	bash -c '! grep -q "measured before a passing check" "$1"' _ "$tmp/summary"
+tap_check "runner: the run's end says a test exited non-zero, and the hung test's limit" \
+	bash -c 'grep -qx "  not ok - tests/x/f-exits.t exited with status 3" "$1" &&
+		grep -q "^  not ok - tests/x/a-hangs.t: ran past its time limit" "$1"' _ "$tmp/summary"
 # two limits (2 s + 4 s) and their TERM grace (20 s each) at most, and some slack for a busy
 # machine; not the 600 s of the process d-leaves.t left holding its output
 tap_check "runner: it took the limits, not the hangs nor what was left ($secs s)" [ "$secs" -lt 200 ]
