@@ -211,6 +211,8 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 		wait = increase(lv->counters.wait_ns, was ? was->counters.wait_ns : 0);
 		cont = increase(lv->counters.contended, was ? was->counters.contended : 0);
 		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont) ||
+		    series_add(run, series_of(run, LRS_CMP_MEMCG, lv->memcg ? lv->memcg : "?", -1, -1), k, dt_s,
+			       wait, cont) ||
 		    add_causes(run, snap, lv, was, k, dt_s))
 			goto out;
 	}
@@ -407,7 +409,7 @@ static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const 
 		.side = sa && sb ? LRS_CMP_BOTH : sa ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B };
 	if (s->kind != LRS_CMP_TOTAL && !(sa && (sa->wait_ns || sa->contended_sum)) &&
 	    !(sb && (sb->wait_ns || sb->contended_sum))) {
-		cmp->nr_idle++;
+		cmp->nr_idle += s->kind != LRS_CMP_MEMCG;
 		return 0;
 	}
 	row->name = strdup(s->name);
@@ -460,14 +462,69 @@ static int cmp_rows(const void *x, const void *y)
 	return a->node - b->node;
 }
 
+/* The nodes of a's and b's lruvecs, each once; n of them. NULL: out of memory. */
+static int *nodes_of(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, size_t *n)
+{
+	int *nodes = calloc(a->nr_series + b->nr_series + 1, sizeof(*nodes));
+
+	*n = 0;
+	for (int side = 0; nodes && side < 2; side++) {
+		const struct lrs_cmp_run *run = side ? b : a;
+
+		for (size_t i = 0; i < run->nr_series; i++) {
+			size_t k;
+
+			if (run->series[i].kind != LRS_CMP_LRUVEC || run->series[i].cause >= 0)
+				continue;
+			for (k = 0; k < *n && nodes[k] != run->series[i].node; k++)
+				;
+			if (k == *n)
+				nodes[(*n)++] = run->series[i].node;
+		}
+	}
+	return nodes;
+}
+
+/* Whether memcg's lruvecs waited, in a or in b, on more than one of the nodes. */
+static bool waited_on_nodes(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, const char *memcg,
+			    const int *nodes, size_t nr_nodes)
+{
+	size_t waited = 0;
+
+	for (size_t k = 0; k < nr_nodes && waited < 2; k++) {
+		struct series like = { .kind = LRS_CMP_LRUVEC, .name = (char *)memcg, .node = nodes[k], .cause = -1 };
+
+		waited += sampled(find_series(a, &like)) || sampled(find_series(b, &like));
+	}
+	return waited >= 2;
+}
+
+/*
+ * Whether series s of a run has a row of its own: the totals are made apart,
+ * causes go under their lruvec, and a memcg's sum only where it waited on
+ * more than one node (on one, it would repeat its lruvec's row).
+ */
+static bool has_row(const struct series *s, const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
+		    const int *nodes, size_t nr_nodes)
+{
+	if (s->kind == LRS_CMP_TOTAL || s->cause >= 0)
+		return false;
+	return s->kind != LRS_CMP_MEMCG || waited_on_nodes(a, b, s->name, nodes, nr_nodes);
+}
+
 int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 		const struct lrs_cmp_test *test, struct lrs_compare **out)
 {
+	size_t nr_nodes;
+	int *nodes = nodes_of(a, b, &nr_nodes);
 	struct lrs_compare *cmp = calloc(1, sizeof(*cmp));
 	int err = -ENOMEM;
 
-	if (!cmp)
+	if (!cmp || !nodes) {
+		free(cmp);
+		free(nodes);
 		return -ENOMEM;
+	}
 	cmp->test = *test;
 	cmp->samples_a = a->samples;
 	cmp->samples_b = b->samples;
@@ -490,20 +547,22 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 	for (size_t i = 0; i < a->nr_series; i++) {
 		const struct series *sa = &a->series[i];
 
-		if (sa->kind != LRS_CMP_TOTAL && sa->cause < 0 && fill_row(cmp, a, sa, b, find_series(b, sa), test))
+		if (has_row(sa, a, b, nodes, nr_nodes) && fill_row(cmp, a, sa, b, find_series(b, sa), test))
 			goto fail;
 	}
 	for (size_t i = 0; i < b->nr_series; i++) {
 		const struct series *sb = &b->series[i];
 
-		if (sb->kind != LRS_CMP_TOTAL && sb->cause < 0 && !find_series(a, sb) &&
+		if (has_row(sb, a, b, nodes, nr_nodes) && !find_series(a, sb) &&
 		    fill_row(cmp, a, NULL, b, sb, test))
 			goto fail;
 	}
 	qsort(cmp->rows, cmp->nr_rows, sizeof(*cmp->rows), cmp_rows);
+	free(nodes);
 	*out = cmp;
 	return 0;
 fail:
+	free(nodes);
 	lrs_compare__free(cmp);
 	return err;
 }

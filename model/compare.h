@@ -39,6 +39,14 @@
 
 enum lrs_cmp_kind {
 	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
+	/*
+	 * A memcg's lruvecs summed over its nodes; only when the contended
+	 * lruvecs of A and B are on more than one node (on one, they would
+	 * repeat the lruvec rows). Where a memcg's pages sit, and so which
+	 * node's lock its reclaim waits on, moves within one load: its
+	 * lruvecs can change while it does not.
+	 */
+	LRS_CMP_MEMCG,
 	LRS_CMP_LRUVEC,
 	LRS_CMP_LOCK,
 };
@@ -118,7 +126,7 @@ struct lrs_compare {
 	double duration_a_s, duration_b_s;	/* pauses left out */
 	size_t pauses_a, pauses_b;		/* intervals past LRS_COMPARE_PAUSE_FACTOR */
 	/*
-	 * The two totals, then the lruvecs, then the other locks; within each,
+	 * The two totals, then the memcgs, the lruvecs, the other locks; within each,
 	 * significant changes first, then those on one side only, then the
 	 * rest, each by the size of the wait/s difference, largest first.
 	 * Lruvecs and locks that never waited on either side are left out.
@@ -126,7 +134,7 @@ struct lrs_compare {
 	struct lrs_cmp_row *rows;
 	size_t nr_rows;
 	size_t nr_significant;			/* rows other than the totals */
-	size_t nr_idle;				/* lruvecs and locks left out */
+	size_t nr_idle;				/* lruvecs and locks left out (memcgs not counted) */
 };
 
 /* Compare a (before) with b (after), significance as test says. 0 or -ENOMEM. */

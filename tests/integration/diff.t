@@ -65,7 +65,7 @@ diff_to same a.jsonl a2.jsonl
 tap_check "$T: same distribution, other cgroup ids: exit 0 ($(rc same): $(head -c 200 "$WORK/same.err"))" \
 	[ "$(rc same)" = 0 ]
 tap_check "$T: same distribution: 'no significant change' ($(tail -n1 "$WORK/same"))" \
-	grep -q '^no significant change (p < 0.01, at least 10%) among 4 lruvecs and 1 other lock' "$WORK/same"
+	grep -q '^no significant change (p < 0.01, at least 10%) among 1 memcg on several nodes, 4 lruvecs and 1 other lock' "$WORK/same"
 tap_check "$T: same distribution: memcgs matched by path, none 'only in' ($(rows "$WORK/same"))" \
 	bash -c '[ -n "$(grep "@N" "$1")" ] && ! grep -q "only in" "$1"' _ "$WORK/same"
 
@@ -227,6 +227,36 @@ diff_to mc-neg --min-change -1 st-a.jsonl st-up5.jsonl
 tap_check "$T: --min-change 5x or -1: usage error, exit 2 ($(cat "$WORK/mc-bad.err"))" \
 	bash -c '[ "$1" = 2 ] && [ "$2" = 2 ] && grep -q "^lruscope diff: --min-change .5x.: want a percentage, 0 to 1000$" "$3"' \
 	_ "$(rc mc-bad)" "$(rc mc-neg)" "$WORK/mc-bad.err"
+
+# ---- a memcg on two nodes: its wait moves between them, its sum holds ----------------------
+# make_split NAME SEED N0 N1: /lrs-d-split at N0 and N1 ms/s on nodes 0 and 1, /lrs-d-one at
+# 1 ms/s on node 0 only; each interval within 5%
+make_split() {
+	PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$WORK/$1" "$2" "$3" "$4" <<'PY'
+import random, sys
+import lrs_recording
+path, seed, n0, n1 = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+rnd = random.Random(seed)
+mean = {("/lrs-d-split", 0): n0 * 1e6, ("/lrs-d-split", 1): n1 * 1e6, ("/lrs-d-one", 0): 1e6}
+lrs_recording.write(path, ["/lrs-d-split", "/lrs-d-one"], 31,
+                    lambda i, m, n: mean.get((m, n), 0) * rnd.uniform(0.95, 1.05), nodes=(0, 1))
+PY
+}
+make_split split-a.jsonl 41 2 2
+make_split split-b.jsonl 42 1 3
+diff_to split split-a.jsonl split-b.jsonl
+diff_to split.json -f json split-a.jsonl split-b.jsonl
+# "memcg significant ratio; lruvec@N0 significant; lruvec@N1 significant; memcgs listed"
+split_rows() { /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+m={r["memcg"]: r for r in d["memcgs"]}; s=m["/lrs-d-split"]["wait_ns_per_s"]
+lv={(r["memcg"], r["node"]): r["wait_ns_per_s"]["significant"] for r in d["lruvecs"]}
+print(s["significant"], round(s["ratio"], 1), lv[("/lrs-d-split", 0)], lv[("/lrs-d-split", 1)], ",".join(sorted(m)))' "$WORK/$1" 2>&1; }
+tap_check "$T: a memcg on two nodes, its wait moved from N0 to N1: its sum over the nodes is a row, not significant at about 1x, both lruvecs significant; a memcg on one node has no sum ($(split_rows split.json))" \
+	[ "$(split_rows split.json)" = "False 1.0 True True /lrs-d-split" ]
+tap_check "$T: the text lists the memcg sum in a section of its own, and counts it in the summary ($(tail -n1 "$WORK/split"))" \
+	bash -c 'grep -A1 "memcg (its lruvecs on all nodes)\$" "$1" | grep -qE "(0\.9[0-9]|1\.0[0-9])x .*/lrs-d-split\$" &&
+		grep -q "^2 significant changes (p < 0.01, at least 10%) among 1 memcg on several nodes, 3 lruvecs" "$1"' \
+	_ "$WORK/split"
 
 # ---- errors ------------------------------------------------------------------------------
 diff_to missing a.jsonl nope.jsonl

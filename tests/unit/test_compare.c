@@ -312,6 +312,55 @@ static void test_shifted_memcg_significant_and_first(void **state)
 	lrs_cmp_run__free(rb);
 }
 
+/*
+ * One memcg on two nodes: its wait moves from one node's lruvec to the other's
+ * while its sum holds. Both lruvecs changed; the memcg did not. A memcg that
+ * waited on one node only has no sum of its own (it would repeat its lruvec).
+ */
+static void test_memcg_sum_over_nodes(void **state)
+{
+	const struct lv_spec a[] = { { "/lrs-m", 20, 0, 2e6 }, { "/lrs-m", 20, 1, 2e6 }, { "/lrs-one", 21, 0, 1e6 } };
+	const struct lv_spec b[] = { { "/lrs-m", 40, 0, 1e6 }, { "/lrs-m", 40, 1, 3e6 }, { "/lrs-one", 41, 0, 1e6 } };
+	const struct lv_spec up[] = { { "/lrs-m", 60, 0, 4e6 }, { "/lrs-m", 60, 1, 4e6 }, { "/lrs-one", 61, 0, 1e6 } };
+	struct lrs_cmp_run *ra = make_run(a, 3, 31, 5, 5e5), *rb = make_run(b, 3, 31, 6, 5e5);
+	struct lrs_cmp_run *rup = make_run(up, 3, 31, 7, 5e5);
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *m;
+
+	assert_int_equal(lrs_compare(ra, rb, &default_test, &c), 0);
+	/* after the totals, before the lruvecs */
+	assert_int_equal(c->rows[2].kind, LRS_CMP_MEMCG);
+	m = row_of(c, LRS_CMP_MEMCG, "/lrs-m", -1);
+	assert_ptr_equal(m, &c->rows[2]);
+	assert_near(m->wait.a, row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 0)->wait.a +
+		    row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 1)->wait.a, 1e-6);
+	assert_near(m->wait.ratio, 1.0, 0.1);
+	assert_false(m->wait.significant);
+	assert_true(row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 0)->wait.significant);
+	assert_true(row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 1)->wait.significant);
+	assert_null(row_of(c, LRS_CMP_MEMCG, "/lrs-one", -1));
+	assert_int_equal(c->nr_significant, 2);
+	/* memcg sums are no lruvecs: not counted as never contended, not in the heatmaps' grid */
+	assert_int_equal(c->nr_idle, 0);
+	struct lrs_cmp_grid grid;
+
+	assert_int_equal(lrs_cmp_grid__init(&grid, c), 0);
+	assert_int_equal(grid.nr_memcgs, 2);
+	assert_int_equal(grid.nr_nodes, 2);
+	lrs_cmp_grid__clear(&grid);
+	lrs_compare__free(c);
+	/* twice the wait on both nodes: the sum changed too */
+	assert_int_equal(lrs_compare(ra, rup, &default_test, &c), 0);
+	m = row_of(c, LRS_CMP_MEMCG, "/lrs-m", -1);
+	assert_true(m->wait.significant);
+	assert_near(m->wait.ratio, 2.0, 0.3);
+	assert_int_equal(c->nr_significant, 3);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(ra);
+	lrs_cmp_run__free(rb);
+	lrs_cmp_run__free(rup);
+}
+
 static void test_counter_reset_and_removed_memcg_path_reused(void **state)
 {
 	struct lrs_cmp_run *run = lrs_cmp_run__new();
@@ -509,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_same_distribution_no_significant_change),
 		cmocka_unit_test(test_small_change_not_significant),
 		cmocka_unit_test(test_shifted_memcg_significant_and_first),
+		cmocka_unit_test(test_memcg_sum_over_nodes),
 		cmocka_unit_test(test_counter_reset_and_removed_memcg_path_reused),
 		cmocka_unit_test(test_causes_grown_unchanged_one_sided),
 		cmocka_unit_test(test_causes_unclassified_shown_untested_without_stacks),

@@ -131,7 +131,7 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 		       const struct lrs_diff_input *b, bool color, FILE *f)
 {
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
-	size_t lruvecs = 0, locks = 0;
+	size_t lruvecs = 0, locks = 0, memcgs = 0;
 
 	fprintf(f, "%slruscope diff%s: B compared with A, per interval rates\n", bold, off);
 	text_side(f, "A", a, cmp->duration_a_s, cmp->samples_a, cmp->pauses_a);
@@ -149,6 +149,10 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 			LRS_COMPARE_FEW_SAMPLES);
 
 	text_section(f, cmp, LRS_CMP_TOTAL, bold, off, "total");
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		memcgs += cmp->rows[i].kind == LRS_CMP_MEMCG;
+	if (memcgs)	/* only those that waited on more than one node */
+		text_section(f, cmp, LRS_CMP_MEMCG, bold, off, "memcg (its lruvecs on all nodes)");
 	lruvecs = text_section(f, cmp, LRS_CMP_LRUVEC, bold, off, "lruvec (memcg@node)");
 	if (!lruvecs)
 		fprintf(f, "%10s   (no lruvec lock was contended in A or B)\n", "");
@@ -163,7 +167,10 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	else
 		fprintf(f, "%sno significant change%s (p < %g, at least %g%%)", bold, off, cmp->test.alpha,
 			100 * cmp->test.min_change);
-	fprintf(f, " among %zu lruvec%s and %zu other lock%s", lruvecs, lruvecs == 1 ? "" : "s", locks,
+	fprintf(f, " among ");
+	if (memcgs)
+		fprintf(f, "%zu memcg%s on several nodes, ", memcgs, memcgs == 1 ? "" : "s");
+	fprintf(f, "%zu lruvec%s and %zu other lock%s", lruvecs, lruvecs == 1 ? "" : "s", locks,
 		locks == 1 ? "" : "s");
 	fprintf(f, "; %zu never contended in either, not listed\n", cmp->nr_idle);
 }
@@ -243,7 +250,7 @@ static void json_rows(struct lrs_json *j, const struct lrs_compare *cmp, enum lr
 		if (r->kind != kind)
 			continue;
 		lrs_json__obj_begin(j);
-		lrs_json__key(j, kind == LRS_CMP_LRUVEC ? "memcg" : "name");
+		lrs_json__key(j, kind == LRS_CMP_LRUVEC || kind == LRS_CMP_MEMCG ? "memcg" : "name");
 		lrs_json__str(j, r->name);
 		if (kind == LRS_CMP_LRUVEC) {
 			lrs_json__key(j, "node");
@@ -288,6 +295,7 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__key(&j, "never_contended");
 	lrs_json__u64(&j, cmp->nr_idle);
 	json_rows(&j, cmp, LRS_CMP_TOTAL, "totals");
+	json_rows(&j, cmp, LRS_CMP_MEMCG, "memcgs");	/* those that waited on several nodes */
 	json_rows(&j, cmp, LRS_CMP_LRUVEC, "lruvecs");
 	json_rows(&j, cmp, LRS_CMP_LOCK, "other_locks");
 	lrs_json__obj_end(&j);
