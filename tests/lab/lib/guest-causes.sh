@@ -2,17 +2,20 @@
 # PID 1 of the causes lab guest (tests/lab/causes.t): each kernel path that takes lruvec
 # locks driven on purpose, one after the other, each in a memcg of its own
 # (lrs-test-c-PATH), by tasks or threads pinned one per vCPU (/lrs-paths,
-# tests/lab/lib/lrs-paths.c), under one `lruscope record --stack-every 1` (/mnt/causes.rec, then `report -i` of it as
-# /mnt/causes.json). Then the demo's two layouts recorded apart (/mnt/shared.rec,
-# /mnt/isolated.rec, /mnt/shared2.rec) and diffed in the guest (/mnt/diff.json,
-# /mnt/same.json). Everything goes to the ext4 data disk; the host reads it after the guest
-# stops. Kernel command line words: lrs_phase=SECS (each path, default 8), lrs_ivals=N
-# (intervals of each layout's recording, default 20), lrs_same=0 (no second shared
-# recording, no same-layout diff).
+# tests/lab/lib/lrs-paths.c), under one `lruscope record --stack-every 1` (/mnt/causes.rec, then
+# `report -i` of it as /mnt/causes.json). Then the demo's two layouts recorded apart
+# (/mnt/shared.rec, /mnt/isolated.rec; /mnt/shared2.rec and /mnt/shared3.rec, two more windows
+# of the shared load) and diffed in the guest (/mnt/diff.json; /mnt/same.json: shared against
+# shared2, /mnt/same2.json: shared2 against shared3). Everything goes to the ext4 data disk;
+# the host reads it after the guest stops. Kernel command line words: lrs_phase=SECS (each
+# path, default 8), lrs_ivals=N (intervals of the shared and isolated recordings, default 60),
+# lrs_same_ivals=N (of shared2 and shared3, default 30), lrs_same=0 (neither of those, no
+# same-layout diff).
 . /guest-lib.sh
 lrs_guest_boot
 phase=$(lrs_guest_arg lrs_phase 8)
-ivals=$(lrs_guest_arg lrs_ivals 30)
+ivals=$(lrs_guest_arg lrs_ivals 60)
+same_ivals=$(lrs_guest_arg lrs_same_ivals 30)
 same=$(lrs_guest_arg lrs_same 1)
 echo "LRS kernel $(uname -r)"
 lrs_guest_cgroups v2
@@ -138,9 +141,9 @@ for f in reclaim activation pageout mlock migrate compact reparent; do
 done
 rm -f /mnt/c-*
 
-# layout NAME LAYOUT REC...: the demo's load in LAYOUT, twelve readers (six files, each read
-# by two), recorded into /mnt/REC.rec for $ivals intervals of 1 s, each REC in turn (the
-# same load). Reader k (in fork order) runs on CPU (k / 6) * 3 + k % 3: both readers of a
+# layout NAME LAYOUT REC:N...: the demo's load in LAYOUT, twelve readers (six files, each read
+# by two), recorded into /mnt/REC.rec for N intervals of 1 s, each REC in turn (the same
+# load). Reader k (in fork order) runs on CPU (k / 6) * 3 + k % 3: both readers of a
 # file on one node (its folios stay there), three CPUs at each node's lruvecs in the shared
 # layout, two in the isolated one
 layout() {
@@ -170,8 +173,9 @@ layout() {
 	echo "LRS layout $1 reclaiming after $((i / 4)) s"
 	sleep 10
 	shift 2
-	for r in "$@"; do
-		recorder $r -d $((ivals + 1)) -i 1
+	for rn in "$@"; do
+		r=${rn%:*}
+		recorder $r -d $((${rn#*:} + 1)) -i 1
 		wait $rec
 		echo "LRS record_rc $r $? at $(cut -d' ' -f1 /proc/uptime)"
 	done
@@ -179,11 +183,11 @@ layout() {
 	wait $wl
 }
 if [ "$same" = 1 ]; then
-	layout shared shared shared shared2
+	layout shared shared shared:$ivals shared2:$same_ivals shared3:$same_ivals
 else
-	layout shared shared shared
+	layout shared shared shared:$ivals
 fi
-layout isolated isolated isolated
+layout isolated isolated isolated:$ivals
 /lruscope diff /mnt/shared.rec /mnt/isolated.rec -f json > /mnt/diff.json 2> /mnt/diff.err
 echo "LRS diff_rc diff $?"
 /lruscope report -i /mnt/shared.rec -f json > /mnt/shared.json 2> /mnt/shared-report.err
@@ -191,6 +195,8 @@ echo "LRS report_rc shared $?"
 if [ "$same" = 1 ]; then
 	/lruscope diff /mnt/shared.rec /mnt/shared2.rec -f json > /mnt/same.json 2> /mnt/same.err
 	echo "LRS diff_rc same $?"
+	/lruscope diff /mnt/shared2.rec /mnt/shared3.rec -f json > /mnt/same2.json 2> /mnt/same2.err
+	echo "LRS diff_rc same2 $?"
 fi
 sync
 umount /mnt
