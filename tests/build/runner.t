@@ -41,6 +41,7 @@ SH
 cat >"$tmp/root/tests/x/e-fails.t" <<'SH'
 #!/usr/bin/env bash
 echo "# measured before a passing check"
+echo "ok [3] a helper's own line, not a check: not counted"
 echo "ok - e passes first"
 echo "# measured: 3 of 4"
 echo "# threshold: 4"
@@ -72,7 +73,7 @@ tap_check "runner: the hung test's background child ($child) was ended" \
 tap_check "runner: a '# time-limit: N' line sets a test's own limit" \
 	grep -q '^not ok - tests/x/b-limit.t: ran past its time limit of 4s' "$tmp/out"
 tap_check "runner: the run went on to the next test" grep -q '^ok - c passes' "$tmp/out"
-tap_check "runner: the closing line counts it all" \
+tap_check "runner: the closing line counts it all (only 'ok - ' lines pass)" \
 	grep -q '^6 passed, 4 failed, 0 skipped$' "$tmp/out"
 # the end of the run repeats each failed check under its test, after what it measured
 sed -n '/^failed: /,$p' "$tmp/out" >"$tmp/summary"
