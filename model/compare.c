@@ -610,6 +610,7 @@ int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp)
 		grid->nodes[k] = r->node;
 		grid->nr_nodes++;
 	}
+	grid->nr_columns = grid->nr_nodes + (grid->nr_nodes > 1);
 	return 0;
 }
 
@@ -627,6 +628,22 @@ const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, con
 		    !strcmp(cmp->rows[i].name, memcg))
 			return &cmp->rows[i];
 	return NULL;
+}
+
+const struct lrs_cmp_row *lrs_compare__memcg(const struct lrs_compare *cmp, const char *memcg)
+{
+	const struct lrs_cmp_row *one = NULL;
+
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct lrs_cmp_row *r = &cmp->rows[i];
+
+		if ((r->kind != LRS_CMP_MEMCG && r->kind != LRS_CMP_LRUVEC) || strcmp(r->name, memcg))
+			continue;
+		if (r->kind == LRS_CMP_MEMCG)
+			return r;
+		one = r;	/* no sum: it waited on this node only */
+	}
+	return one;
 }
 
 bool lrs_cmp_grid__scroll(const struct lrs_cmp_grid *grid, size_t *top, enum lrs_action act, size_t page)

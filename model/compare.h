@@ -152,6 +152,7 @@ struct lrs_cmp_grid {
 	size_t nr_memcgs;
 	int *nodes;
 	size_t nr_nodes;
+	size_t nr_columns;	/* column groups: the nodes, and "all" (lrs_compare__memcg) past one node */
 };
 int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp);
 void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid);
@@ -164,6 +165,11 @@ enum lrs_action;
 bool lrs_cmp_grid__scroll(const struct lrs_cmp_grid *grid, size_t *top, enum lrs_action act, size_t page);
 /* The lruvec row of memcg on node, or NULL (it never waited on either side). */
 const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node);
+/*
+ * memcg over all its nodes: its LRS_CMP_MEMCG row, or where it waited on one
+ * node only, that lruvec's row (the same sum); NULL when it never waited.
+ */
+const struct lrs_cmp_row *lrs_compare__memcg(const struct lrs_compare *cmp, const char *memcg);
 
 /*
  * Mann-Whitney U, two-sided: the p-value of "a and b come from the same

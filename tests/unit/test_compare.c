@@ -304,6 +304,7 @@ static void test_shifted_memcg_significant_and_first(void **state)
 	assert_string_equal(grid.memcgs[0], "/lrs-y");
 	assert_string_equal(grid.memcgs[3], "/lrs-x");
 	assert_int_equal(grid.nr_nodes, 1);
+	assert_int_equal(grid.nr_columns, 1);	/* no "all" column on one node */
 	assert_ptr_equal(lrs_compare__lruvec(c, "/lrs-y", 0), y);
 	assert_null(lrs_compare__lruvec(c, "/lrs-y", 1));
 	lrs_cmp_grid__clear(&grid);
@@ -347,6 +348,11 @@ static void test_memcg_sum_over_nodes(void **state)
 	assert_int_equal(lrs_cmp_grid__init(&grid, c), 0);
 	assert_int_equal(grid.nr_memcgs, 2);
 	assert_int_equal(grid.nr_nodes, 2);
+	/* the heatmaps' "all" column: the memcg's sum, or its one lruvec */
+	assert_int_equal(grid.nr_columns, 3);
+	assert_ptr_equal(lrs_compare__memcg(c, "/lrs-m"), m);
+	assert_ptr_equal(lrs_compare__memcg(c, "/lrs-one"), row_of(c, LRS_CMP_LRUVEC, "/lrs-one", 0));
+	assert_null(lrs_compare__memcg(c, "/lrs-none"));
 	lrs_cmp_grid__clear(&grid);
 	lrs_compare__free(c);
 	/* twice the wait on both nodes: the sum changed too */

@@ -2,7 +2,8 @@
 /*
  * 'lruscope diff --gui': two recordings side by side in the window, as the
  * TUI's diff view draws them: memcg rows in the comparison's order, per node
- * "A | B | B/A", the ratio cell filled with the diverging colour.
+ * "A | B | B/A" and past one node over all of them, the ratio cell filled
+ * with the diverging colour.
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,10 +86,14 @@ static void draw(struct gui_diff *d)
 	int lh = lrs_gui_font__line_h(g->font), cw = lrs_gui_font__char_w(g->font);
 	int value_w = DIFF_VALUE_CHARS * cw, ratio_w = DIFF_RATIO_CHARS * cw;
 	int group_w = 2 * value_w + ratio_w + 2 * cw, name_w, y, rows_h;
+	size_t groups;
 	char a[16], b[16], label[16];
 
 	gui__measure(g);
-	name_w = g->px_w - (int)d->grid.nr_nodes * group_w - 2 * cw;
+	groups = d->grid.nr_columns;
+	if (groups > d->grid.nr_nodes && g->px_w - (int)groups * group_w - 2 * cw < LRS_NAME_MIN_W * cw)
+		groups = d->grid.nr_nodes;	/* no room for "all": the nodes first */
+	name_w = g->px_w - (int)groups * group_w - 2 * cw;
 	if (name_w > LRS_NAME_MAX_W * cw)
 		name_w = LRS_NAME_MAX_W * cw;
 	rows_h = (g->px_h - 8 * lh) / lh;
@@ -106,10 +111,13 @@ static void draw(struct gui_diff *d)
 	draw_legend(d, 2 * lh, lh, cw);
 	y = 4 * lh;
 	gui__textf(g, cw, y, LRS_GUI_FAINT, name_w, "memcg (%zu)", d->grid.nr_memcgs);
-	for (size_t n = 0; n < d->grid.nr_nodes; n++) {
+	for (size_t n = 0; n < groups; n++) {
 		int x = 2 * cw + name_w + (int)n * group_w;
 
-		gui__textf(g, x, y, LRS_GUI_FAINT, 0, "N%d", d->grid.nodes[n]);
+		if (n < d->grid.nr_nodes)
+			gui__textf(g, x, y, LRS_GUI_FAINT, 0, "N%d", d->grid.nodes[n]);
+		else
+			gui__text(g, x, y, LRS_GUI_FAINT, "all", 0);	/* the memcg's sum over its nodes */
 		gui__text_right(g, x + value_w, y, LRS_GUI_FAINT, "A");
 		gui__text_right(g, x + 2 * value_w, y, LRS_GUI_FAINT, "B");
 		gui__text_right(g, x + 2 * value_w + ratio_w, y, LRS_GUI_FAINT, "B/A");
@@ -120,8 +128,10 @@ static void draw(struct gui_diff *d)
 
 		lrs_fmt__path(path, sizeof(path), d->grid.memcgs[m], name_w / cw);
 		gui__text(g, cw, y, LRS_GUI_TEXT, path, name_w);
-		for (size_t n = 0; n < d->grid.nr_nodes; n++) {
-			const struct lrs_cmp_row *r = lrs_compare__lruvec(cmp, d->grid.memcgs[m], d->grid.nodes[n]);
+		for (size_t n = 0; n < groups; n++) {
+			const struct lrs_cmp_row *r = n < d->grid.nr_nodes ?
+				lrs_compare__lruvec(cmp, d->grid.memcgs[m], d->grid.nodes[n]) :
+				lrs_compare__memcg(cmp, d->grid.memcgs[m]);
 			int x = 2 * cw + name_w + (int)n * group_w;
 			struct lrs_rgb fill;
 

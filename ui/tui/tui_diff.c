@@ -2,7 +2,8 @@
 /*
  * 'lruscope diff --tui': two recordings side by side as a heatmap. Rows are
  * memcgs in the comparison's order (significant changes first), columns per
- * node "A | B | B/A"; the ratio cell carries the diverging colour.
+ * node "A | B | B/A", and past one node the memcg over all of them; the
+ * ratio cell carries the diverging colour.
  */
 #include <errno.h>
 #include <math.h>
@@ -118,9 +119,13 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 {
 	const struct lrs_compare *cmp = v->cmp;
 	int lines = LINES, cols = COLS, name_w, rows_h, y;
+	size_t groups;
 
 	erase();
-	name_w = cols - (int)v->grid.nr_nodes * DIFF_GROUP_W - 1;
+	groups = v->grid.nr_columns;
+	if (groups > v->grid.nr_nodes && cols - (int)groups * DIFF_GROUP_W - 1 < LRS_NAME_MIN_W)
+		groups = v->grid.nr_nodes;	/* no room for "all": the nodes first */
+	name_w = cols - (int)groups * DIFF_GROUP_W - 1;
 	name_w = name_w > LRS_NAME_MAX_W ? LRS_NAME_MAX_W : name_w < LRS_NAME_MIN_W ? LRS_NAME_MIN_W : name_w;
 	rows_h = lines - DIFF_TOP - 4;	/* the top row's causes, two totals and the status line below */
 	if (rows_h < 1)
@@ -135,9 +140,16 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 		  cmp->samples_b ? cmp->duration_b_s / (double)cmp->samples_b : 0);
 	draw_legend(tui, 1, cols);
 	tui__putf(2, 0, name_w, A_BOLD, " memcg (%zu)", v->grid.nr_memcgs);
-	for (size_t n = 0; n < v->grid.nr_nodes; n++)
-		tui__putf(2, name_w + 1 + (int)n * DIFF_GROUP_W, DIFF_GROUP_W, A_BOLD, "N%-3d%*s%*s %*s",
-			  v->grid.nodes[n], DIFF_VALUE_W - 4, "A", DIFF_VALUE_W, "B", DIFF_RATIO_W - 1, "B/A");
+	for (size_t n = 0; n < groups; n++) {
+		char col[8];
+
+		if (n < v->grid.nr_nodes)
+			snprintf(col, sizeof(col), "N%d", v->grid.nodes[n]);
+		else
+			snprintf(col, sizeof(col), "all");	/* the memcg's sum over its nodes */
+		tui__putf(2, name_w + 1 + (int)n * DIFF_GROUP_W, DIFF_GROUP_W, A_BOLD, "%-4s%*s%*s %*s",
+			  col, DIFF_VALUE_W - 4, "A", DIFF_VALUE_W, "B", DIFF_RATIO_W - 1, "B/A");
+	}
 
 	y = DIFF_TOP;
 	for (size_t m = v->top; m < v->grid.nr_memcgs && y < DIFF_TOP + rows_h; m++, y++) {
@@ -145,8 +157,10 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 
 		lrs_fmt__path(path, sizeof(path), v->grid.memcgs[m], name_w - 1);
 		tui__putf(y, 0, name_w, A_NORMAL, " %s", path);
-		for (size_t n = 0; n < v->grid.nr_nodes; n++) {
-			const struct lrs_cmp_row *r = lrs_compare__lruvec(cmp, v->grid.memcgs[m], v->grid.nodes[n]);
+		for (size_t n = 0; n < groups; n++) {
+			const struct lrs_cmp_row *r = n < v->grid.nr_nodes ?
+				lrs_compare__lruvec(cmp, v->grid.memcgs[m], v->grid.nodes[n]) :
+				lrs_compare__memcg(cmp, v->grid.memcgs[m]);
 			int x = name_w + 1 + (int)n * DIFF_GROUP_W;
 			char a[16], b[16], ratio[16];
 
