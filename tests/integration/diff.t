@@ -313,6 +313,22 @@ tap_check "$T: --tui: the causes line colours reclaim's 5x red (background 160),
 tm send-keys -t tuic q
 lrs_screen_check "$T: --tui (causes): q quits with exit 0" tuic '^EXIT=0$' 10
 
+# a memcg on two nodes: an "all" column past the nodes holds its sum, plain while both nodes are coloured
+tm new-session -d -x 120 -y 12 -s tuis -c "$WORK" \
+	"env TERM=xterm-256color '$LRS_BIN' diff --tui split-a.jsonl split-b.jsonl; echo EXIT=\$?; sleep 60"
+lrs_screen_check "$T: --tui: past one node, a column 'all' after N0 and N1" tuis \
+	'^ memcg \(2\) +N0 +A +B +B/A +N1 +A +B +B/A +all +A +B +B/A' 20
+colours=$(tm capture-pane -e -p -t tuis)
+split_line=$(grep "/lrs-d-split" <<<"$colours" | head -n 1)
+# N0's 0.50x is level -1 (xterm 153), N1's 1.47x level 1 (224); then the sum, about 1x, with no colour
+tap_check "$T: --tui: /lrs-d-split's N0 and N1 ratios coloured, its sum over both in 'all' about 1x and plain ($(sed 's/\x1b\[[0-9;]*m//g' <<<"$split_line"))" \
+	bash -c 'grep -q "48;5;153m *0\.[45][0-9]x.*48;5;224m *1\.[45][0-9]x" <<<"$1" &&
+		sed "s/.*48;5;224m *1\.[45][0-9]x//" <<<"$1" | sed "s/\x1b\[[0-9;]*m//g" |
+		grep -Eq "^ +4\.[0-9]ms/s +4\.[0-9]ms/s +(0\.9[0-9]|1\.0[0-9])x *\$" &&
+		! sed "s/.*48;5;224m *1\.[45][0-9]x//" <<<"$1" | grep -q "48;5;"' _ "$split_line"
+tm send-keys -t tuis q
+lrs_screen_check "$T: --tui (two nodes): q quits with exit 0" tuis '^EXIT=0$' 10
+
 # ---- the GUI: a headless frame, its colours read back -----------------------------------
 # diverging FILE.png WANT: the diverging colours below the legend are WANT (a
 # comma list of xterm numbers, or "none"), and the first sits in the first memcg row
@@ -339,7 +355,7 @@ assert seen == sorted(want), ("colours below the legend", seen, "want", want)
 if want:
     top = min(below[want[0]])
     assert top - legend < 3 * line, ("the coloured cell is not in the first row", top, legend, line)
-print("ok", seen, "legend at", legend)
+print("# diverging colours below the legend:", seen, "legend at y", legend)
 PY
 }
 "$LRS_BIN" diff --gui --screenshot "$WORK/shift.png" a.jsonl b.jsonl >"$WORK/gui.out" 2>&1
@@ -350,6 +366,9 @@ tap_check "$T: --gui --screenshot: 5x: the one coloured ratio is red (xterm 160)
 	diverging "$WORK/shift.png" 160
 "$LRS_BIN" diff --gui --screenshot "$WORK/same.png" a.jsonl a2.jsonl >"$WORK/gui-same.out" 2>&1
 tap_check "$T: --gui --screenshot: same distribution: no ratio coloured" diverging "$WORK/same.png" none
+"$LRS_BIN" diff --gui --screenshot "$WORK/split.png" split-a.jsonl split-b.jsonl >"$WORK/gui-split.out" 2>&1
+tap_check "$T: --gui --screenshot: a memcg's wait moved from N0 to N1: those two ratios coloured (xterm 153, 224), its sum over both not" \
+	diverging "$WORK/split.png" 153,224
 
 # ---- live: a short recording of this machine, then a live run piped against it ---------
 "$LRS_BIN" record -q -o "$WORK/live-a.jsonl" -d 6 2>"$WORK/live-a.err"
