@@ -40,11 +40,11 @@
 enum lrs_cmp_kind {
 	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
 	/*
-	 * A memcg's lruvecs summed over its nodes; only when the contended
-	 * lruvecs of A and B are on more than one node (on one, they would
-	 * repeat the lruvec rows). Where a memcg's pages sit, and so which
-	 * node's lock its reclaim waits on, moves within one load: its
-	 * lruvecs can change while it does not.
+	 * A memcg's lruvecs summed over its nodes; only for a memcg that
+	 * waited on more than one node in A or B (on one, it would repeat
+	 * that lruvec's row). Where a memcg's pages sit, and so which node's
+	 * lock its reclaim waits on, moves within one load: its lruvecs can
+	 * change while it does not.
 	 */
 	LRS_CMP_MEMCG,
 	LRS_CMP_LRUVEC,
