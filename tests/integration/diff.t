@@ -328,6 +328,13 @@ tap_check "$T: --tui: /lrs-d-split's N0 and N1 ratios coloured, its sum over bot
 		! sed "s/.*48;5;224m *1\.[45][0-9]x//" <<<"$1" | grep -q "48;5;"' _ "$split_line"
 tm send-keys -t tuis q
 lrs_screen_check "$T: --tui (two nodes): q quits with exit 0" tuis '^EXIT=0$' 10
+# at 80 columns "all" does not fit next to the two nodes and a name of the least width: left out
+tm new-session -d -x 80 -y 12 -s tuin -c "$WORK" \
+	"env TERM=xterm-256color '$LRS_BIN' diff --tui split-a.jsonl split-b.jsonl; echo EXIT=\$?; sleep 60"
+lrs_screen_check "$T: --tui at 80 columns: N0 and N1 whole, no 'all' column" tuin \
+	'^ memcg \(2\) +N0 +A +B +B/A +N1 +A +B +B/A *$' 20
+tm send-keys -t tuin q
+lrs_screen_check "$T: --tui at 80 columns: q quits with exit 0" tuin '^EXIT=0$' 10
 
 # ---- the GUI: a headless frame, its colours read back -----------------------------------
 # diverging FILE.png WANT: the diverging colours below the legend are WANT (a
