@@ -281,8 +281,17 @@ tap_check "$T: --help: exit 0, names the test, the level and --min-change" \
 	bash -c '[ "$1" = 0 ] && grep -q "Mann-Whitney" "$2" && grep -q "p < 0.01" "$2" && grep -q -- "--min-change PCT" "$2"' _ "$(rc help)" "$WORK/help"
 
 # ---- the TUI: side by side, the ratio on the diverging scale ----------------------------
-tm new-session -d -x 120 -y 20 -s tui -c "$WORK" \
-	"env TERM=xterm-256color '$LRS_BIN' diff --tui a.jsonl b.jsonl; echo EXIT=\$?; sleep 60"
+# tui_open SESSION COLS LINES A B: diff --tui A B in a tmux window of that size
+tui_open() {
+	tm new-session -d -x "$2" -y "$3" -s "$1" -c "$WORK" \
+		"env TERM=xterm-256color '$LRS_BIN' diff --tui $4 $5; echo EXIT=\$?; sleep 60"
+}
+# tui_quit SESSION WHAT: q, and the check that it quit with exit 0
+tui_quit() {
+	tm send-keys -t "$1" q
+	lrs_screen_check "$T: --tui$2: q quits with exit 0" "$1" '^EXIT=0$' 10
+}
+tui_open tui 120 20 a.jsonl b.jsonl
 # the row under the heading, from the screen lrs_screen_check waited for
 warm_first() {
 	grep -A1 "^ memcg (4)" <<<"$LRS_SCREEN" | tail -n1 |
@@ -298,24 +307,20 @@ colours=$(tm capture-pane -e -p -t tui)
 tap_check "$T: --tui: the 5x ratio is red (256-colour background 160), the unchanged one has no colour" \
 	bash -c 'grep "/lrs-d-warm" <<<"$1" | grep -q "48;5;160m *[4-6]\.[0-9][0-9]x" &&
 		! grep "/lrs-d-hot" <<<"$1" | grep -q "48;5;"' _ "$colours"
-tm send-keys -t tui q
-lrs_screen_check "$T: --tui: q quits with exit 0" tui '^EXIT=0$' 10
+tui_quit tui ""
 
 # the causes line: those of the first lruvec with sampled stacks, the 5x one red
-tm new-session -d -x 120 -y 16 -s tuic -c "$WORK" \
-	"env TERM=xterm-256color '$LRS_BIN' diff --tui ca.jsonl cb.jsonl; echo EXIT=\$?; sleep 60"
+tui_open tuic 120 16 ca.jsonl cb.jsonl
 lrs_screen_check "$T: --tui: a line names /lrs-d-warm@N0's causes: reclaim about 5x significant first, lru-add drain new, unclassified" tuic \
 	'^ causes /lrs-d-warm@N0 sampled B/A: reclaim [4-6]\.[0-9]{2}x\*  lru-add drain new\*  .*unclassified' 20
 colours=$(tm capture-pane -e -p -t tuic)
 tap_check "$T: --tui: the causes line colours reclaim's 5x red (background 160), activation's not at all" \
 	bash -c 'grep " causes /lrs-d-warm" <<<"$1" | grep -q "reclaim .*48;5;160m[4-6]\.[0-9][0-9]x\*" &&
 		! grep " causes /lrs-d-warm" <<<"$1" | grep -Eq "activation [^ ]*48;5;"' _ "$colours"
-tm send-keys -t tuic q
-lrs_screen_check "$T: --tui (causes): q quits with exit 0" tuic '^EXIT=0$' 10
+tui_quit tuic " (causes)"
 
 # a memcg on two nodes: an "all" column past the nodes holds its sum, plain while both nodes are coloured
-tm new-session -d -x 120 -y 12 -s tuis -c "$WORK" \
-	"env TERM=xterm-256color '$LRS_BIN' diff --tui split-a.jsonl split-b.jsonl; echo EXIT=\$?; sleep 60"
+tui_open tuis 120 12 split-a.jsonl split-b.jsonl
 lrs_screen_check "$T: --tui: past one node, a column 'all' after N0 and N1" tuis \
 	'^ memcg \(2\) +N0 +A +B +B/A +N1 +A +B +B/A +all +A +B +B/A' 20
 colours=$(tm capture-pane -e -p -t tuis)
@@ -326,19 +331,17 @@ tap_check "$T: --tui: /lrs-d-split's N0 and N1 ratios coloured, its sum over bot
 		sed "s/.*48;5;224m *1\.[45][0-9]x//" <<<"$1" | sed "s/\x1b\[[0-9;]*m//g" |
 		grep -Eq "^ +4\.[0-9]ms/s +4\.[0-9]ms/s +(0\.9[0-9]|1\.0[0-9])x *\$" &&
 		! sed "s/.*48;5;224m *1\.[45][0-9]x//" <<<"$1" | grep -q "48;5;"' _ "$split_line"
-tm send-keys -t tuis q
-lrs_screen_check "$T: --tui (two nodes): q quits with exit 0" tuis '^EXIT=0$' 10
+tui_quit tuis " (two nodes)"
 # at 80 columns "all" does not fit next to the two nodes and a name of the least width: left out
-tm new-session -d -x 80 -y 12 -s tuin -c "$WORK" \
-	"env TERM=xterm-256color '$LRS_BIN' diff --tui split-a.jsonl split-b.jsonl; echo EXIT=\$?; sleep 60"
+tui_open tuin 80 12 split-a.jsonl split-b.jsonl
 lrs_screen_check "$T: --tui at 80 columns: N0 and N1 whole, no 'all' column" tuin \
 	'^ memcg \(2\) +N0 +A +B +B/A +N1 +A +B +B/A *$' 20
-tm send-keys -t tuin q
-lrs_screen_check "$T: --tui at 80 columns: q quits with exit 0" tuin '^EXIT=0$' 10
+tui_quit tuin " at 80 columns"
 
 # ---- the GUI: a headless frame, its colours read back -----------------------------------
-# diverging FILE.png WANT: the diverging colours below the legend are WANT (a
-# comma list of xterm numbers, or "none"), and the first sits in the first memcg row
+# diverging FILE.png WANT [CELLS]: the diverging colours below the legend are WANT (a
+# comma list of xterm numbers, or "none"), the first sits in the first memcg row, and
+# that row has CELLS coloured ratio cells (runs of those colours along its top pixel row)
 diverging() {
 	/usr/bin/python3 - "$LRS_ROOT/tests/integration" "$@" <<'PY'
 import sys
@@ -362,6 +365,11 @@ assert seen == sorted(want), ("colours below the legend", seen, "want", want)
 if want:
     top = min(below[want[0]])
     assert top - legend < 3 * line, ("the coloured cell is not in the first row", top, legend, line)
+    if len(sys.argv) > 4:
+        pix = rows[top]
+        lit = [x for x in range(w) if tuple(pix[3 * x:3 * x + 3]) in levels.values()]
+        cells = sum(1 for i, x in enumerate(lit) if i == 0 or x - lit[i - 1] > 1)
+        assert cells == int(sys.argv[4]), ("coloured cells in the first row", cells, "want", sys.argv[4])
 print("# diverging colours below the legend:", seen, "legend at y", legend)
 PY
 }
@@ -369,13 +377,13 @@ PY
 rc_gui=$?
 tap_check "$T: --gui --screenshot: 5x: exit 0 ($rc_gui: $(head -c 200 "$WORK/gui.out"))" \
 	bash -c '[ "$1" = 0 ]' _ "$rc_gui"
-tap_check "$T: --gui --screenshot: 5x: the one coloured ratio is red (xterm 160), in the first memcg row" \
-	diverging "$WORK/shift.png" 160
+tap_check "$T: --gui --screenshot: 5x: the one coloured ratio is red (xterm 160), in the first memcg row, on N0 and in 'all' (its one node)" \
+	diverging "$WORK/shift.png" 160 2
 "$LRS_BIN" diff --gui --screenshot "$WORK/same.png" a.jsonl a2.jsonl >"$WORK/gui-same.out" 2>&1
 tap_check "$T: --gui --screenshot: same distribution: no ratio coloured" diverging "$WORK/same.png" none
 "$LRS_BIN" diff --gui --screenshot "$WORK/split.png" split-a.jsonl split-b.jsonl >"$WORK/gui-split.out" 2>&1
-tap_check "$T: --gui --screenshot: a memcg's wait moved from N0 to N1: those two ratios coloured (xterm 153, 224), its sum over both not" \
-	diverging "$WORK/split.png" 153,224
+tap_check "$T: --gui --screenshot: a memcg's wait moved from N0 to N1: those two ratios coloured (xterm 153, 224), its sum over both in 'all' not" \
+	diverging "$WORK/split.png" 153,224 2
 
 # ---- live: a short recording of this machine, then a live run piped against it ---------
 "$LRS_BIN" record -q -o "$WORK/live-a.jsonl" -d 6 2>"$WORK/live-a.err"
