@@ -46,7 +46,7 @@ static attr_t ratio_attr(const struct lrs_tui *tui, const struct lrs_cmp_row *r)
 	return tui->diverge_attr[level + LRS_DIVERGING_LEVELS];
 }
 
-static void draw_legend(struct lrs_tui *tui, int y, int cols)
+static void draw_legend(struct lrs_tui *tui, int y, int cols, const struct lrs_cmp_test *test)
 {
 	int x = tui__put(y, 0, cols, A_BOLD, "B/A wait/s ");
 
@@ -60,8 +60,8 @@ static void draw_legend(struct lrs_tui *tui, int y, int cols)
 			snprintf(label, sizeof(label), " %s%gx ", l > 0 ? ">" : "<", low);
 		x = tui__put(y, x, cols - x, tui->diverge_attr[l + LRS_DIVERGING_LEVELS], label);
 	}
-	tui__putf(y, x, cols - x, tui->faint_attr, "  (p < %g, >= %g%%)", tui->diff_test.alpha,
-		  100 * tui->diff_test.min_change);
+	tui__putf(y, x, cols - x, tui->faint_attr, "  (p < %g, >= %g%%)", test->alpha,
+		  100 * test->min_change);
 }
 
 static void draw_total(struct lrs_tui *tui, int y, int cols, const struct lrs_cmp_row *r)
@@ -138,7 +138,7 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 		  "Mann-Whitney U", v->name_a, cmp->samples_a,
 		  cmp->samples_a ? cmp->duration_a_s / (double)cmp->samples_a : 0, v->name_b, cmp->samples_b,
 		  cmp->samples_b ? cmp->duration_b_s / (double)cmp->samples_b : 0);
-	draw_legend(tui, 1, cols);
+	draw_legend(tui, 1, cols, &cmp->test);
 	tui__putf(2, 0, name_w, A_BOLD, " memcg (%zu)", v->grid.nr_memcgs);
 	for (size_t n = 0; n < groups; n++) {
 		char col[8];
@@ -199,7 +199,6 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		err = lrs_tui__open(&tui, opts, NULL, NULL, NULL);
 	if (err)
 		goto out;
-	tui->diff_test = cmp->test;
 	timeout(200);		/* wake for signals and resizes */
 	draw(tui, &v);
 	while (!(opts && opts->stop && *opts->stop)) {

@@ -5,7 +5,6 @@
 
 #include <curses.h>
 
-#include "model/compare.h"
 #include "ui/colour.h"
 #include "ui/detail.h"
 #include "ui/holders_view.h"
@@ -33,7 +32,6 @@ struct lrs_tui {
 	attr_t level_attr[LRS_COLOUR_LEVELS + 1];
 	attr_t warn_attr, title_attr, key_attr, other_memcg_attr, faint_attr;
 	attr_t diverge_attr[2 * LRS_DIVERGING_LEVELS + 1];	/* diff: level + LRS_DIVERGING_LEVELS */
-	struct lrs_cmp_test diff_test;	/* diff: what significant means, for the legend */
 
 	struct lrs_view_layout layout;	/* of the last frame */
 	size_t top;			/* first heatmap row shown */
