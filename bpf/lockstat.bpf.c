@@ -654,7 +654,6 @@ static long scan_cpu(__u32 cpu, void *unused)
 	return 0;
 }
 
-/* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
 /* The holder is the last contended acquirer (rules 1, 2a and 3): its task, memcg, stack. */
 static __always_inline void holder_is_last(struct holders_scratch *sc, const struct holder_last *last)
 {
@@ -663,6 +662,7 @@ static __always_inline void holder_is_last(struct holders_scratch *sc, const str
 	sc->stack_id = last->stack_id;
 }
 
+/* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
 static __noinline void holders_end(struct pending *p, __u64 now)
 {
 	struct holders_scratch *sc = scratch();
