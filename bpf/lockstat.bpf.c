@@ -17,6 +17,8 @@
 
 #include "lockstat.h"
 
+#define E2BIG 7	/* errno.h is not for BPF programs */
+
 char LICENSE[] SEC("license") = "GPL";
 
 /* Load-time settings, set by user space before load. */
@@ -34,6 +36,12 @@ const volatile bool track_mmap_lock = true;
 __u64 drop_task = 0;		/* end without begin, or nesting deeper than we keep */
 __u64 drop_stack = 0;		/* bpf_get_stackid failed */
 __u64 drop_stats_full = 0;	/* a map was full */
+/*
+ * an insert refused though the map had room: the map was in use on this CPU
+ * (a wait inside our own map update, on a kernel that traces spinlocks) or
+ * the kernel had no memory at hand for a new entry
+ */
+__u64 drop_insert_failed = 0;
 __u64 drop_negative_time = 0;	/* end before begin */
 
 /*
@@ -408,10 +416,11 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 
 	if (v)
 		return v;
-	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	long err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+
 	v = bpf_map_lookup_elem(map, key);
-	if (!v)
-		__sync_fetch_and_add(full, 1);
+	if (!v)	/* E2BIG: max_entries reached; anything else is not a full map */
+		__sync_fetch_and_add(err == -E2BIG ? full : &drop_insert_failed, 1);
 	return v;
 }
 

@@ -101,6 +101,7 @@ struct lrs_drops {
 	uint64_t task;		/* no begin found for an end, or nesting too deep */
 	uint64_t stack;		/* a sampled stack could not be taken */
 	uint64_t stats_full;	/* a lock, waiter or stack map was full */
+	uint64_t insert_failed;	/* the kernel refused a new entry though the map had room */
 	uint64_t negative_time;	/* end before begin */
 };
 

@@ -293,6 +293,7 @@ int lrs_snapshot__diff(const struct lrs_snapshot *first, const struct lrs_snapsh
 	d->drops.task = minus(last->drops.task, first->drops.task);
 	d->drops.stack = minus(last->drops.stack, first->drops.stack);
 	d->drops.stats_full = minus(last->drops.stats_full, first->drops.stats_full);
+	d->drops.insert_failed = minus(last->drops.insert_failed, first->drops.insert_failed);
 	d->drops.negative_time = minus(last->drops.negative_time, first->drops.negative_time);
 	err = 0;
 out:

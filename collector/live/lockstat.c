@@ -214,6 +214,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	rd->drops.task = ls->skel->bss->drop_task;
 	rd->drops.stack = ls->skel->bss->drop_stack;
 	rd->drops.stats_full = ls->skel->bss->drop_stats_full;
+	rd->drops.insert_failed = ls->skel->bss->drop_insert_failed;
 	rd->drops.negative_time = ls->skel->bss->drop_negative_time;
 out:
 	free(lk);

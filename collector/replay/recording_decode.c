@@ -608,6 +608,7 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 	if (drops && (opt_u64(d, drops, "task", &s->drops.task) ||
 		      opt_u64(d, drops, "stack", &s->drops.stack) ||
 		      opt_u64(d, drops, "stats_full", &s->drops.stats_full) ||
+		      opt_u64(d, drops, "insert_failed", &s->drops.insert_failed) ||
 		      opt_u64(d, drops, "negative_time", &s->drops.negative_time)))
 		goto fail;
 	if (opt_strdup(d, root, "unavailable", &s->unavailable))

@@ -174,6 +174,8 @@ void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot
 	lrs_json__u64(j, snap->drops.stack);
 	lrs_json__key(j, "stats_full");
 	lrs_json__u64(j, snap->drops.stats_full);
+	lrs_json__key(j, "insert_failed");
+	lrs_json__u64(j, snap->drops.insert_failed);
 	lrs_json__key(j, "negative_time");
 	lrs_json__u64(j, snap->drops.negative_time);
 	lrs_json__obj_end(j);

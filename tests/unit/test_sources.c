@@ -208,7 +208,7 @@ static void test_snapshot_json_schema_fields(void **state)
 	assert_non_null(strstr(out, "\"lru_pages\":{\"inactive_anon\":0,\"active_anon\":0,"
 				    "\"inactive_file\":0,\"active_file\":77,\"unevictable\":0}"));
 	assert_non_null(strstr(out, "\"other_locks\":[{\"name\":\"zone N0/Normal\""));
-	assert_non_null(strstr(out, "\"drops\":{\"task\":0,\"stack\":0,\"stats_full\":0,\"negative_time\":0}"));
+	assert_non_null(strstr(out, "\"drops\":{\"task\":0,\"stack\":0,\"stats_full\":0,\"insert_failed\":0,\"negative_time\":0}"));
 	/* one snapshot, one line: the recording format */
 	assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
 	free(out);

@@ -41,11 +41,12 @@ void gui__draw_header(struct lrs_gui *g, const struct lrs_model *model)
 		   lrs_fmt__rate_ns(c, sizeof(c), iv > 0 ? model->other_wait_ns / iv : 0),
 		   lrs_fmt__count(d, sizeof(d), iv > 0 ? model->other_contended / iv : 0));
 	if (cur && (cur->drops.task || cur->drops.stack || cur->drops.stats_full ||
-		    cur->drops.negative_time))
+		    cur->drops.insert_failed || cur->drops.negative_time))
 		x += gui__textf(g, x, r->y + lh, LRS_GUI_WARN, r->w - (x - r->x),
-			   "     drops: task %llu stack %llu full %llu time %llu",
+			   "     drops: task %llu stack %llu full %llu insert %llu time %llu",
 			   (unsigned long long)cur->drops.task, (unsigned long long)cur->drops.stack,
 			   (unsigned long long)cur->drops.stats_full,
+			   (unsigned long long)cur->drops.insert_failed,
 			   (unsigned long long)cur->drops.negative_time);
 	if (cur && cur->holders) {
 		char hh[128];

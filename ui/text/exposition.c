@@ -207,9 +207,10 @@ static void write_other_locks(FILE *f, const struct lrs_exposition *e, enum lrs_
 static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_format fmt)
 {
 	const struct lrs_expo_self *s = &e->self;
-	static const char *const reasons[] = { "task", "stack", "stats_full", "negative_time" };
+	static const char *const reasons[] = { "task", "stack", "stats_full", "insert_failed",
+					       "negative_time" };
 	const uint64_t lost[] = { e->drops.task, e->drops.stack, e->drops.stats_full,
-				  e->drops.negative_time };
+				  e->drops.insert_failed, e->drops.negative_time };
 
 	family(f, fmt, "lruscope_lost_events", COUNTER, NULL,
 	       "Lock events the collector could not account, by reason.");

@@ -132,8 +132,9 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 		lv_cont, lrs_fmt__ns(a, sizeof(a), (double)lv_wait), ot_cont,
 		lrs_fmt__ns(b, sizeof(b), (double)ot_wait));
 	fprintf(f, "drops: task %" PRIu64 ", stack %" PRIu64 ", stats_full %" PRIu64
-		", negative_time %" PRIu64 "\n",
-		snap->drops.task, snap->drops.stack, snap->drops.stats_full, snap->drops.negative_time);
+		", insert_failed %" PRIu64 ", negative_time %" PRIu64 "\n",
+		snap->drops.task, snap->drops.stack, snap->drops.stats_full, snap->drops.insert_failed,
+		snap->drops.negative_time);
 	if (snap->unavailable)
 		fprintf(f, "unavailable: %s\n", snap->unavailable);
 

@@ -67,13 +67,15 @@ line2:
 	y++;
 	x = tui__put(y, 0, w, 0, tui__one_instant(tui) ? "" : "drops:");
 	if (cur && !tui__one_instant(tui)) {	/* a walk drops no events */
-		static const char *const names[] = { "task", "stack", "map full", "negative" };
+		static const char *const names[] = { "task", "stack", "map full", "insert",
+						     "negative" };
 		const uint64_t v[] = { cur->drops.task, cur->drops.stack, cur->drops.stats_full,
-				       cur->drops.negative_time };
+				       cur->drops.insert_failed, cur->drops.negative_time };
+		const int n = sizeof(v) / sizeof(v[0]);
 
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < n; i++)
 			x = tui__putf(y, x, w - x, v[i] ? tui->warn_attr : 0, " %s %llu%s",
-				      names[i], (unsigned long long)v[i], i < 3 ? "," : "");
+				      names[i], (unsigned long long)v[i], i < n - 1 ? "," : "");
 	}
 	x = tui__putf(y, x, w - x, 0, "%smemcgs %zu, nodes %zu", x ? "  |  " : "", model->nr_rows,
 		      model->nr_nodes);
