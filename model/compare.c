@@ -203,13 +203,21 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
 		const struct lrs_lruvec *lv = &snap->lruvecs[i];
 		const struct lrs_lruvec *was = NULL;
-		long s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, -1);
+		long s;
 		uint64_t wait, cont;
 
 		if (u64map__get(&before, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &j))
 			was = &prev->lruvecs[j];
 		wait = increase(lv->counters.wait_ns, was ? was->counters.wait_ns : 0);
 		cont = increase(lv->counters.contended, was ? was->counters.contended : 0);
+		/*
+		 * A memcg removed before this interval, with no wait in it, is carried by the
+		 * collector for its final counts (one process recording two layouts in turn):
+		 * it is no part of this run, not a sample of zeros.
+		 */
+		if (was && was->removed && lv->removed && !wait && !cont)
+			continue;
+		s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, -1);
 		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont) ||
 		    series_add(run, series_of(run, LRS_CMP_MEMCG, lv->memcg ? lv->memcg : "?", -1, -1), k, dt_s,
 			       wait, cont) ||

@@ -395,6 +395,47 @@ static void test_counter_reset_and_removed_memcg_path_reused(void **state)
 	lrs_cmp_run__free(run);
 }
 
+/*
+ * One collector records two layouts in turn: the first layout's memcg, removed before the
+ * second recording began, is still in its snapshots (removed, its counters frozen). It is
+ * no part of the second run: the first run's only, not a sample of zeros in both.
+ */
+static void test_removed_memcg_carried_over_is_not_in_the_run(void **state)
+{
+	struct lrs_cmp_run *a = lrs_cmp_run__new(), *b = lrs_cmp_run__new();
+	struct lrs_compare *c = NULL;
+
+	for (size_t t = 0; t < 6; t++) {
+		for (int side = 0; side < 2; side++) {
+			struct lrs_snapshot *s = lrs_snapshot__new();
+			struct lrs_lruvec *lv = lrs_snapshot__add_lruvec(s);
+
+			s->t_ns = (t + 1 + side * 100) * 1000000000ULL;
+			lv->memcg = strdup("/lrs-shared");
+			lv->memcg_id = 7;
+			/* in a it waits; in b it is gone from the start, counts frozen */
+			lv->counters.wait_ns = side ? 90000 : 15000 * (t + 1);
+			lv->counters.contended = lv->counters.wait_ns / 1000;
+			lv->removed = side;
+			if (side) {	/* b's own memcg waits */
+				lv = lrs_snapshot__add_lruvec(s);
+				lv->memcg = strdup("/lrs-c0");
+				lv->memcg_id = 8;
+				lv->counters.wait_ns = 1000 * (t + 1);
+				lv->counters.contended = t + 1;
+			}
+			assert_int_equal(lrs_cmp_run__push(side ? b : a, s), 0);
+			lrs_snapshot__free(s);
+		}
+	}
+	assert_int_equal(lrs_compare(a, b, &default_test, &c), 0);
+	assert_int_equal(row_of(c, LRS_CMP_LRUVEC, "/lrs-shared", 0)->side, LRS_CMP_ONLY_A);
+	assert_int_equal(row_of(c, LRS_CMP_LRUVEC, "/lrs-c0", 0)->side, LRS_CMP_ONLY_B);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(a);
+	lrs_cmp_run__free(b);
+}
+
 /* ---- causes of sampled stacks, and pauses ------------------------------------ */
 
 /* One stack per cause, its frames innermost first. */
@@ -566,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_shifted_memcg_significant_and_first),
 		cmocka_unit_test(test_memcg_sum_over_nodes),
 		cmocka_unit_test(test_counter_reset_and_removed_memcg_path_reused),
+		cmocka_unit_test(test_removed_memcg_carried_over_is_not_in_the_run),
 		cmocka_unit_test(test_causes_grown_unchanged_one_sided),
 		cmocka_unit_test(test_causes_unclassified_shown_untested_without_stacks),
 		cmocka_unit_test(test_pause_is_no_sample),
