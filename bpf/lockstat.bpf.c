@@ -910,6 +910,7 @@ static __always_inline void account(struct pending *p, __u64 now)
 		struct waiter_key wk = {
 			.lock_addr = p->lock_addr,
 			.owner_cgid = p->owner_cgid,
+			.waiter_cgid = p->waiter_cgid,
 			.pid = (__u32)bpf_get_current_pid_tgid(),
 		};
 		struct waiter_stat *ws = bpf_map_lookup_elem(&waiter_stats, &wk);

@@ -50,9 +50,14 @@ struct lock_stat {
 };
 
 /* Waiters of lruvec locks (other locks keep only counters and stacks). */
+/*
+ * A waiter is a task in a memcg: a task that waited, then moved (a reader that
+ * waited before joining its container), has a row for each memcg it waited from.
+ */
 struct waiter_key {
 	__u64 lock_addr;
 	__u64 owner_cgid;
+	__u64 waiter_cgid;
 	__u32 pid;
 	__u32 pad;
 };

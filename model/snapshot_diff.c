@@ -232,7 +232,8 @@ static void waiters_minus(struct lrs_lruvec *lv, const struct lrs_lruvec *first)
 		struct lrs_waiter w = lv->waiters[i];
 
 		for (size_t k = 0; k < first->nr_waiters; k++)
-			if (first->waiters[k].pid == w.pid) {
+			/* a task that moved has a row for each memcg it waited from */
+			if (first->waiters[k].pid == w.pid && first->waiters[k].memcg_id == w.memcg_id) {
 				w.contended = minus(w.contended, first->waiters[k].contended);
 				w.wait_ns = minus(w.wait_ns, first->waiters[k].wait_ns);
 				break;

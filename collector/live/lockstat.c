@@ -181,7 +181,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 		r->lock_addr = wk[i].lock_addr;
 		r->owner_cgid = wk[i].owner_cgid;
 		r->pid = wk[i].pid;
-		r->waiter_cgid = v.waiter_cgid;
+		r->waiter_cgid = wk[i].waiter_cgid;
 		r->contended = v.contended;
 		r->wait_ns = v.wait_ns;
 		memcpy(r->comm, v.comm, sizeof(r->comm));

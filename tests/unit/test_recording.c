@@ -446,6 +446,41 @@ static void test_diff(void **state)
 	lrs_snapshot__free(b);
 }
 
+/*
+ * A task that waited from two memcgs (a reader that waited before joining its container)
+ * has two waiter rows of one pid: each counts from its own row at the start.
+ */
+static void test_diff_waiter_of_two_memcgs(void **state)
+{
+	struct lrs_snapshot *a = lrs_synth__snapshot(10, 2, 2000000000ULL, 1), *b, *d;
+	struct lrs_lruvec *la, *lb;
+	const struct lrs_lruvec *ld;
+
+	la = &a->lruvecs[0];
+	assert_true(la->nr_waiters >= 2);
+	la->waiters[1].pid = la->waiters[0].pid;
+	la->waiters[1].memcg_id = la->waiters[0].memcg_id + 100;
+	la->waiters[0].contended = 1000;
+	la->waiters[1].contended = 10;
+	b = lrs_snapshot__clone(a);
+	b->t_ns += 1000000000ULL;
+	lb = &b->lruvecs[0];
+	lb->waiters[0].contended += 3;
+	lb->waiters[1].contended += 50;
+	assert_int_equal(lrs_snapshot__diff(a, b, &d), 0);
+	ld = lrs_snapshot__find_lruvec(d, la->memcg_id, la->node);
+	assert_non_null(ld);
+	for (size_t i = 0; i < ld->nr_waiters; i++) {
+		if (ld->waiters[i].pid != la->waiters[0].pid)
+			continue;
+		assert_true(ld->waiters[i].contended ==
+			    (ld->waiters[i].memcg_id == la->waiters[0].memcg_id ? 3 : 50));
+	}
+	lrs_snapshot__free(d);
+	lrs_snapshot__free(a);
+	lrs_snapshot__free(b);
+}
+
 static void test_report_from_recording(void **state)
 {
 	const char *path = path_of("rep.jsonl.zst");
@@ -636,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_huge_line),
 		cmocka_unit_test(test_headerless),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_waiter_of_two_memcgs),
 		cmocka_unit_test(test_report_from_recording),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_stream_plain),
