@@ -34,7 +34,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${LRS_NO_BOOST:-}" ]; then
 		echo 10000 >"$boost/cpu.weight"
 	fi
 fi
-trap 'rm -rf "$log"; [ -z "$boost" ] || rmdir "$boost" 2>/dev/null || echo "run-all: $boost still holds tasks" >&2' EXIT
+trap '[ -z "${live_pid:-}" ] || kill "$live_pid" 2>/dev/null; rm -rf "$log"; [ -z "$boost" ] || rmdir "$boost" 2>/dev/null || echo "run-all: $boost still holds tasks" >&2' EXIT
 
 # A test that hangs must cost one failure, not the whole run: each .t runs in
 # a session of its own, and a watchdog ends that session after its time limit
@@ -97,6 +97,77 @@ failed_checks() {
 	     { n = 0 }' "$1" | head -n 60
 }
 
+# Spinlock waits: traced by this kernel or not, and why (tests/lib.sh lrs_spin_verdict). A
+# test with the line "# live: traced" near its top needs traced lruvec-lock waits: where this
+# host traces none, it runs in the lab guest that does (tests/lab/lib/live_guest.py), the same
+# file and checks, one boot for all of them, while the other tests run here.
+# LRS_SPIN_VERDICT and LRS_LIVE_RUNNER stand in for the verdict and the guest's runner in
+# the runner's own tests (tests/build/runner.t).
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+verdict=${LRS_SPIN_VERDICT:-$(lrs_spin_verdict)}
+printf '%s== spinlock waits: %s%s\n' "$bold" "$verdict" "$off"
+LRS_UNTRACED=
+case "$verdict" in untraced*) LRS_UNTRACED=${verdict#untraced: } ;; esac
+export LRS_UNTRACED
+is_live() { head -n 20 "$1" | grep -qx '# live: traced'; }
+live_rel=() live_pid="" live_dir=$log/live
+if [ -n "$LRS_UNTRACED" ]; then
+	while IFS= read -r t; do
+		rel=${t#"$root"/}
+		case "$rel" in *"$only"*) ;; *) continue ;; esac
+		is_live "$t" && live_rel+=("$rel")
+	done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
+fi
+if [ ${#live_rel[@]} -gt 0 ]; then
+	echo "== ${#live_rel[@]} tests need traced lruvec-lock waits: they run in the lab guest (${live_rel[*]})"
+	${LRS_LIVE_RUNNER:-/usr/bin/python3 $here/lab/lib/live_guest.py} "$live_dir" "${live_rel[@]}" \
+		>"$log/live-guest.err" 2>&1 &
+	live_pid=$!
+fi
+
+# count_test REL OUT RC SECS [WHERE]: counts the TAP lines of a test's output OUT (exit
+# status RC) into the run's totals, as one line of its own.
+where_ran=()
+count_test() {
+	local rel=$1 out=$2 rc=$3 secs=$4 where=${5:-} p s f
+	p=$(grep -cE '^ok - ' "$out" | head -1)	# a bare "ok ..." line is no check
+	s=$(grep -cE '^ok - .*# SKIP' "$out" | head -1)
+	f=$(grep -cE '^not ok( |$)' "$out" | head -1)
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $rel exited with status $rc" | tee -a "$out"
+		f=1
+	fi
+	printf '   (%s%s: %d passed, %d failed, %d skipped in %ds)\n' "$rel" "$where" "$p" "$f" "$s" "$secs"
+	[ -z "$where" ] || where_ran+=("$rel: $p passed, $f failed, $s skipped")
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	if [ "$f" -gt 0 ]; then
+		failures+=("$rel")
+		{ echo "$rel:"; failed_checks "$out"; } >>"$log/failed"
+	fi
+}
+# run_live_tests: the tests that ran in the lab guest, each once its guest run ended
+run_live_tests() {
+	local rel name rc start
+	for rel in "${live_rel[@]}"; do
+		name=$(echo "$rel" | tr / _)
+		printf '%s== %s (in the lab guest)%s\n' "$bold" "$rel" "$off"
+		start=$(date +%s)
+		while [ ! -e "$live_dir/$name.rc" ] && kill -0 "$live_pid" 2>/dev/null; do sleep 1; done
+		if [ ! -e "$live_dir/$name.rc" ]; then
+			echo "not ok - $rel: the lab guest's runner ended without running it: $(tail -n 3 "$log/live-guest.err" | tr '\n' ' ')" >>"$live_dir/$name.out"
+			echo 1 >"$live_dir/$name.rc"
+		fi
+		cat "$live_dir/$name.out"
+		rc=$(cat "$live_dir/$name.rc")
+		count_test "$rel" "$live_dir/$name.out" "$rc" $(( $(date +%s) - start )) ", in the lab guest"
+	done
+	live_rel=()
+	[ -z "$live_pid" ] || { wait "$live_pid"; sed 's/^/# /' "$log/live-guest.err" | tail -n 20; }
+}
+
 # cmocka binaries: count their summary lines.
 for bin in "$build"/tests/unit/test_*; do
 	[ -x "$bin" ] || continue
@@ -124,6 +195,9 @@ done
 while IFS= read -r t; do
 	rel=${t#"$root"/}
 	case "$rel" in *"$only"*) ;; *) continue ;; esac
+	# the lab's own guests wait for the live guest's: its tests are counted first
+	case "$rel" in tests/lab/*) [ ${#live_rel[@]} -eq 0 ] || run_live_tests ;; esac
+	if [ -n "$LRS_UNTRACED" ] && is_live "$t"; then continue; fi
 	printf '%s== %s%s\n' "$bold" "$rel" "$off"
 	out="$log/$(echo "$rel" | tr / _).out"
 	start=$(date +%s)
@@ -135,24 +209,18 @@ while IFS= read -r t; do
 	tail -n +1 -s 0.2 -f --pid="$runner" "$out"
 	wait "$runner"
 	rc=$?
-	secs=$(( $(date +%s) - start ))
-	p=$(grep -cE '^ok - ' "$out" | head -1)	# a bare "ok ..." line is no check
-	s=$(grep -cE '^ok - .*# SKIP' "$out" | head -1)
-	f=$(grep -cE '^not ok( |$)' "$out" | head -1)
-	p=$((p - s))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $rel exited with status $rc" | tee -a "$out"
-		f=1
-	fi
-	printf '   (%s: %d passed, %d failed, %d skipped in %ds)\n' "$rel" "$p" "$f" "$s" "$secs"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	if [ "$f" -gt 0 ]; then
-		failures+=("$rel")
-		{ echo "$rel:"; failed_checks "$out"; } >>"$log/failed"
-	fi
+	count_test "$rel" "$out" "$rc" $(( $(date +%s) - start ))
 done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
+[ ${#live_rel[@]} -eq 0 ] || run_live_tests
 
 echo
+echo "spinlock waits: $verdict"
+if [ ${#where_ran[@]} -gt 0 ]; then
+	echo "tests that need traced lruvec-lock waits ran in the lab guest:"
+	printf '  %s\n' "${where_ran[@]}"
+else
+	echo "tests that need traced lruvec-lock waits ran on this host"
+fi
 if [ ${#failures[@]} -gt 0 ]; then
 	printf '%sfailed:%s %s\n' "$red" "$off" "${failures[*]}"
 	cat "$log/failed"

@@ -100,3 +100,46 @@ tap_check "runner: a pattern is matched in the repository, not in its directory'
 	grep -qx '0 passed, 0 failed, 0 skipped' "$tmp/pat1"
 tap_check "runner: a pattern runs the tests whose path has it (c-pass)" \
 	bash -c 'grep -qx "1 passed, 0 failed, 0 skipped" "$1" && grep -q "^ok - c passes" "$1"' _ "$tmp/pat2"
+
+# Where this host traces no spinlock wait, a test that needs traced lruvec-lock waits
+# ("# live: traced") runs in the lab guest, counted as if it ran here, named so at its count
+# and at the run's end; the other tests run here. A stand-in for the guest's runner
+# (LRS_LIVE_RUNNER) runs it locally and writes what the real one writes.
+mkdir -p "$tmp/live/tests/x"
+cat >"$tmp/live/tests/x/g-live.t" <<'SH'
+#!/usr/bin/env bash
+# live: traced
+echo "ok - g ran where waits are traced ($LRS_WHERE)"
+echo "ok - g second"
+SH
+cat >"$tmp/live/tests/x/h-here.t" <<'SH'
+#!/usr/bin/env bash
+echo "ok - h ran here ($LRS_WHERE)"
+SH
+cat >"$tmp/fake-guest" <<'SH'
+#!/usr/bin/env bash
+dir=$1; shift
+mkdir -p "$dir"
+for t in "$@"; do
+	n=$(echo "$t" | tr / _)
+	(cd "$LRS_ROOT" && LRS_WHERE=guest "./$t") >"$dir/$n.out" 2>&1
+	echo $? >"$dir/$n.rc"
+done
+SH
+chmod +x "$tmp"/live/tests/x/*.t "$tmp/fake-guest"
+LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
+	LRS_SPIN_VERDICT="untraced: a stand-in verdict" "$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/untraced" 2>&1
+LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
+	LRS_SPIN_VERDICT="traced: a stand-in verdict" "$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/traced" 2>&1
+sed 's/^/#   /' "$tmp/untraced"
+tap_check "runner: the verdict and its evidence are printed at the top of the run" \
+	bash -c 'head -n 1 "$1" | grep -q "spinlock waits: untraced: a stand-in verdict"' _ "$tmp/untraced"
+tap_check "runner: untraced: the live test ran in the guest, the other one here" \
+	bash -c 'grep -q "^ok - g ran where waits are traced (guest)" "$1" && grep -q "^ok - h ran here (host)" "$1" &&
+		! grep -q "g ran where waits are traced (host)" "$1"' _ "$tmp/untraced"
+tap_check "runner: untraced: it is counted as any test, and named as run in the lab guest" \
+	bash -c 'grep -qF "(tests/x/g-live.t, in the lab guest: 2 passed, 0 failed, 0 skipped" "$1" &&
+		grep -qx "3 passed, 0 failed, 0 skipped" "$1" && grep -qx "  tests/x/g-live.t: 2 passed, 0 failed, 0 skipped" "$1"' _ "$tmp/untraced"
+tap_check "runner: traced: every test ran here, and the run's end says so" \
+	bash -c 'grep -q "^ok - g ran where waits are traced (host)" "$1" && grep -qx "3 passed, 0 failed, 0 skipped" "$1" &&
+		grep -qx "tests that need traced lruvec-lock waits ran on this host" "$1"' _ "$tmp/traced"

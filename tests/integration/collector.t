@@ -4,11 +4,12 @@
 # to exactly the test's memcgs (nested ones too), that waiters carry their own
 # memcg, that other locks are reported apart, and that a memcg removed mid-run
 # is reported as removed under its own name, and that the per-CPU counters
-# count the same waits as bpftrace does.
+# count the same waits as bpftrace does. It needs traced lruvec-lock waits: where this
+# host traces none, the runner runs it in the lab guest.
+# live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_root "collector"
-lrs_spin_probe
 
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	tap_skip "collector" "kernel has no BTF (/sys/kernel/btf/vmlinux)"; exit 0
@@ -94,46 +95,54 @@ for lv in snap['lruvecs']:
 for m in memcgs:
     lvs = by.get(m, [])
     check(f'collector: {m} is a row of the report', bool(lvs), 'missing; rows: ' + ', '.join(sorted(by)))
-    n0 = [lv for lv in lvs if lv['node'] == 0]
-    check(f'collector: {m}@N0 contended', n0 and n0[0]['contended'] > 0 and n0[0]['wait_ns'] > 0,
-          json.dumps(n0)[:300], traced=True)
-    if n0:
-        h = n0[0]
-        check(f'collector: {m}@N0 histogram counts every wait', h['contended'] > 0 and sum(h['hist']) == h['contended'],
-              f"{sum(h['hist'])} in the histogram, {h['contended']} contended", traced=True)
-        check(f'collector: {m}@N0 max wait within total', 0 < h['wait_max_ns'] <= h['wait_ns'], traced=True)
-        check(f'collector: {m}@N0 has LRU pages', sum(h['lru_pages'].values()) > 0, json.dumps(h['lru_pages']))
+    # its hottest lruvec: the readers' pages are on whichever node they ran (one here, two
+    # in the lab guest)
+    hot = max(lvs, key=lambda lv: lv['wait_ns'], default=None)
+    print(f"# {m}: " + ", ".join(f"N{lv['node']} {lv['contended']} waits" for lv in lvs))
+    check(f'collector: {m} contended (its hottest lruvec)', hot and hot['contended'] > 0 and hot['wait_ns'] > 0,
+          json.dumps(lvs)[:300])
+    if hot:
+        h = hot
+        check(f'collector: {m}: histogram counts every wait', h['contended'] > 0 and sum(h['hist']) == h['contended'],
+              f"{sum(h['hist'])} in the histogram, {h['contended']} contended")
+        check(f'collector: {m}: max wait within total', 0 < h['wait_max_ns'] <= h['wait_ns'])
+        check(f'collector: {m}: has LRU pages', sum(h['lru_pages'].values()) > 0, json.dumps(h['lru_pages']))
 total = sum(lv['wait_ns'] for lv in snap['lruvecs'])
 ours = sum(lv['wait_ns'] for lv in snap['lruvecs'] if lv['memcg'] in memcgs)
 check('collector: lruvec wait is in the test memcgs (>= 90%)', total > 0 and ours >= 0.9 * total,
-      f'ours {ours} of {total}: ' + ', '.join(f"{lv['memcg']}@N{lv['node']}={lv['wait_ns']}" for lv in snap['lruvecs'] if lv['wait_ns']), traced=True)
+      f'ours {ours} of {total}: ' + ', '.join(f"{lv['memcg']}@N{lv['node']}={lv['wait_ns']}" for lv in snap['lruvecs'] if lv['wait_ns']))
 # waiters: each reader carries its own memcg. It may wait on another memcg's
 # lruvec lock: a CPU's LRU batch (folio_batch_move_lru) holds the folios of
-# whatever ran there, so the lock's memcg and the waiter's can differ.
-bad, seen, own_wait, all_wait = [], 0, 0, 0
+# whatever ran there, so the lock's memcg and the waiter's can differ. A reader
+# may also wait before it joins its memcg (between fork and the move): those
+# waits are a row of its own, in the memcg it was in; they are few.
+seen, own_wait, all_wait = 0, 0, 0
+in_memcg, elsewhere = {}, {}
 for lv in snap['lruvecs']:
     for w in lv['waiters']:
         if w['pid'] in pids:
             seen += 1
             all_wait += w['wait_ns']
             own_wait += w['wait_ns'] if lv['memcg'] == pids[w['pid']] else 0
-            if w['memcg'] != pids[w['pid']]:
-                bad.append((w['pid'], w['memcg'], pids[w['pid']]))
-check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters', traced=True)
-check("collector: every reader is shown in its own memcg", seen and not bad, f'{seen} reader waiters; wrong: {bad}',
-      traced=True)
+            side = in_memcg if w['memcg'] == pids[w['pid']] else elsewhere
+            side[w['pid']] = side.get(w['pid'], 0) + w['wait_ns']
+bad = [(p, pids[p], elsewhere[p], in_memcg.get(p, 0)) for p in elsewhere
+       if elsewhere[p] > 0.1 * (elsewhere[p] + in_memcg.get(p, 0))]
+check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters')
+check("collector: every reader is shown in its own memcg (90% of its wait or more)", seen and not bad,
+      f'{seen} reader waiters; (pid, memcg, ns elsewhere, ns in it): {bad}')
 check("collector: readers wait mostly on their own memcg's lruvec (>= 50%)",
-      all_wait and own_wait >= 0.5 * all_wait, f'{own_wait} of {all_wait} ns', traced=True)
+      all_wait and own_wait >= 0.5 * all_wait, f'{own_wait} of {all_wait} ns')
 lru_locks = {lv['lock'] for lv in snap['lruvecs']}
 check('collector: other locks are reported apart from lruvec locks',
       snap['other_locks'] and not any(o['lock'] in lru_locks for o in snap['other_locks']),
-      f"{len(snap['other_locks'])} other locks", traced=True)
+      f"{len(snap['other_locks'])} other locks")
 named = [o['name'] for o in snap['other_locks'] if o['name'] and not o['name'].startswith(('spinlock 0x', 'lock 0x'))]
-check('collector: other locks are named (zone, caller or symbol)', named, str([o['name'] for o in snap['other_locks']][:5]), traced=True)
+check('collector: other locks are named (zone, caller or symbol)', named, str([o['name'] for o in snap['other_locks']][:5]))
 stacks = [s for lv in snap['lruvecs'] for s in lv['stacks']]
 check('collector: sampled waiter stacks are symbolized', stacks and all(str(s['id']) in snap['stacks'] for s in stacks)
-      and any('+0x' in f for s in stacks for f in snap['stacks'][str(s['id'])]), str(stacks[:3]), traced=True)
-check('collector: drop counters present', set(snap['drops']) == {'task', 'stack', 'stats_full', 'negative_time'})
+      and any('+0x' in f for s in stacks for f in snap['stacks'][str(s['id'])]), str(stacks[:3]))
+check('collector: drop counters present', set(snap['drops']) == {'task', 'stack', 'stats_full', 'insert_failed', 'negative_time'})
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
@@ -150,12 +159,12 @@ from lrs_tap import check
 snap, gone = json.load(open(sys.argv[1])), sys.argv[2]
 rows = [lv for lv in snap['lruvecs'] if lv['memcg'] == gone]
 ok = rows and all(lv.get('removed') for lv in rows) and sum(lv['contended'] for lv in rows) > 0
-check(f'removed: {gone} is reported removed with its contention', ok, json.dumps(rows)[:400], traced=True)
+check(f'removed: {gone} is reported removed with its contention', ok, json.dumps(rows)[:400])
 other = [lv for lv in snap['lruvecs'] if lv['memcg'] != gone and lv['contended'] > 0]
 w = sum(lv['wait_ns'] for lv in other)
 tot = sum(lv['wait_ns'] for lv in snap['lruvecs'])
 check('removed: its contention is not attributed to another memcg', tot > 0 and w <= 0.1 * tot,
-      f'{w} of {tot} ns elsewhere', traced=True)
+      f'{w} of {tot} ns elsewhere')
 EOF
 else
 	tap_fail "removed: workload started"
@@ -192,9 +201,12 @@ from lrs_tap import check
 snap = json.load(open(sys.argv[1]))
 locks = sum(1 for lv in snap['lruvecs'] if lv['contended']) + len(snap['other_locks'])
 full = snap['drops']['stats_full']
+# a full map refuses inserts with E2BIG (stats_full); 6.1 refuses some with another error
+# (insert_failed): either way the waits are counted, never dropped silently
+full += snap['drops']['insert_failed']
 ok = sys.argv[2] == '0' and locks <= 2 and full > 0
-check('map full: waits past --max-locks are counted', ok,
-      f'{locks} locks kept, {full} waits counted in drops.stats_full', traced=True)
+check('map full: waits past --max-locks are counted (stats_full or insert_failed)', ok,
+      f'{locks} locks kept, {full} waits counted in drops.stats_full; drops {snap["drops"]}')
 EOF
 else
 	tap_fail "map full: workload started"
@@ -205,6 +217,10 @@ fi
 # traces, this one too). bpftrace counts the same waits at the same time, by
 # lock address; both are in place before the writers start and stay after
 # they end, and nobody else takes that lock: the counts must be equal.
+# bpftrace counts write waits on an rwsem only (flags LCB_F_WRITE alone), each
+# keyed by task and lock: where spinlock waits are traced, the rwsem's own
+# wait_lock is waited on inside the rwsem's wait, and a key of the task alone
+# would let that inner wait overwrite the outer one's start.
 if command -v bpftrace >/dev/null; then
 	if ! [ -e /sys/kernel/tracing/events ]; then
 		mount -t tracefs nodev /sys/kernel/tracing && LRS_TRACEFS_MOUNTED=/sys/kernel/tracing
@@ -214,16 +230,17 @@ if command -v bpftrace >/dev/null; then
 	lrs_track_pid "$rpid"
 	bpftrace -e '
 BEGIN { printf("ready\n"); }
-tracepoint:lock:contention_begin /comm == "dd" && @lock[tid] != (uint64)args->lock_addr/ {
-	@start[tid] = nsecs; @lock[tid] = (uint64)args->lock_addr;
+tracepoint:lock:contention_begin /comm == "dd" && args->flags == 4 &&
+		!@start[tid, (uint64)args->lock_addr]/ {
+	@start[tid, (uint64)args->lock_addr] = nsecs;
 }
-tracepoint:lock:contention_end /@start[tid] && @lock[tid] == (uint64)args->lock_addr/ {
+tracepoint:lock:contention_end /@start[tid, (uint64)args->lock_addr]/ {
 	@n[(uint64)args->lock_addr] = count();
 	@cpus[cpu] = count();
-	@w[(uint64)args->lock_addr] = sum(nsecs - @start[tid]);
-	delete(@start[tid]); delete(@lock[tid]);
+	@w[(uint64)args->lock_addr] = sum(nsecs - @start[tid, (uint64)args->lock_addr]);
+	delete(@start[tid, (uint64)args->lock_addr]);
 }
-END { clear(@start); clear(@lock); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
+END { clear(@start); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
 	btpid=$!
 	lrs_track_pid "$btpid"
 	ids=$(lrs_wait_bpf_loaded "$rpid")
@@ -263,7 +280,9 @@ cpus = re.findall(r'^@cpus\[\d+\]: \d+$', open(sys.argv[2]).read(), re.M)
 check('percpu: the waits ended on two CPUs (two copies to merge)', len(cpus) >= min(2, os.cpu_count()),
       str(cpus))
 row = [o for o in snap['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
-check('percpu: the report has that lock', len(row) == 1, f'{lock and hex(lock)} not in other_locks')
+check('percpu: the report has that lock', len(row) == 1, f'{lock and hex(lock)} not in other_locks: '
+      + ', '.join(f"{o['lock']} {o['name']} flags {o['flags']} {o['contended']}" for o in snap['other_locks']
+                  if o['flags'] != 1)[:400] + f"; bpftrace {bt['n']}")
 if row:
     r = row[0]
     check(f'percpu: contended equals the independent count ({n})', r['contended'] == n,

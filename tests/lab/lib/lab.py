@@ -109,10 +109,12 @@ class Guest:
     """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
 
     def __init__(self, kdir, work, append="", mem_mb=1024, timeout=600, init=None, extra=None,
-                 disk="64M", cpus_per_node=1, cpu=None, accel="tcg"):
+                 disk="64M", cpus_per_node=1, cpu=None, accel="tcg", drives=None):
         """cpus_per_node: vCPUs on each of the two nodes (node 0 has the first ones);
         cpu: a QEMU -cpu model, e.g. "qemu64,-hypervisor" (see holders.t for why);
-        accel: the -accel value, e.g. "tcg,thread=single" (one host thread, vCPUs in turn)."""
+        accel: the -accel value, e.g. "tcg,thread=single" (one host thread, vCPUs in turn);
+        drives: [(image, NVMe serial, snapshot)] in place of the data disk of DATA_FILES
+        (snapshot: the guest's writes go to a temporary file, never to the image)."""
         self.kdir, self.work, self.timeout = kdir, work, timeout
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.lines = []
@@ -129,12 +131,15 @@ class Guest:
                "-initrd", build_initramfs(kdir, work, init, extra),
                "-append", "console=ttyS0 quiet panic=-1 " + append,
                "-device", "vmcoreinfo",
-               "-drive", "file=%s,if=none,id=d0,format=raw" % build_disk(work, disk),
-               "-device", "nvme,drive=d0,serial=lrs0",
                "-object", "memory-backend-ram,id=m0,size=%dM" % half,
                "-object", "memory-backend-ram,id=m1,size=%dM" % half,
                "-numa", "node,nodeid=0,cpus=%s,memdev=m0" % cpus(0),
                "-numa", "node,nodeid=1,cpus=%s,memdev=m1" % cpus(1)]
+        for i, (img, serial, snap) in enumerate(
+                drives or [(build_disk(work, disk), "lrs0", False)]):
+            cmd += ["-drive", "file=%s,if=none,id=d%d,format=raw%s" % (
+                        img, i, ",snapshot=on" if snap else ""),
+                    "-device", "nvme,drive=d%d,serial=%s" % (i, serial)]
         if cpu:
             cmd += ["-cpu", cpu]
         self.hold_guest_lock()
@@ -157,8 +162,9 @@ class Guest:
             log("another lab guest is running: waiting for it to end")
             fcntl.flock(self.lock_file, fcntl.LOCK_EX)
 
-    def wait_for(self, marker):
-        """Read serial lines until one equals marker; return all lines seen."""
+    def wait_for(self, marker, on_line=None):
+        """Read serial lines until one equals marker; return all lines seen. on_line(line),
+        if given, is called on each as it comes."""
         deadline = time.time() + self.timeout
         buf = b""
         fd = self.proc.stdout.fileno()
@@ -179,6 +185,8 @@ class Guest:
                 line = line.decode("utf-8", "replace").rstrip("\r")
                 self.lines.append(line)
                 self.serial_log.write(line + "\n")
+                if on_line:
+                    on_line(line)
                 if line.strip() == marker:
                     return self.lines
         raise LabError("timed out after %d s waiting for %s; tail: %s"

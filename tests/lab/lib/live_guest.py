@@ -1,0 +1,196 @@
+#!/usr/bin/python3
+"""Run test files in the lab guest that traces lruvec-lock waits, for a host that traces none.
+
+Usage: live_guest.py RUNDIR TEST...   (TEST: a path from the repository's top)
+
+One boot of the 6.1 guest in lab.CONTENDED (no "hypervisor" CPUID bit, 6 vCPUs taken in turn,
+so lruvec waiters queue and are traced) whose root is this host's own programs
+(rootfs.image()), with the repository and this build at the host's paths: each TEST runs
+there as it runs here, the same file, the same checks. For each TEST, in order, its output
+goes to RUNDIR/NAME.out as it comes (NAME: the path with / as _) and its exit status to
+RUNDIR/NAME.rc when it ends; tests/run-all.sh counts them as it counts a test run here. A
+guest that stops early leaves every test it did not end with a failure line and status 1.
+Progress goes to stderr and RUNDIR/guest.log.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab  # noqa: E402
+import rootfs  # noqa: E402
+
+# A guest runs the workloads, the BPF verifier and the checks many times slower than this
+# host: the tests' waits are stretched by this factor (LRS_TIME_SCALE), and their time limits.
+TIME_SCALE = int(os.environ.get("LRS_GUEST_TIME_SCALE", "4"))
+LIMIT_SCALE = 3
+BOOT_SECS = 300
+
+
+def out_name(test):
+    return test.replace("/", "_")
+
+
+def time_limit(path, default=300):
+    with open(path) as f:
+        for _, line in zip(range(20), f):
+            if line.startswith("# time-limit: "):
+                return int(line.split()[2])
+    return default
+
+
+def repo_files(root):
+    """The repository's files as git lists them (tracked and new), else every file but build/."""
+    r = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                        "--exclude-standard"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if r.returncode == 0:
+        return [p for p in r.stdout.decode().split("\0") if p and os.path.isfile(
+            os.path.join(root, p))]
+    out = []
+    for dirpath, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in (".git", "build")]
+        out += [os.path.relpath(os.path.join(dirpath, n), root) for n in names]
+    return out
+
+
+def repo_image(work, root, binary):
+    """The repository and the binary under test (as build/lruscope) on an ext4 image."""
+    stage = os.path.join(work, "repo")
+    for rel in repo_files(root):
+        dst = os.path.join(stage, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(os.path.join(root, rel), dst)
+    os.makedirs(os.path.join(stage, "build"), exist_ok=True)
+    shutil.copy2(binary, os.path.join(stage, "build", "lruscope"))
+    img = os.path.join(work, "repo.img")
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "root_owner=0:0", "-d", stage, img, "256M"],
+                   check=True, stdout=subprocess.DEVNULL)
+    return img
+
+
+def work_image(work, root, tests):
+    """The guest's /tmp: scratch space for the tests' files, and the run script."""
+    d = os.path.join(work, "scratch", "live")
+    os.makedirs(d)
+    with open(os.path.join(d, "root"), "w") as f:
+        f.write(root)
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+           "HOME": "/root", "TERM": "xterm-256color", "LANG": "C.UTF-8",
+           "LRS_ROOT": root, "LRS_BUILD": root + "/build", "LRS_BIN": root + "/build/lruscope",
+           "LRS_CACHE": lab.CACHE, "LRS_TIME_SCALE": str(TIME_SCALE), "LRS_LAB_GUEST": "1",
+           "CI": os.environ.get("CI", "")}
+    lines = ["#!/bin/bash", "# written by live_guest.py: the tests, one after the other"]
+    lines += ["export %s='%s'" % kv for kv in sorted(env.items())]
+    lines += ['cd "$LRS_ROOT" || exit 1',
+              "run() {	# run TEST LIMIT: its lines prefixed, its status and time after it",
+              '	echo "LRS-LIVE-BEGIN $1"',
+              "	local start=$SECONDS",
+              '	setsid timeout -k 20 "$2" "./$1" </dev/null 2>&1 | sed -u "s/^/LRS| /"',
+              '	echo "LRS-LIVE-END $1 ${PIPESTATUS[0]} $((SECONDS - start))"',
+              "}"]
+    for t in tests:
+        lines.append("run %s %d" % (t, LIMIT_SCALE * time_limit(os.path.join(root, t))))
+    with open(os.path.join(d, "run.sh"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    img = os.path.join(work, "work.img")
+    with open(img, "wb") as f:
+        f.truncate(4 << 30)  # sparse: the tests' 512 MiB files are sparse too
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "root_owner=0:0,lazy_itable_init=1", "-d",
+                    os.path.join(work, "scratch"), img], check=True, stdout=subprocess.DEVNULL)
+    return img
+
+
+class Demux:
+    """Splits the guest's console into the tests' .out and .rc files."""
+
+    def __init__(self, rundir, tests):
+        self.rundir, self.pending, self.cur = rundir, list(tests), None
+        self.log = open(os.path.join(rundir, "guest.log"), "w")
+
+    def line(self, line):
+        self.log.write(line + "\n")
+        self.log.flush()
+        if line.startswith("LRS-LIVE-BEGIN "):
+            name = line.split()[1]
+            self.cur = (name, open(self.path(name, ".out"), "w"))
+            lab.log("in the guest: %s" % name)
+        elif line.startswith("LRS| ") and self.cur:
+            self.cur[1].write(line[5:] + "\n")
+            self.cur[1].flush()
+        elif line.startswith("LRS-LIVE-END ") and self.cur:
+            _, name, rc, secs = line.split()[:4]
+            self.cur[1].write("# (ran in the lab guest, %s s)\n" % secs)
+            if rc == "124":
+                self.cur[1].write("not ok - %s: ran past its time limit in the lab guest\n" % name)
+            self.end(name, rc)
+
+    def path(self, name, ext):
+        return os.path.join(self.rundir, out_name(name) + ext)
+
+    def end(self, name, rc):
+        if self.cur and self.cur[0] == name:
+            self.cur[1].close()
+            self.cur = None
+        if name in self.pending:
+            self.pending.remove(name)
+        with open(self.path(name, ".rc.part"), "w") as f:
+            f.write(str(rc))
+        os.rename(self.path(name, ".rc.part"), self.path(name, ".rc"))
+
+    def fail_rest(self, why):
+        for name in list(self.pending):
+            mode = "a" if self.cur and self.cur[0] == name else "w"
+            if self.cur and self.cur[0] == name:
+                self.cur[1].close()
+                self.cur = None
+            with open(self.path(name, ".out"), mode) as f:
+                f.write("not ok - %s: the lab guest stopped before this test ended: %s\n"
+                        % (name, why))
+            self.end(name, 1)
+
+
+def main():
+    rundir, tests = sys.argv[1], sys.argv[2:]
+    root = os.environ.get("LRS_ROOT", lab.ROOT)
+    binary = os.environ.get("LRS_BIN", os.path.join(root, "build", "lruscope"))
+    os.makedirs(rundir, exist_ok=True)
+    demux = Demux(rundir, tests)
+    work = tempfile.mkdtemp(prefix="lrs-lab-live.", dir="/var/tmp")
+    g = None
+    try:
+        missing = lab.lruscope_tools_missing()
+        if missing:
+            raise lab.LabError("missing tools: %s (make deps installs them)" % " ".join(missing))
+        kdir = lab.kernel_dir()
+        # the export test's Prometheus, unpacked into the cache here, goes into the root image
+        subprocess.run([os.path.join(root, "tests", "lib", "fetch-prometheus.sh"), lab.CACHE],
+                       stdout=subprocess.DEVNULL)
+        drives = [(rootfs.image([binary]), "lrsroot", True), (repo_image(work, root, binary), "lrsrepo",
+                                                      False),
+                  (work_image(work, root, tests), "lrswork", False)]
+        budget = BOOT_SECS + sum(LIMIT_SCALE * time_limit(os.path.join(root, t)) + 30
+                                 for t in tests)
+        t0 = time.time()
+        lab.log("booting the live guest for %d tests" % len(tests))
+        g = lab.Guest(kdir, work, mem_mb=2048, init=os.path.join(lab.HERE, "guest-live.sh"),
+                      extra={"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")},
+                      drives=drives, timeout=budget, **lab.CONTENDED)
+        g.wait_for("LRS-LIVE-DONE", on_line=demux.line)
+        lab.log("the live guest ran %d tests in %.0f s" % (len(tests), time.time() - t0))
+        demux.fail_rest("it ended its run first")
+    except (lab.LabError, OSError, subprocess.CalledProcessError) as e:
+        lab.log("live guest: %s" % e)
+        demux.fail_rest(str(e)[-300:])
+    finally:
+        if g:
+            g.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    lab.run_test(main)
