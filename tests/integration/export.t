@@ -108,13 +108,13 @@ def make_memcg(name, limit_mb=None):
 
 def reader_in(memcg, size_mb, name, readers=1):
     """readers tasks in memcg reading a sparse size_mb file again and again: its page cache is
-    charged there, and holes read as zeros (the LRU is busy, not the disk)."""
+    charged there, and holes read as zeros (the LRU is busy, not the disk). Returns the
+    first reader's process."""
     f = os.path.join(tmp, name)
     with open(f, "wb") as fh:
         fh.truncate(size_mb << 20)
     script = 'echo $$ > "$1/cgroup.procs" && while :; do cat "$2" >/dev/null; sleep 0.2; done'
-    for _ in range(readers):
-        start(["sh", "-c", script, "_", memcg, f])
+    return [start(["sh", "-c", script, "_", memcg, f]) for _ in range(readers)][0]
 
 
 def main():
@@ -198,7 +198,9 @@ def main():
     check("export: in Prometheus, the heavy memcg tops lruscope_lru_pages and the light one ranks below",
           len(order) == 2 and order[0].endswith("heavy") and order[1].endswith("light"),
           "order %s" % order)
-    waits = prom_query(pport, 'sort_desc(rate(lruscope_lruvec_lock_wait_seconds_total{%s}[10s]))' % mine)
+    # summed over the nodes: a memcg has a series per node it has pages on
+    waits = prom_query(pport, 'sort_desc(sum by (memcg) (rate(lruscope_lruvec_lock_wait_seconds_total{%s}[10s])))'
+                       % mine)
     order = [r["metric"]["memcg"] for r in waits]
     check("export: in Prometheus, rate(lruscope_lruvec_lock_wait_seconds_total) ranks heavy over light",
           len(order) >= 1 and order[0].endswith("heavy") and

@@ -4,6 +4,7 @@
 # in a real window on Xvfb, checked from their pixels (gui_png.py); usage
 # errors; SIGTERM ends the window cleanly. Needs root. See tests/PROTOCOL.md.
 # The frames are kept in $LRS_BUILD/tests/gui/ to look at.
+# live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
 

@@ -3,6 +3,7 @@
 # limit: constant reclaim) and a light one (two readers, room to spare) run
 # at once; `report --holders -f json` must put the heavy memcg first among
 # the test's holders and first in the matrix's holder columns.
+# live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_root "holders"

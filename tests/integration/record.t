@@ -3,6 +3,7 @@
 # lrs-test-rec-* memcgs, report -i on it against a live report of the same
 # time, gzip/zstd variants, a pipe, a recorder killed with SIGKILL, folded
 # output, and a replay in the TUI driven through tmux.
+# live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_root "record"

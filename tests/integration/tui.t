@@ -3,6 +3,7 @@
 # nested lrs-test-* memcgs, the real BPF collector, the screen as a user sees
 # it (capture-pane), keys, and the terminal and kernel left clean after q,
 # SIGTERM and a lost terminal. Needs root. See tests/PROTOCOL.md.
+# live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
 
