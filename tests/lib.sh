@@ -30,6 +30,14 @@ lrs_memcg_root() {
 	return 1
 }
 
+# lrs_on_node0 COMMAND...: COMMAND on node 0's CPUs, so that its pages and its lruvec waits
+# are on node 0 (the lab guest has two nodes; most hosts one, where this is all CPUs).
+lrs_on_node0() {
+	local cpus
+	cpus=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null)
+	if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
+}
+
 # Processes and cgroups a test created, removed by lrs_cleanup (trap it).
 LRS_PIDS=()
 LRS_CGROUPS=()

@@ -10,7 +10,8 @@ there as it runs here, the same file, the same checks. For each TEST, in order, 
 goes to RUNDIR/NAME.out as it comes (NAME: the path with / as _) and its exit status to
 RUNDIR/NAME.rc when it ends; tests/run-all.sh counts them as it counts a test run here. A
 guest that stops early leaves every test it did not end with a failure line and status 1.
-Progress goes to stderr and RUNDIR/guest.log.
+What the tests kept for a human under build/tests (screens, frames) is copied to
+$LRS_BUILD/tests/lab-guest/. Progress goes to stderr and RUNDIR/guest.log.
 """
 
 import os
@@ -104,6 +105,16 @@ def work_image(work, root, tests):
     return img
 
 
+def keep_artefacts(repo_img):
+    """The guest's build/tests (what the tests kept to look at) into the host's build."""
+    dest = os.path.join(os.environ.get("LRS_BUILD", os.path.join(lab.ROOT, "build")), "tests",
+                        "lab-guest")
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    subprocess.run(["debugfs", "-R", "rdump /build/tests %s" % dest, repo_img],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 class Demux:
     """Splits the guest's console into the tests' .out and .rc files."""
 
@@ -188,6 +199,7 @@ def main():
     finally:
         if g:
             g.stop()
+            keep_artefacts(os.path.join(work, "repo.img"))
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
