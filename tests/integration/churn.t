@@ -13,6 +13,7 @@
 #    runs the same churn in the 6.1 lab guest, where they are traced.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 9	# 1. names: 4; 2. churn: 5 (skipped each where lruvec waits are not traced)
 need_root "churn"
 lrs_spin_probe
 
@@ -65,7 +66,8 @@ if [ "$cgv" = v1 ] && [ -n "$other" ]; then
 fi
 map=$(map_of "$rec" memcg_names)
 bpftool -j map dump id "${map:-0}" >"$tmp/names.json" 2>"$tmp/dump.err"
-$PY - "$tmp/names.json" "$pfx" "$(stat -c %i "$root")" "$(stat -c %i "$root/${pfx}a")" \
+tap_python "names: the memcg_names map against the memcgs made" \
+	$PY - "$tmp/names.json" "$pfx" "$(stat -c %i "$root")" "$(stat -c %i "$root/${pfx}a")" \
 	"$(stat -c %i "$root/${pfx}a/$b")" "$b" "$( [ -d "$other/${pfx}a" ] && stat -c %i "$other/${pfx}a")" <<'EOF'
 import json, sys
 from lrs_tap import check
@@ -93,7 +95,9 @@ rc=$?
 tap_check "names: record ended by SIGINT exits 0 (rc $rc)" [ "$rc" -eq 0 ]
 
 # --- 2. churn: memcgs removed within an interval keep their names where seen -------------
-if lrs_traced "churn: memcgs removed within an interval are shown with their paths"; then
+if lrs_traced "churn: record ended by SIGINT exits 0" "churn: 16 memcgs churned" \
+	"churn: churned memcgs are shown as lruvecs or waiters' memcgs" \
+	"churn: every churned memcg shown has its path" "churn: no lruvec or waiter is named by id alone"; then
 	"$LRS_BIN" record -i 1 -d 60 -o "$tmp/churn.jsonl" 2>"$tmp/churn.err" &
 	rec=$!
 	lrs_track_pid "$rec"
@@ -109,7 +113,8 @@ if lrs_traced "churn: memcgs removed within an interval are shown with their pat
 	rc=$?
 	tap_check "churn: record ended by SIGINT exits 0 (rc $rc: $(head -c 300 "$tmp/churn.err"))" [ "$rc" -eq 0 ]
 	"$LRS_BIN" report -i "$tmp/churn.jsonl" -f json >"$tmp/churn.json" 2>"$tmp/report.err"
-	$PY - "$tmp/churn.json" "$tmp/loads.out" <<'EOF'
+	tap_python "churn: the recording's report against the churned memcgs" \
+		$PY - "$tmp/churn.json" "$tmp/loads.out" <<'EOF'
 import json, sys
 from lrs_tap import check
 import lrs_churn
