@@ -11,6 +11,34 @@ lrs_secs() { echo $(( $1 * ${LRS_TIME_SCALE:-1} )); }
 tap_ok()   { echo "ok - $*"; }
 tap_fail() { echo "not ok - $*"; }
 tap_skip() { local name=$1; shift; echo "ok - $name # SKIP $*"; }
+# tap_plan N: the plan, printed before the first check: N check lines follow, skips
+# included. The runner fails a test whose count differs, that has none, or prints it late.
+tap_plan() { echo "1..$1"; }
+# tap_skip_each REASON NAME...: a section that cannot run here prints one skip line per
+# check it plans (each NAME), so that the count still matches the plan.
+tap_skip_each() {
+	local why=$1 name
+	shift
+	for name in "$@"; do tap_skip "$name" "$why"; done
+}
+# tap_python NAME COMMAND...: runs a test's Python block (COMMAND reads it from a heredoc:
+# tap_python NAME /usr/bin/python3 - ARGS <<'EOF'), its output passed through. Where it
+# exits non-zero (it raised), prints "not ok - NAME: python raised ..." with the exception's
+# line: a raise is a failure, not checks gone missing. Returns its exit status.
+tap_python() {
+	local name=$1 err rc last
+	shift
+	err=$(mktemp /tmp/lrs-test-python.XXXXXX) || { tap_fail "$name: mktemp failed"; return 1; }
+	"$@" 2>"$err"
+	rc=$?
+	cat "$err" >&2
+	if [ "$rc" -ne 0 ]; then
+		last=$(grep -v '^[[:space:]]*$' "$err" | tail -n 1 | cut -c 1-300)
+		tap_fail "$name: python raised (exit $rc): ${last:-it said nothing on stderr}"
+	fi
+	rm -f "$err"
+	return "$rc"
+}
 # tap_check NAME COMMAND...: ok if the command succeeds.
 tap_check() {
 	local name=$1; shift
@@ -99,9 +127,10 @@ tap_check_traced() {
 	local name=$1; shift
 	if lrs_traced "$name"; then tap_check "$name" "$@"; fi
 }
-# lrs_traced NAME: whether a check that needs traced spinlock waits can run;
-# where the kernel traces none, prints NAME as skipped with the reason.
-lrs_traced() { [ -z "$LRS_UNTRACED" ] && return 0; tap_skip "$1" "$LRS_UNTRACED"; return 1; }
+# lrs_traced NAME...: whether checks that need traced spinlock waits can run; where
+# the kernel traces none, prints each NAME (every check of the section) as skipped with
+# the reason.
+lrs_traced() { [ -z "$LRS_UNTRACED" ] && return 0; tap_skip_each "$LRS_UNTRACED" "$@"; return 1; }
 
 # Wait (up to SECS, default 20 s, times LRS_TIME_SCALE) until process PID holds BPF
 # programs: loading takes from 0.3 s to several seconds on a busy machine, and a minute in

@@ -82,8 +82,32 @@ run_test() {	# run_test LIMIT TEST: runs TEST (boosted) in a new session, bounde
 	wait "$pid"
 	rc=$?
 	wait "$dog"	# it sees the test gone within a quarter of a second
-	cat "$out.dog"
 	return "$rc"
+}
+
+# The plan: a test says how many check lines it prints (skips included) in a line "1..N"
+# before the first of them, so that no check can vanish (a section that exits early, a
+# Python block that raised). plan_problems FILE prints, one a line, what is wrong with the
+# plan of the test output in FILE: none, more than one, one after the first check, a count
+# that differs. The plan line counts nothing itself. Each is one failure; a missing plan
+# only where LRS_REQUIRE_PLAN is not 0 (else a comment says so).
+require_plan=${LRS_REQUIRE_PLAN:-0}
+plan_problems() {
+	awk '
+		/^1\.\.[0-9]+([ \t#]|$)/ {
+			if (plans++ == 0) { plan = substr($1, 4) + 0; at = NR; late = checks > 0 }
+			next
+		}
+		/^ok - / || /^not ok( |$)/ { if (checks++ == 0) first = NR }
+		END {
+			if (plans == 0) {
+				print "no plan (a line 1..N before its first check)"
+				exit
+			}
+			if (plans > 1) print plans " plan lines, not one"
+			if (late) print "its plan (line " at ") came after its first check (line " first ")"
+			if (checks != plan) print "its plan says " plan " checks, it printed " checks
+		}' "$1"
 }
 
 # The "not ok" lines of a test's output, each after the (up to 3) comment lines
@@ -127,11 +151,25 @@ if [ ${#live_rel[@]} -gt 0 ]; then
 	live_pid=$!
 fi
 
-# count_test REL OUT RC SECS [WHERE]: counts the TAP lines of a test's output OUT (exit
-# status RC) into the run's totals, as one line of its own.
+# count_test REL OUT RC SECS [WHERE [CUT]]: counts the TAP lines of a test's output OUT (exit
+# status RC) into the run's totals, as one line of its own; its plan is held against what it
+# printed unless CUT is 1 (a time limit ended it). WHERE: ", in the lab guest" or nothing.
 where_ran=()
 count_test() {
-	local rel=$1 out=$2 rc=$3 secs=$4 where=${5:-} p s f
+	local rel=$1 out=$2 rc=$3 secs=$4 where=${5:-} cut=${6:-0} p s f problems problem
+	problems=""
+	[ "$cut" = 1 ] || problems=$(plan_problems "$out")
+	while IFS= read -r problem; do
+		case "$problem" in
+		"") ;;
+		"no plan"*) if [ "$require_plan" = 0 ]; then
+				echo "# $rel: $problem: not counted, LRS_REQUIRE_PLAN=0"
+			else
+				echo "not ok - $rel: $problem"
+			fi ;;
+		*) echo "not ok - $rel: $problem" ;;
+		esac
+	done <<<"$problems" | tee -a "$out"
 	p=$(grep -cE '^ok - ' "$out" | head -1)	# a bare "ok ..." line is no check
 	s=$(grep -cE '^ok - .*# SKIP' "$out" | head -1)
 	f=$(grep -cE '^not ok( |$)' "$out" | head -1)
@@ -150,7 +188,7 @@ count_test() {
 }
 # run_live_tests: the tests that ran in the lab guest, each once its guest run ended
 run_live_tests() {
-	local rel name rc start
+	local rel name rc start cut
 	for rel in "${live_rel[@]}"; do
 		name=$(echo "$rel" | tr / _)
 		printf '%s== %s (in the lab guest)%s\n' "$bold" "$rel" "$off"
@@ -162,7 +200,9 @@ run_live_tests() {
 		fi
 		cat "$live_dir/$name.out"
 		rc=$(cat "$live_dir/$name.rc")
-		count_test "$rel" "$live_dir/$name.out" "$rc" $(( $(date +%s) - start )) ", in the lab guest"
+		cut=0
+		grep -q "^not ok - $rel: ran past its time limit in the lab guest" "$live_dir/$name.out" && cut=1
+		count_test "$rel" "$live_dir/$name.out" "$rc" $(( $(date +%s) - start )) ", in the lab guest" "$cut"
 	done
 	live_rel=()
 	[ -z "$live_pid" ] || { wait "$live_pid"; sed 's/^/# /' "$log/live-guest.err" | tail -n 20; }
@@ -181,13 +221,26 @@ for bin in "$build"/tests/unit/test_*; do
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
 	s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
+	# its plan: the "Running N test(s)" of each group, against what the summaries count
+	planned=$(sed -n 's/^\[==========\] Running \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
+	unplanned=""
+	if ! grep -q '^\[==========\] Running [0-9]* test' "$out"; then
+		unplanned="no plan (no \"[==========] Running N test(s)\" line)"
+	elif [ $((p + f + s)) -ne "$planned" ]; then
+		unplanned="planned $planned test(s), counted $((p + f + s)) passed, failed or skipped"
+	fi
+	if [ -n "$unplanned" ]; then
+		echo "not ok - $name: $unplanned"
+		f=$((f + 1))
+	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -gt 0 ]; then
 		failures+=("$name")
-		{ echo "$name:"; grep -E '^\[ +(ERROR|LINE|FAILED) +\]' "$out" | head -n 20; } >>"$log/failed"
+		{ echo "$name:"; grep -E '^\[ +(ERROR|LINE|FAILED) +\]' "$out" | head -n 20
+		  [ -z "$unplanned" ] || echo "  not ok - $name: $unplanned"; } >>"$log/failed"
 	fi
 done
 
@@ -209,7 +262,12 @@ while IFS= read -r t; do
 	tail -n +1 -s 0.2 -f --pid="$runner" "$out"
 	wait "$runner"
 	rc=$?
-	count_test "$rel" "$out" "$rc" $(( $(date +%s) - start ))
+	# the watchdog's lines after what the test printed itself: a test it ended was cut
+	# short, which its time-limit line says, and its plan is not held against it
+	cut=0
+	[ -s "$out.dog" ] && cut=1
+	tee -a "$out" <"$out.dog"
+	count_test "$rel" "$out" "$rc" $(( $(date +%s) - start )) "" "$cut"
 done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
 [ ${#live_rel[@]} -eq 0 ] || run_live_tests
 

@@ -4,6 +4,7 @@
 # names missing Debian packages instead of installing them.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 8
 tmp=$(mktemp -d /tmp/lrs-test-build.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 

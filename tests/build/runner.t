@@ -2,9 +2,13 @@
 # The test runner's own contract: a test that hangs costs one failure, not the
 # whole run. It is ended after its time limit, with where it waited written
 # down; what it started in the background ends with it; its own exit trap
-# runs; the runner goes on to the next test and counts everything.
+# runs; the runner goes on to the next test and counts everything. No check
+# can vanish: a test whose plan ("1..N" before its first check) is missing,
+# late, doubled or another number than the checks it printed fails, and so
+# does a cmocka binary whose "Running N test(s)" is not what it counted.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 33
 tmp=$(mktemp -d /tmp/lrs-test-runner.XXXXXX)
 # d-leaves.t's leftover is ended here, also when a check fails
 trap 'kill "$(cat "$tmp/d.left" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -16,6 +20,7 @@ cat >"$tmp/root/tests/x/a-hangs.t" <<SH
 #!/usr/bin/env bash
 trap 'echo trap-ran >"$tmp/a.trap"' EXIT
 trap 'exit 130' TERM
+echo "1..2"
 echo "ok - before the hang"
 sleep 300 & echo \$! >"$tmp/a.child"
 wait
@@ -23,16 +28,19 @@ SH
 cat >"$tmp/root/tests/x/b-limit.t" <<SH
 #!/usr/bin/env bash
 # time-limit: 4  (its own)
+echo "1..1"
 echo "ok - b starts"
 sleep 300
 SH
 cat >"$tmp/root/tests/x/c-passes.t" <<'SH'
 #!/usr/bin/env bash
+echo "1..1"
 echo "ok - c passes"
 SH
 # one that leaves a process behind, out of its session, holding its output
 cat >"$tmp/root/tests/x/d-leaves.t" <<SH
 #!/usr/bin/env bash
+echo "1..1"
 setsid sleep 600 &
 echo \$! >"$tmp/d.left"
 echo "ok - d leaves a process behind"
@@ -40,6 +48,7 @@ SH
 # one whose check fails after what it measured, one that exits non-zero without a "not ok"
 cat >"$tmp/root/tests/x/e-fails.t" <<'SH'
 #!/usr/bin/env bash
+echo "1..2"
 echo "# measured before a passing check"
 echo "ok [3] a helper's own line, not a check: not counted"
 echo "ok - e passes first"
@@ -49,13 +58,40 @@ echo "not ok - e second: 3 < 4"
 SH
 cat >"$tmp/root/tests/x/f-exits.t" <<'SH'
 #!/usr/bin/env bash
+echo "1..1"
 echo "ok - f passes, then exits 3"
 exit 3
 SH
+# plans: fewer checks than planned, more, none, one after the checks, two, and one that
+# holds (a skip counts as a check)
+printf '#!/bin/sh\necho 1..3\necho "ok - g one"\necho "ok - g two"\n' >"$tmp/root/tests/x/g-fewer.t"
+printf '#!/bin/sh\necho 1..1\necho "ok - h one"\necho "ok - h two"\n' >"$tmp/root/tests/x/h-more.t"
+printf '#!/bin/sh\necho "ok - i one"\n' >"$tmp/root/tests/x/i-noplan.t"
+printf '#!/bin/sh\necho "ok - j one"\necho 1..1\n' >"$tmp/root/tests/x/j-late.t"
+printf '#!/bin/sh\necho 1..1\necho "ok - m one"\necho 1..1\n' >"$tmp/root/tests/x/m-twoplans.t"
+printf '#!/bin/sh\necho 1..2\necho "ok - k one"\necho "ok - k two # SKIP no such feature"\n' \
+	>"$tmp/root/tests/x/k-planned.t"
+# a Python block that raises (tests/lib.sh's tap_python) after its first of three checks
+cat >"$tmp/root/tests/x/n-raises.t" <<SH
+#!/usr/bin/env bash
+. "$LRS_ROOT/tests/lib.sh"
+tap_plan 3
+tap_python "n block" /usr/bin/python3 - <<'PY'
+print("ok - n first")
+raise ValueError("boom")
+PY
+SH
 chmod +x "$tmp"/root/tests/x/*.t
+# cmocka binaries: one stops short of its plan (as a crash between groups would), one holds
+mkdir -p "$tmp/build/tests/unit"
+printf '#!/bin/sh\necho "[==========] Running 3 test(s)."\necho "[  PASSED  ] 2 test(s)."\n' \
+	>"$tmp/build/tests/unit/test_short"
+printf '#!/bin/sh\necho "[==========] Running 2 test(s)."\necho "[  PASSED  ] 1 test(s)."\necho "[  SKIPPED ] 1 test(s), listed below:"\n' \
+	>"$tmp/build/tests/unit/test_whole"
+chmod +x "$tmp"/build/tests/unit/test_*
 
 start=$(date +%s)
-LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_TEST_LIMIT=2 LRS_NO_BOOST=1 \
+LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_TEST_LIMIT=2 LRS_NO_BOOST=1 LRS_REQUIRE_PLAN=1 \
 	"$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/out" 2>&1
 rc=$?
 secs=$(( $(date +%s) - start ))
@@ -73,12 +109,14 @@ tap_check "runner: the hung test's background child ($child) was ended" \
 tap_check "runner: a '# time-limit: N' line sets a test's own limit" \
 	grep -q '^not ok - tests/x/b-limit.t: ran past its time limit of 4s' "$tmp/out"
 tap_check "runner: the run went on to the next test" grep -q '^ok - c passes' "$tmp/out"
+# 18 passes: 15 check lines of the tests (2 of g, 2 of h), 3 of cmocka's; 12 failures: the
+# 2 hangs, e's check, f's exit, the 5 plans and n's raise, test_short's plan; 2 skips
 tap_check "runner: the closing line counts it all (only 'ok - ' lines pass)" \
-	grep -q '^6 passed, 4 failed, 0 skipped$' "$tmp/out"
+	grep -q '^18 passed, 12 failed, 2 skipped$' "$tmp/out"
 # the end of the run repeats each failed check under its test, after what it measured
 sed -n '/^failed: /,$p' "$tmp/out" >"$tmp/summary"
 tap_check "runner: the run's end names each failed test" \
-	grep -qx 'failed: tests/x/a-hangs.t tests/x/b-limit.t tests/x/e-fails.t tests/x/f-exits.t' "$tmp/summary"
+	grep -qx 'failed: test_short tests/x/a-hangs.t tests/x/b-limit.t tests/x/e-fails.t tests/x/f-exits.t tests/x/g-fewer.t tests/x/h-more.t tests/x/i-noplan.t tests/x/j-late.t tests/x/m-twoplans.t tests/x/n-raises.t' "$tmp/summary"
 tap_check "runner: the run's end repeats a failed check after the comments just before it" \
 	bash -c 'grep -A3 -x "tests/x/e-fails.t:" "$1" | tr -d "\n" | grep -qx \
 		"tests/x/e-fails.t:  # measured: 3 of 4  # threshold: 4  not ok - e second: 3 < 4"' _ "$tmp/summary"
@@ -90,6 +128,47 @@ tap_check "runner: the run's end says a test exited non-zero, and the hung test'
 # two limits (2 s + 4 s) and their TERM grace (20 s each) at most, and some slack for a busy
 # machine; not the 600 s of the process d-leaves.t left holding its output
 tap_check "runner: it took the limits, not the hangs nor what was left ($secs s)" [ "$secs" -lt 200 ]
+
+# ---- plans ------------------------------------------------------------------------
+tap_check "runner: fewer checks than planned is a failure naming both numbers" \
+	grep -qx 'not ok - tests/x/g-fewer.t: its plan says 3 checks, it printed 2' "$tmp/out"
+tap_check "runner: more checks than planned is a failure naming both numbers" \
+	grep -qx 'not ok - tests/x/h-more.t: its plan says 1 checks, it printed 2' "$tmp/out"
+tap_check "runner: no plan is a failure (LRS_REQUIRE_PLAN=1)" \
+	grep -qx 'not ok - tests/x/i-noplan.t: no plan (a line 1..N before its first check)' "$tmp/out"
+tap_check "runner: a plan after the first check is a failure, though its number holds" \
+	bash -c 'grep -qx "not ok - tests/x/j-late.t: its plan (line 2) came after its first check (line 1)" "$1" &&
+		! grep -q "j-late.t: its plan says" "$1"' _ "$tmp/out"
+tap_check "runner: a second plan line is a failure" \
+	grep -qx 'not ok - tests/x/m-twoplans.t: 2 plan lines, not one' "$tmp/out"
+tap_check "runner: a plan that holds (a skip counted) is no failure, and counts nothing itself" \
+	bash -c 'grep -qx "   (tests/x/k-planned.t: 1 passed, 0 failed, 1 skipped in [0-9]*s)" "$1" &&
+		! grep -q "k-planned.t: its plan" "$1"' _ "$tmp/out"
+tap_check "runner: a hung test is one failure, its plan not held against it" \
+	bash -c '[ "$(grep -c "^not ok - tests/x/a-hangs.t" "$1")" = 1 ]' _ "$tmp/out"
+tap_check "runner: a Python block that raises is a failure with the exception (tap_python)" \
+	grep -qx 'not ok - n block: python raised (exit 1): ValueError: boom' "$tmp/out"
+tap_check "runner: ... and the checks it did not print fail the plan" \
+	grep -qx 'not ok - tests/x/n-raises.t: its plan says 3 checks, it printed 2' "$tmp/out"
+tap_check "runner: a cmocka binary that counts fewer than its 'Running N test(s)' fails" \
+	grep -qx 'not ok - test_short: planned 3 test(s), counted 2 passed, failed or skipped' "$tmp/out"
+tap_check "runner: a cmocka binary whose count holds (a skip counted) is no failure" \
+	bash -c '! grep -q "test_whole: planned" "$1"' _ "$tmp/out"
+tap_check "runner: the run's end repeats a plan's failure under its test" \
+	bash -c 'grep -A1 -x "tests/x/g-fewer.t:" "$1" | grep -qx "  not ok - tests/x/g-fewer.t: its plan says 3 checks, it printed 2"' \
+	_ "$tmp/summary"
+# LRS_REQUIRE_PLAN=0: a test with no plan yet passes, said in a comment; a wrong plan still fails
+LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_NO_BOOST=1 LRS_REQUIRE_PLAN=0 \
+	"$LRS_ROOT/tests/run-all.sh" i-noplan </dev/null >"$tmp/lax1" 2>&1
+LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_NO_BOOST=1 LRS_REQUIRE_PLAN=0 \
+	"$LRS_ROOT/tests/run-all.sh" g-fewer </dev/null >"$tmp/lax2" 2>&1
+sed 's/^/#   /' "$tmp/lax1"
+tap_check "runner: LRS_REQUIRE_PLAN=0: no plan passes, a comment says it was not counted" \
+	bash -c 'grep -qx "1 passed, 0 failed, 0 skipped" "$1" &&
+		grep -qx "# tests/x/i-noplan.t: no plan (a line 1..N before its first check): not counted, LRS_REQUIRE_PLAN=0" "$1"' \
+	_ "$tmp/lax1"
+tap_check "runner: LRS_REQUIRE_PLAN=0: a plan that does not hold still fails" \
+	grep -qx '2 passed, 1 failed, 0 skipped' "$tmp/lax2"
 
 # a pattern picks tests by their path in the repository, not by where it is checked out
 LRS_ROOT=$tmp/root LRS_BUILD=$tmp/build LRS_NO_BOOST=1 \
@@ -109,11 +188,13 @@ mkdir -p "$tmp/live/tests/x"
 cat >"$tmp/live/tests/x/g-live.t" <<'SH'
 #!/usr/bin/env bash
 # live: traced
+echo "1..2"
 echo "ok - g ran where waits are traced ($LRS_WHERE)"
 echo "ok - g second"
 SH
 cat >"$tmp/live/tests/x/h-here.t" <<'SH'
 #!/usr/bin/env bash
+echo "1..1"
 echo "ok - h ran here ($LRS_WHERE)"
 SH
 cat >"$tmp/fake-guest" <<'SH'

@@ -19,12 +19,22 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, SCRIPTS)  # the lrs package
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 
-from lrs_tap import check  # noqa: E402
+from lrs_tap import check, plan, skip_each  # noqa: E402
+
+# the kernels, and the checks main() runs on each, in this order
+KERNELS = (("lists", "multi-gen LRU, lrugen.lists of struct page (6.1-6.2)"),
+           ("folios", "multi-gen LRU, lrugen.folios (6.3+, 6.1 stable)"),
+           ("pre-5.11", "before 5.11: pgdat->lru_lock, page->mem_cgroup"))
+CHECKS = ("pages per list counted and walked", "lru_check finds none, then exactly the moved folio",
+          "walk.py's snapshot has the same counts", "lock named", "lruscope walk table",
+          "lruscope walk TUI: one held lock, the lock named")
+plan(18)	# the 6 CHECKS on each of the 3 KERNELS
 
 try:
     import drgn  # noqa: F401
 except ImportError:
-    check("lruvecs synthetic kernels # SKIP python3-drgn is not installed", True)
+    skip_each("python3-drgn is not installed", ["%s: %s" % (what, c) for _, what in KERNELS
+                                                  for c in CHECKS])
     sys.exit(0)
 
 from lrs import check as lru_check, locks, lru, snapshot, tables  # noqa: E402
@@ -271,9 +281,7 @@ def walk_problems(kern):
 def main():
     work = tempfile.mkdtemp(prefix="lrs-test-drgn.")
     try:
-        for spelling, what in (("lists", "multi-gen LRU, lrugen.lists of struct page (6.1-6.2)"),
-                               ("folios", "multi-gen LRU, lrugen.folios (6.3+, 6.1 stable)"),
-                               ("pre-5.11", "before 5.11: pgdat->lru_lock, page->mem_cgroup")):
+        for spelling, what in KERNELS:
             kern = sl.LruKernel(spelling)
             guarded("%s: pages per list counted and walked" % what,
                     lambda: (lambda lvs, snap: counts_problems(kern, lvs) + snap["warnings"])(

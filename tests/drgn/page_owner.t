@@ -13,11 +13,18 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "drgn-scripts"))  # the lrs package
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+
+from lrs_tap import plan, skip  # noqa: E402
+
+CASES = ("memcg_data", "mem_cgroup", "page_cgroup_sparse", "page_cgroup_flat", "radix")
+plan(5)	# one check per case
 
 try:
     import drgn  # noqa: F401
 except ImportError:
-    print("ok - page_owner synthetic kernels # SKIP python3-drgn is not installed")
+    for case in CASES:
+        skip("page_owner %s" % case, "python3-drgn is not installed")
     sys.exit(0)
 
 from lrs import owner  # noqa: E402

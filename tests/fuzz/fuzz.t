@@ -4,6 +4,7 @@
 # recordings into build/fuzz/, fails on any crash, leak or sanitizer report.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 3
 secs=${LRS_FUZZ_SECS:-30}
 dir=$LRS_BUILD/fuzz
 log=$(mktemp /tmp/lrs-test-fuzz.XXXXXX)

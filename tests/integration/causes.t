@@ -11,10 +11,11 @@
 # so live causes belong to the lab. See tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 13
 lrs_tmux_test causes
 
 REC=$WORK/causes.jsonl
-PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$REC" <<'PY'
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: the recording with known stacks" /usr/bin/python3 - "$REC" <<'PY'
 import sys
 import lrs_recording
 LOCK = ("_raw_spin_lock_irq+0x2a", "folio_lruvec_lock_irq+0x3d")

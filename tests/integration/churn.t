@@ -14,6 +14,7 @@
 # live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 9	# 1. names: 4; 2. churn: 5
 need_root "churn"
 
 tmp=$(mktemp -d /tmp/lrs-test-churn.XXXXXX)
@@ -65,7 +66,8 @@ if [ "$cgv" = v1 ] && [ -n "$other" ]; then
 fi
 map=$(map_of "$rec" memcg_names)
 bpftool -j map dump id "${map:-0}" >"$tmp/names.json" 2>"$tmp/dump.err"
-$PY - "$tmp/names.json" "$pfx" "$(stat -c %i "$root")" "$(stat -c %i "$root/${pfx}a")" \
+tap_python "names: the memcg_names map against the memcgs made" \
+	$PY - "$tmp/names.json" "$pfx" "$(stat -c %i "$root")" "$(stat -c %i "$root/${pfx}a")" \
 	"$(stat -c %i "$root/${pfx}a/$b")" "$b" "$( [ -d "$other/${pfx}a" ] && stat -c %i "$other/${pfx}a")" <<'EOF'
 import json, sys
 from lrs_tap import check
@@ -109,7 +111,8 @@ tap_check "names: record ended by SIGINT exits 0 (rc $rc)" [ "$rc" -eq 0 ]
 	rc=$?
 	tap_check "churn: record ended by SIGINT exits 0 (rc $rc: $(head -c 300 "$tmp/churn.err"))" [ "$rc" -eq 0 ]
 	"$LRS_BIN" report -i "$tmp/churn.jsonl" -f json >"$tmp/churn.json" 2>"$tmp/report.err"
-	$PY - "$tmp/churn.json" "$tmp/loads.out" <<'EOF'
+	tap_python "churn: the recording's report against the churned memcgs" \
+		$PY - "$tmp/churn.json" "$tmp/loads.out" <<'EOF'
 import json, sys
 from lrs_tap import check
 import lrs_churn

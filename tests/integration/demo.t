@@ -12,6 +12,7 @@
 set -u
 . "${LRS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
+tap_plan 25
 need_root demo
 WORKDIR=$(mktemp -d /var/tmp/lrs-test-demo.XXXXXX)
 export LRS_WORKDIR=$WORKDIR
@@ -129,11 +130,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 lay = {l["layout"]: l for l in d["layouts"]}
 s, i = lay["shared"]["lruvec_wait_ns"], lay["isolated"]["lruvec_wait_ns"]
-assert s > i, "shared %d ns <= isolated %d ns" % (s, i)
+# at this size the shared layout waits about 10 times longer (8.6x on a 2-CPU host, 300x and
+# more in the lab guest): 3x is the least that is the patchset's effect and not noise
+assert s > 0 and s >= 3 * i, "shared %d ns, isolated %d ns: %.1fx" % (s, i, s / i if i else 0)
 print("%.1fx" % (s / i) if i else "isolated none")
 EOF
 rc=$?
-tap_check "demo: the shared layout waits longer on lruvec locks than the isolated one ($(tail -1 "$OUT/why"))" \
+tap_check "demo: the shared layout waits at least 3x longer on lruvec locks than the isolated one ($(tail -1 "$OUT/why"))" \
 	test "$rc" = 0
 /usr/bin/python3 - "$OUT/json" >"$OUT/why" 2>&1 <<'EOF'
 import json, re, sys

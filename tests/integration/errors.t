@@ -5,6 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 18
 need_root "errors"
 
 T=errors
@@ -30,17 +31,21 @@ run_rc() {
 	rc=$?
 }
 # closed_pipe NAME CMD...: CMD writing into a pipe whose reader has gone; status in $rc
+# (-1 where the Python that runs it raised, which is a failure of its own)
 closed_pipe() {
 	local name=$1; shift
-	rc=$(/usr/bin/python3 - "$dir/$name.err" "$@" <<'PY'
+	tap_python "$T: $name: run into a closed pipe" \
+		/usr/bin/python3 - "$dir/$name.err" "$dir/$name.rc" "$@" <<'PY'
 import os, subprocess, sys
 r, w = os.pipe()
 os.close(r)
 with open(sys.argv[1], "wb") as err:
-    p = subprocess.run(sys.argv[2:], stdout=w, stderr=err, timeout=120)
-print(p.returncode if p.returncode >= 0 else 128 - p.returncode)
+    p = subprocess.run(sys.argv[3:], stdout=w, stderr=err, timeout=120)
+with open(sys.argv[2], "w") as f:
+    f.write("%d\n" % (p.returncode if p.returncode >= 0 else 128 - p.returncode))
 PY
-)
+	rc=$(cat "$dir/$name.rc" 2>/dev/null)
+	rc=${rc:--1}
 }
 
 # ---- what failed ------------------------------------------------------------------------

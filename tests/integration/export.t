@@ -24,13 +24,14 @@ import urllib.request
 
 ROOT = os.environ.get("LRS_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
-from lrs_tap import check, secs  # noqa: E402
+from lrs_tap import check, plan, secs  # noqa: E402
 from lrs_export import Exporter, free_port, memcg_root, scrape, samples  # noqa: E402
 
 BIN = os.environ.get("LRS_BIN", os.path.join(ROOT, "build", "lruscope"))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
 TAG = "lrs-test-exp%d-" % os.getpid()
 
+plan(40)
 if os.getuid() != 0:
     print("not ok - export: needs root (run: sudo make check)")
     sys.exit(1)

@@ -5,6 +5,7 @@
 # real time; with a display (Xvfb) the window shows.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 13	# 4 with no display, 2 + gui_png.py's 6 (--contention) of the screenshot, 1 window
 
 T=gui_display
 [ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests/integration"))
 import gui_png  # noqa: E402  (its viridis)
 import lrs_recording  # noqa: E402
 import lrs_x11  # noqa: E402
-from lrs_tap import check  # noqa: E402
+from lrs_tap import check, plan  # noqa: E402
 
 T = "gui mouse"
 WHITE, FAINT, WARN, PANEL, BG = (255, 255, 255), (138, 143, 152), (255, 170, 60), (32, 35, 40), (24, 26, 30)
@@ -194,6 +194,7 @@ class Gui:
 
 
 def main():
+    plan(14)	# run()'s checks: the hover's two rows are two
     for tool in ("Xvfb", "xdotool"):
         if not shutil.which(tool):
             print("not ok - %s: %s is missing (make deps)" % (T, tool))

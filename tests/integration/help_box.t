@@ -8,6 +8,15 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 
+# the terminal sizes tried, and the plan: 4 checks each, and 2 more at 200x50 (unscrolled,
+# two columns) or 3 at another size (it scrolls, k, j): 20 for the three default sizes
+sizes=${LRS_HELP_SIZES:-200x50 80x24 50x20}
+planned=0
+for size in $sizes; do
+	case $size in 200x50) planned=$((planned + 6)) ;; *) planned=$((planned + 7)) ;; esac
+done
+tap_plan "$planned"
+
 T=help_box
 [ -x "$LRS_BIN" ] || { tap_fail "$T: $LRS_BIN is missing (make)"; exit 1; }
 command -v tmux >/dev/null || { tap_fail "$T: tmux is missing (make deps)"; exit 1; }
@@ -62,7 +71,7 @@ every_key_in() {
 }
 quote() { printf '%s' "$1" | sed 's/[][\.*^$?+(){}|/]/\\&/g'; }
 
-for size in ${LRS_HELP_SIZES:-200x50 80x24 50x20}; do
+for size in $sizes; do
 	W=${size%x*} H=${size#*x} S=help-$size
 	tm new-session -d -s "$S" -x "$W" -y "$H" \
 		"env -i PATH=$PATH HOME=/root TERM=xterm-256color $LRS_BIN replay $WORK/rec.jsonl; sleep 60"

@@ -8,6 +8,7 @@
 # no root needed. See tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 14
 lrs_tmux_test replay
 chmod 755 "$WORK"		# user nobody reads the recording too
 
@@ -15,7 +16,7 @@ chmod 755 "$WORK"		# user nobody reads the recording too
 # cell and alpha the second row (by wait); from frame 5: beta@N1. Holders: waits
 # of alpha and gamma on alpha's lruvec, behind holders in beta.
 REC=$WORK/shift.jsonl
-PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$REC" <<'PY'
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: the recording" /usr/bin/python3 - "$REC" <<'PY'
 import sys
 import lrs_recording
 M = ["/lrs-r-alpha", "/lrs-r-beta", "/lrs-r-gamma", "/lrs-r-delta"]
@@ -132,7 +133,8 @@ tm kill-session -t interval
 
 # ---- as user nobody: replay needs no root -------------------------------------------
 if [ "$(id -u)" != 0 ]; then
-	tap_skip "$T: as user nobody" "needs root to become nobody"
+	tap_skip_each "needs root to become nobody" "$T: as nobody, replay plays the recording to its end" \
+		"$T: as nobody, q quits with status 0"
 	exit 0
 fi
 start nobody setpriv --reuid=nobody --regid=nogroup --clear-groups

@@ -5,6 +5,7 @@
 # tmux; each check waits for what the screen must show.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 11
 need_root "replay_pipe"
 
 T=replay_pipe

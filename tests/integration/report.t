@@ -7,6 +7,7 @@
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 12
 
 T=report
 need_root "$T"
@@ -19,7 +20,7 @@ trap 'exit 130' INT TERM
 # Three seconds: hot waits 3 ms/s, warm 1 ms/s, idle and / never; other locks
 # lrs-lock-01 .. -14, lock k waiting 1/k ms/s.
 REC=$WORK/report.jsonl
-PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$REC" <<'PY'
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: the recording" /usr/bin/python3 - "$REC" <<'PY'
 import sys
 import lrs_recording
 wait = {"/lrs-p-hot": 3e6, "/lrs-p-warm": 1e6}
@@ -87,7 +88,8 @@ wait "$LRS_REWRITERS"
 lrs_untrack_pid "$LRS_REWRITERS"
 tap_check "$T: both exit 0 ($rc1 $rc0: $(cat "$WORK/every1.err" "$WORK/every0.err" | head -c 300))" \
 	[ "$rc1" = 0 -a "$rc0" = 0 ]
-PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" <<'PY'
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's two reports" \
+	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" <<'PY'
 import json, sys
 from lrs_tap import check
 def count(path):

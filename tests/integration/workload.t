@@ -4,6 +4,7 @@
 # is left after a normal end, SIGINT and SIGTERM. See tests/PROTOCOL.md.
 set -u
 . "${LRS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+tap_plan 15
 
 need_root workload
 PFX="lrs-test-wl$$-"

@@ -24,6 +24,8 @@ import checks as ck  # noqa: E402
 import lrs_churn  # noqa: E402
 
 CHURN = int(os.environ.get("LRS_CHURN", "24"))
+BOOTS = os.environ.get("LRS_CHURN_CG", "v2 v1").split()
+PLAN = 4 * len(BOOTS)	# one_boot's 4 checks in each boot: 8 for the default two
 
 
 def one_boot(tap, kdir, binary, work, cg):
@@ -68,15 +70,16 @@ def one_boot(tap, kdir, binary, work, cg):
 
 def main():
     tap = ck.Tap()
+    tap.plan(PLAN)
     missing = lab.lruscope_tools_missing()
     if missing:
-        tap.skip("lab churn", "missing tools: %s" % " ".join(missing))
+        tap.skip_n(PLAN, "lab churn", "missing tools: %s" % " ".join(missing))
         return 0
     binary = os.environ.get("LRS_BIN", os.path.join(lab.ROOT, "build", "lruscope"))
     work = tempfile.mkdtemp(prefix="lrs-lab-churn.")
     try:
         kdir = lab.kernel_dir()
-        for cg in os.environ.get("LRS_CHURN_CG", "v2 v1").split():
+        for cg in BOOTS:
             one_boot(tap, kdir, binary, os.path.join(work, cg), cg)
         return 1 if tap.failed else 0
     finally:

@@ -17,6 +17,7 @@ import checks as ck  # noqa: E402
 import labtest  # noqa: E402
 
 BIN = os.environ.get("LRS_BIN", os.path.join(lab.ROOT, "build", "lruscope"))
+PLAN = 6	# run()'s checks
 
 
 def mglru_on(snap, guest):
@@ -30,8 +31,8 @@ def mglru_on(snap, guest):
 
 def run(tap, guest, core, vmlinux, work):
     if guest.get("mglru") == "absent":
-        tap.skip("lab mglru", "the guest kernel has no /sys/kernel/mm/lru_gen "
-                 "(CONFIG_LRU_GEN is off)")
+        tap.skip_n(PLAN, "lab mglru", "the guest kernel has no /sys/kernel/mm/lru_gen "
+                   "(CONFIG_LRU_GEN is off)")
         return
     state = guest.get("mglru", "")
     probs = list(guest["warn"])
@@ -78,4 +79,4 @@ def run(tap, guest, core, vmlinux, work):
 
 
 if __name__ == "__main__":
-    labtest.main_vmcore("mglru", "lrs_cg=v2 lrs_mglru=1", run)
+    labtest.main_vmcore("mglru", "lrs_cg=v2 lrs_mglru=1", run, plan=PLAN)

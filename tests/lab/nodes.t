@@ -156,4 +156,4 @@ def run(tap, kdir, work):
 
 
 if __name__ == "__main__":
-    labtest.main("nodes", run)
+    labtest.main("nodes", run, plan=14)	# 7 in each mode

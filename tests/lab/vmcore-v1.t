@@ -41,4 +41,4 @@ def run(tap, guest, core, vmlinux, work):
 
 
 if __name__ == "__main__":
-    labtest.main_vmcore("v1", "lrs_cg=v1", run)
+    labtest.main_vmcore("v1", "lrs_cg=v1", run, plan=7)

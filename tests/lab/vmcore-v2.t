@@ -162,4 +162,4 @@ def run(tap, guest, core, vmlinux, work):
 
 
 if __name__ == "__main__":
-    labtest.main_vmcore("v2", "lrs_cg=v2", run)
+    labtest.main_vmcore("v2", "lrs_cg=v2", run, plan=15)

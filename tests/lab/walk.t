@@ -236,4 +236,4 @@ def run(tap, guest, core, vmlinux, work):
 
 
 if __name__ == "__main__":
-    labtest.main_vmcore("walk", "lrs_cg=v2", run, tools=("tmux",))
+    labtest.main_vmcore("walk", "lrs_cg=v2", run, tools=("tmux",), plan=5)

@@ -1,6 +1,7 @@
 """TAP lines from the Python parts of the scripted tests (see tests/PROTOCOL.md).
 
-check() prints one "ok - NAME" or "not ok - NAME: WHY". A check that needs a
+plan(n) prints the plan line "1..n" before the first check (n counts every check line,
+skips included). check() prints one "ok - NAME" or "not ok - NAME: WHY". A check that needs a
 traced spinlock wait passes traced=True: where the kernel traces none
 (LRS_UNTRACED, set by lrs_spin_probe in tests/lib.sh) it is printed as
 skipped with that reason instead of being evaluated.
@@ -27,9 +28,24 @@ def spin_probe():
     UNTRACED = out.stdout.strip() if out.returncode else ""
 
 
+def plan(n):
+    """The plan, before the first check: n check lines follow, skips included."""
+    print("1..%d" % n, flush=True)
+
+
+def skip(name, why):
+    print("ok - " + name + " # SKIP " + why)
+
+
+def skip_each(why, names):
+    """A section that cannot run here: one skip line per check it plans."""
+    for name in names:
+        skip(name, why)
+
+
 def check(name, ok, why="", traced=False):
     if traced and UNTRACED:
-        print("ok - " + name + " # SKIP " + UNTRACED)
+        skip(name, UNTRACED)
         return True
     print(("ok - " if ok else "not ok - ") + name + ("" if ok else ": " + why))
     return bool(ok)

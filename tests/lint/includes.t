@@ -3,6 +3,7 @@
 # cycles, and each layer includes only the layers below it.
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 1
 out=$(/usr/bin/python3 "$LRS_ROOT/tests/lint/include_graph.py" "$LRS_ROOT" 2>&1)
 rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'

@@ -13,6 +13,7 @@
 #              `|| true` after it (tap_rules.py says exactly what it matches)
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 7	# the rules below: three of layers, readme, man, refs, tap
 cd "$LRS_ROOT" || { tap_fail "lint: cannot cd to $LRS_ROOT"; exit 1; }
 
 # The repository's files: git's list (tracked and new, not ignored), else find.

@@ -1,6 +1,7 @@
 """Assertions of the lab tests: the drgn scripts' output against what the guest printed.
 
-Each check returns a list of problems (empty: pass). The .t files print one TAP line each.
+Each check returns a list of problems (empty: pass). The .t files print one TAP line each,
+after their plan (Tap.plan).
 """
 
 import json
@@ -22,6 +23,10 @@ class Tap:
     def __init__(self):
         self.failed = 0
 
+    def plan(self, n):
+        """The plan, before the first check: n check lines follow, skips included."""
+        print("1..%d" % n, flush=True)
+
     def check(self, name, problems):
         if problems:
             self.failed += 1
@@ -32,6 +37,11 @@ class Tap:
 
     def skip(self, name, why):
         print("ok - %s # SKIP %s" % (name, why), flush=True)
+
+    def skip_n(self, n, name, why):
+        """A section of n checks that cannot run here: one skip line for each."""
+        for i in range(n):
+            self.skip("%s (%d of %d)" % (name, i + 1, n) if n > 1 else name, why)
 
 
 def run_script(script, core, vmlinux, *args, want_json=True):

@@ -18,14 +18,18 @@ def _on_signal(signum, frame):
     raise SystemExit(128 + signum)
 
 
-def _frame(name, skip_name, missing, body):
-    """body(tap, work directory) under the frame: a skip naming the missing tools, or the run;
-    0, or 1 when a check failed."""
+def _frame(name, skip_name, missing, body, plan):
+    """body(tap, work directory) under the frame: its plan of plan checks first (None: no
+    plan), then a skip of each naming the missing tools, or the run; 0, or 1 when a check
+    failed."""
     for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(s, _on_signal)
     tap = ck.Tap()
+    if plan is not None:
+        tap.plan(plan)
     if missing:
-        tap.skip(skip_name, "missing tools: %s (make deps installs them)" % " ".join(missing))
+        tap.skip_n(plan or 1, skip_name,
+                   "missing tools: %s (make deps installs them)" % " ".join(missing))
         return 0
     work = tempfile.mkdtemp(prefix="lrs-lab-%s." % name)
     try:
@@ -42,19 +46,21 @@ def _exit(status):
         sys.exit(130)
 
 
-def main(name, body):
-    """lruscope in the guest: body(tap, kernel directory, work directory); exits with the
-    test's status."""
+def main(name, body, plan=None):
+    """lruscope in the guest: body(tap, kernel directory, work directory), after the plan of
+    plan checks; exits with the test's status."""
     missing = [t for t in lab.missing_tools() if t != "python3-drgn"]
     if not shutil.which("debugfs"):
         missing.append("debugfs")
-    _exit(lambda: _frame(name, name, missing, lambda tap, work: body(tap, lab.kernel_dir(), work)))
+    _exit(lambda: _frame(name, name, missing, lambda tap, work: body(tap, lab.kernel_dir(), work),
+                         plan))
 
 
-def main_vmcore(name, append, body, tools=()):
+def main_vmcore(name, append, body, tools=(), plan=None):
     """The drgn scripts on a dump: boot the guest with the kernel command line's append, run
-    its workload, dump it; then body(tap, guest, core, vmlinux, work directory). tools: what
-    the test needs beyond the lab's. Exits with the test's status."""
+    its workload, dump it; then body(tap, guest, core, vmlinux, work directory), after the
+    plan of plan checks. tools: what the test needs beyond the lab's. Exits with the test's
+    status."""
     def run(tap, work):
         try:
             kdir = lab.kernel_dir()
@@ -65,7 +71,7 @@ def main_vmcore(name, append, body, tools=()):
         body(tap, guest, core, os.path.join(kdir, "vmlinux"), work)
 
     missing = lab.missing_tools() + [t for t in tools if not shutil.which(t)]
-    _exit(lambda: _frame(name, "lab " + name, missing, run))
+    _exit(lambda: _frame(name, "lab " + name, missing, run, plan))
 
 
 def binary():
