@@ -136,6 +136,16 @@ static void test_rows_and_legend(void **state)
 	assert_true(find("6.18.0-synth", NULL) == 0);
 	assert_true(find("lruvec locks", NULL) == 0);
 	assert_true(find("drops: task 1", NULL) >= 0);
+	/* a refused insert is shown only when there was one */
+	assert_true(find("insert", NULL) < 0);
+	{
+		struct lrs_snapshot *s = lrs_synth__snapshot(40, 2, 102 * S, 1);
+
+		s->drops.insert_failed = 7;
+		assert_int_equal(lrs_model__push(f->model, s), 0);
+		lrs_tui__draw(f->tui, f->model);
+		assert_true(find("insert 7", NULL) >= 0);
+	}
 	/* legend and column headings */
 	assert_true(find("lock wait/s", NULL) >= 0);
 	assert_true(find(" max ", NULL) >= 0);

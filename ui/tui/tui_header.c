@@ -67,15 +67,22 @@ line2:
 	y++;
 	x = tui__put(y, 0, w, 0, tui__one_instant(tui) ? "" : "drops:");
 	if (cur && !tui__one_instant(tui)) {	/* a walk drops no events */
+		/*
+		 * short names, and a refused insert only when there was one: the line also
+		 * holds the memcg count and the rows shown, at 80 columns
+		 */
 		static const char *const names[] = { "task", "stack", "map full", "insert",
 						     "negative" };
 		const uint64_t v[] = { cur->drops.task, cur->drops.stack, cur->drops.stats_full,
 				       cur->drops.insert_failed, cur->drops.negative_time };
 		const int n = sizeof(v) / sizeof(v[0]);
 
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
+			if (i == 3 && !v[i])
+				continue;
 			x = tui__putf(y, x, w - x, v[i] ? tui->warn_attr : 0, " %s %llu%s",
 				      names[i], (unsigned long long)v[i], i < n - 1 ? "," : "");
+		}
 	}
 	x = tui__putf(y, x, w - x, 0, "%smemcgs %zu, nodes %zu", x ? "  |  " : "", model->nr_rows,
 		      model->nr_nodes);
