@@ -30,12 +30,13 @@ static uint64_t reader_memcg(const struct lrs_demo_run_ids *ids, pid_t pid)
 	return 0;
 }
 
-static const struct lrs_waiter *find_waiter(const struct lrs_lruvec *lv, pid_t pid)
+/* pid's waiter row from memcg_id: a task that moved has a row for each memcg it waited from */
+static const struct lrs_waiter *find_waiter(const struct lrs_lruvec *lv, pid_t pid, uint64_t memcg_id)
 {
 	if (!lv)
 		return NULL;
 	for (size_t i = 0; i < lv->nr_waiters; i++)
-		if (lv->waiters[i].pid == pid)
+		if (lv->waiters[i].pid == pid && lv->waiters[i].memcg_id == memcg_id)
 			return &lv->waiters[i];
 	return NULL;
 }
@@ -85,7 +86,7 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 		}
 		for (size_t k = 0; k < lv->nr_waiters; k++) {
 			const struct lrs_waiter *wt = &lv->waiters[k];
-			const struct lrs_waiter *ow = find_waiter(old, wt->pid);
+			const struct lrs_waiter *ow = find_waiter(old, wt->pid, wt->memcg_id);
 			uint64_t reader_id = reader_memcg(ids, wt->pid);
 			uint64_t wc = sub_u64(wt->contended, ow ? ow->contended : 0);
 
