@@ -269,9 +269,9 @@ tap_check "$T: gui --size 100000x100000: usage error naming the upper limit ($(c
 	exited_saying 2 "$dir/size.err" "to 16384x16384"
 
 # ---- others' words first: SDL's, drgn's ------------------------------------------------------
-run_rc xdg env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR=/nonexistent \
-	"$LRS_BIN" replay "$dir/r.jsonl" --gui
-echo "# replay --gui, no display, XDG_RUNTIME_DIR=/nonexistent: rc $rc:"
+# unset, libwayland's own line ("error: XDG_RUNTIME_DIR is invalid or not set") came first
+run_rc xdg env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR "$LRS_BIN" replay "$dir/r.jsonl" --gui
+echo "# replay --gui, no display, XDG_RUNTIME_DIR unset: rc $rc:"
 sed 's/^/#   /' "$dir/xdg.err"
 tap_check "$T: replay --gui without a display or XDG_RUNTIME_DIR: lruscope's line alone, no XDG_RUNTIME_DIR error" \
 	bash -c '[ "$1" -eq 1 ] && [ -s "$2" ] && ! grep -qv "^lruscope" "$2"' _ "$rc" "$dir/xdg.err"
