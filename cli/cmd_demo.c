@@ -47,9 +47,11 @@ static void usage(FILE *f)
 "  --layout L          shared, isolated or both (default both)\n"
 "  --duration SECS     length of one run (default %.0f)\n"
 "  --runs K            runs per layout, alternating (default %u)\n"
-"  --size BYTES        sparse file per container, k/m/g suffixes (default 1g)\n"
+"  --size BYTES        sparse file per container, k/m/g suffixes (default 1g,\n"
+"                      at least 4k)\n"
 "  --limit BYTES       memory limit per container (default 256m, lower when RAM is\n"
-"                      short); the shared memcg gets it times the containers\n"
+"                      short; at least 4m); the shared memcg gets it times the\n"
+"                      containers\n"
 "  --read 4k|dd        how readers read (default 4k):\n"
 "                        4k  4 KiB pread()s after POSIX_FADV_RANDOM: no readahead,\n"
 "                            so the page cache holds 4 KiB folios as in 2020 and\n"
@@ -128,12 +130,12 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 	o->interval_s = 1.0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hi:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hi:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (lrs_parse_uint(optarg, 4096, &o->wl.readers) || !o->wl.readers) {
+			if (lrs_parse_uint(optarg, DEMO_MAX_READERS, &o->wl.readers) || !o->wl.readers) {
 				fprintf(stderr, "lruscope demo: --readers '%s': a number from 1 to "
-					"4096 (2 per container)\n", optarg);
+					"%u (2 per container)\n", optarg, DEMO_MAX_READERS);
 				return -EINVAL;
 			}
 			break;
@@ -164,9 +166,11 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 			break;
 		case 's':
 		case 'l':
-			if (lrs_parse_bytes(optarg, &v)) {
+			if (lrs_parse_bytes(optarg, &v) ||
+			    v < (c == 's' ? LRS_WORKLOAD_MIN_FILE_BYTES : LRS_WORKLOAD_MIN_LIMIT_BYTES)) {
 				fprintf(stderr, "lruscope demo: --%s '%s': bytes with an optional k/m/g "
-					"suffix, e.g. 256m\n", c == 's' ? "size" : "limit", optarg);
+					"suffix, at least %s, e.g. 256m\n", c == 's' ? "size" : "limit",
+					optarg, c == 's' ? "4k" : "4m");
 				return -EINVAL;
 			}
 			if (c == 's') {
@@ -209,7 +213,7 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 			usage(stdout);
 			return 1;
 		default:
-			usage(stderr);
+			lrs_cli__bad_option("demo", c, argv);
 			return -EINVAL;
 		}
 	}
@@ -231,7 +235,7 @@ int lrs_cmd_demo(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &o);
 	if (ret)
-		return ret > 0 ? LRS_EXIT_OK : LRS_EXIT_USAGE;
+		return ret > 0 ? lrs_cli__stdout_done("demo", "the help") : LRS_EXIT_USAGE;
 	if (geteuid() != 0) {
 		fprintf(stderr, "lruscope demo: needs root (memcgs, BPF): run 'sudo lruscope demo' "
 			"or 'sudo make demo'\n");

@@ -2,6 +2,7 @@
 /* lruscope diff A B: two recordings side by side, and which differences are real. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ int lrs_cmd_diff(int argc, char **argv)
 	int c, ret = LRS_EXIT_FAIL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:tgh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:m:tgh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
@@ -138,10 +139,9 @@ int lrs_cmd_diff(int argc, char **argv)
 			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("diff", "the help");
 		default:
-			help(stderr);
-			return LRS_EXIT_USAGE;
+			return lrs_cli__bad_option("diff", c, argv);
 		}
 	}
 	if (argc - optind != 2) {
@@ -183,9 +183,8 @@ int lrs_cmd_diff(int argc, char **argv)
 
 		lrs_signals__install();
 		ret = lrs_tui__run_diff(cmp, a.name, b.name, &topts);
-		if (ret)
-			fprintf(stderr, "lruscope diff: --tui: %s\n",
-				ret == -ENOTTY ? "no terminal (TERM unknown, or not a tty)" : strerror(-ret));
+		if (ret && ret != -ENOTTY)	/* -ENOTTY: the TUI said why */
+			fprintf(stderr, "lruscope diff: --tui: %s\n", strerror(-ret));
 		ret = ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 		goto out;
 	}
@@ -200,11 +199,11 @@ int lrs_cmd_diff(int argc, char **argv)
 		goto out;
 	}
 #endif
-	if (lrs_diff_report__write(cmp, &a, &b, &opts, stdout) || fflush(stdout)) {
-		fprintf(stderr, "lruscope diff: writing the comparison failed\n");
-		goto out;
-	}
-	ret = LRS_EXIT_OK;
+	/* a reader that closed the pipe (| head) makes EPIPE, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	lrs_diff_report__write(cmp, &a, &b, &opts, stdout);
+	ret = lrs_cli__stdout_done("diff", "the comparison");
 out:
 	lrs_compare__free(cmp);
 	lrs_cmp_run__free(run_a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "cli/commands.h"
 #include "collector/live/live.h"
@@ -76,12 +77,23 @@ static int parse(int argc, char **argv, struct export_args *a, struct lrs_collec
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:qvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:qvh", long_opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_LISTEN:
+		case OPT_LISTEN: {
+			struct sockaddr_storage ss;
+			size_t len;
+
+			/* a bad address is a usage error, said before anything is loaded */
+			if (lrs_http__parse_addr(optarg, &ss, &len)) {
+				fprintf(stderr, "lruscope export: --listen '%s': want ADDR:PORT, an IPv4 "
+						"or [IPv6] address and a port from 1 to 65535, as "
+						"127.0.0.1:9464 or [::1]:9464\n", optarg);
+				return -EINVAL;
+			}
 			a->listen = optarg;
 			a->listen_given = true;
 			break;
+		}
 		case OPT_TEXTFILE:
 			a->textfile = optarg;
 			break;
@@ -120,7 +132,7 @@ static int parse(int argc, char **argv, struct export_args *a, struct lrs_collec
 			if (ret > 0)
 				break;
 			if (!ret)
-				help(stderr);
+				lrs_cli__bad_option("export", c, argv);
 			return -EINVAL;
 		}
 	}
@@ -150,7 +162,7 @@ int lrs_cmd_export(int argc, char **argv)
 	copts.bpf_stats = true;	/* lruscope_bpf_run_seconds_total */
 	ret = parse(argc, argv, &a, &copts);
 	if (ret)
-		return ret > 0 ? LRS_EXIT_OK : LRS_EXIT_USAGE;
+		return ret > 0 ? lrs_cli__stdout_done("export", "the help") : LRS_EXIT_USAGE;
 	serve = a.listen_given || !a.textfile;
 
 	/* everything a user can get wrong is said before BPF is loaded */

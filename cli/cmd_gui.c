@@ -47,7 +47,8 @@ static void help(FILE *f)
 		"                          one frame into FILE (PNG), exit\n"
 		"      --screenshot-window with --screenshot: show the window for -d SECS,\n"
 		"                          then save its last frame (needs a display)\n"
-		"      --size WxH          window size in points (default 1280x800)\n"
+		"      --size WxH          window size in points (default 1280x800; from 320x240\n"
+		"                          to 16384x16384)\n"
 		"      --font FILE         a TTF font (default: $LRS_FONT, DejaVu Sans Mono)\n"
 		LRS_COLLECTOR_OPTS_HELP
 		"  -h, --help              this text\n"
@@ -56,12 +57,17 @@ static void help(FILE *f)
 	lrs_keymap__write_help(f, LRS_KEYMAP_GUI, LRS_KEYMAP_REPLAY);
 }
 
+/* --size bounds: the smallest window the panels fit in, the largest SDL texture most GPUs take */
+#define GUI_MIN_W 320
+#define GUI_MIN_H 240
+#define GUI_MAX_SIDE 16384
+
 static int parse_size(const char *s, int *w, int *h)
 {
-	char x;
+	char x, rest;
 
-	if (sscanf(s, "%d%c%d", w, &x, h) != 3 || (x != 'x' && x != 'X') || *w < 320 ||
-	    *h < 240 || *w > 16384 || *h > 16384)
+	if (sscanf(s, "%d%c%d%c", w, &x, h, &rest) != 3 || (x != 'x' && x != 'X') || *w < GUI_MIN_W ||
+	    *h < GUI_MIN_H || *w > GUI_MAX_SIDE || *h > GUI_MAX_SIDE)
 		return -EINVAL;
 	return 0;
 }
@@ -89,7 +95,7 @@ int lrs_cmd_gui(int argc, char **argv)
 
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:vh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (lrs_cli__seconds("gui", 'i', optarg, &copts.interval_s))
@@ -107,8 +113,9 @@ int lrs_cmd_gui(int argc, char **argv)
 			break;
 		case 'z':
 			if (parse_size(optarg, &gopts.width, &gopts.height)) {
-				fprintf(stderr, "lruscope gui: --size '%s': want WIDTHxHEIGHT, at least 320x240\n",
-					optarg);
+				fprintf(stderr, "lruscope gui: --size '%s': want WIDTHxHEIGHT, from %dx%d "
+						"to %dx%d\n", optarg, GUI_MIN_W, GUI_MIN_H, GUI_MAX_SIDE,
+					GUI_MAX_SIDE);
 				return LRS_EXIT_USAGE;
 			}
 			break;
@@ -117,13 +124,13 @@ int lrs_cmd_gui(int argc, char **argv)
 			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("gui", "the help");
 		default:
 			applied = lrs_cli__collector_option("gui", c, optarg, &copts);
 			if (applied > 0)
 				break;
 			if (!applied)
-				fprintf(stderr, "lruscope gui: see 'lruscope gui --help'\n");
+				lrs_cli__bad_option("gui", c, argv);
 			return LRS_EXIT_USAGE;
 		}
 	}

@@ -8,15 +8,26 @@
 
 int lrs_cmd_keys(int argc, char **argv)
 {
+	const char *bad;
+
 	if (argc == 2 && !strcmp(argv[1], "--man")) {
 		lrs_keymap__write_man(stdout);
-		return LRS_EXIT_OK;
+		return lrs_cli__stdout_done("keys", "the KEYS section");
 	}
 	if (argc == 1) {
 		lrs_keymap__write_table(stdout);
-		return LRS_EXIT_OK;
+		return lrs_cli__stdout_done("keys", "the key table");
 	}
-	fprintf(stderr, "usage: lruscope keys [--man]\n");
-	return argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? LRS_EXIT_OK
-										      : LRS_EXIT_USAGE;
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: lruscope keys [--man]\n\n"
+		       "The keys of top, gui and replay as a table; --man: as the man page's KEYS\n"
+		       "section (roff).\n");
+		return lrs_cli__stdout_done("keys", "the help");
+	}
+	bad = strcmp(argv[1], "--man") ? argv[1] : argv[2];
+	if (bad[0] == '-')
+		fprintf(stderr, "lruscope keys: unrecognized option '%s': see 'lruscope keys --help'\n", bad);
+	else
+		fprintf(stderr, "lruscope keys: unexpected argument '%s': usage: lruscope keys [--man]\n", bad);
+	return LRS_EXIT_USAGE;
 }

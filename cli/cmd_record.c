@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "collector/live/live.h"
@@ -15,14 +16,16 @@
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: lruscope record -o FILE [-d SECS] [-i SECS] [options]\n\n"
+		"usage: lruscope record -o FILE [-d SECS] [-i SECS] [--force] [options]\n\n"
 		"Write a recording: a header line, then one snapshot per interval (the JSON of\n"
 		"'report -f json', lines that only say what changed after the first). Each\n"
 		"interval is flushed, so a recorder that is killed leaves a readable file.\n"
 		"Needs root to load BPF; 'lruscope replay FILE' and 'lruscope report -i FILE'\n"
 		"read it without.\n\n"
 		"  -o, --output FILE       where: FILE.gz is gzip, FILE.zst is zstd, '-' is stdout\n"
-		"                          (sudo lruscope record -o - | lruscope replay -)\n"
+		"                          (sudo lruscope record -o - | lruscope replay -); other\n"
+		"                          compression suffixes (.xz, .bz2, ...) are refused\n"
+		"      --force             overwrite FILE if it exists (default: refuse)\n"
 		"  -d, --duration SECS     stop after SECS (default: until Ctrl-C or SIGTERM)\n"
 		"  -i, --interval SECS     time between snapshots (default 1)\n"
 		"  -q, --quiet             no summary on stderr at the end\n"
@@ -30,6 +33,21 @@ static void help(FILE *f)
 		"  -h, --help              this text\n\n"
 		"With --holders, 'lruscope report -i FILE --holders' shows the holders.\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+}
+
+/* A name that asks for a compression lruscope does not write (it would be plain JSON). */
+static bool unwritten_compression(const char *path)
+{
+	static const char *const suffixes[] = { ".xz", ".bz2", ".lz4", ".lzma", ".lz", ".zip", ".Z", ".br" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t k = strlen(suffixes[i]);
+
+		if (n > k && !strcmp(path + n - k, suffixes[i]))
+			return true;
+	}
+	return false;
 }
 
 /* Sleep until deadline (CLOCK_MONOTONIC seconds) or a signal. */
@@ -51,6 +69,7 @@ int lrs_cmd_record(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		LRS_COLLECTOR_LONG_OPTS,
 		{}
@@ -61,14 +80,15 @@ int lrs_cmd_record(int argc, char **argv)
 	struct lrs_source *src = NULL;
 	const char *path = NULL, *where;
 	double duration = 0, start, next;
-	bool quiet = false, to_stdout;
+	bool quiet = false, force = false, fresh, to_stdout;
+	struct stat st;
 	FILE *f = NULL;
 	char err[512] = "";
 	int c, ret, status = LRS_EXIT_FAIL;
 
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:i:qvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:d:i:qvh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			path = optarg;
@@ -86,15 +106,18 @@ int lrs_cmd_record(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'F':
+			force = true;
+			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("record", "the help");
 		default:
 			ret = lrs_cli__collector_option("record", c, optarg, &copts);
 			if (ret > 0)
 				break;
 			if (!ret)
-				help(stderr);
+				lrs_cli__bad_option("record", c, argv);
 			return LRS_EXIT_USAGE;
 		}
 	}
@@ -114,9 +137,22 @@ int lrs_cmd_record(int argc, char **argv)
 		return LRS_EXIT_USAGE;
 	}
 
+	if (!to_stdout && unwritten_compression(path)) {
+		fprintf(stderr, "lruscope record: -o %s: lruscope compresses with gzip (FILE.gz) and "
+				"zstd (FILE.zst) only, and would write plain JSON here: name the file "
+				".gz, .zst or .jsonl\n", path);
+		return LRS_EXIT_USAGE;
+	}
 	/* a file that cannot be made is said now, before loading anything */
 	if (!to_stdout && lrs_cli__writable("record", "-o", path))
 		return LRS_EXIT_FAIL;
+	/* a recording is the only copy of what was seen: never replaced unasked */
+	fresh = stat(path, &st) != 0;
+	if (!to_stdout && !force && !fresh && S_ISREG(st.st_mode)) {
+		fprintf(stderr, "lruscope record: -o %s exists: give --force to overwrite it, or "
+				"another name\n", path);
+		return LRS_EXIT_FAIL;
+	}
 
 	lrs_signals__install();
 	ret = lrs_collector__open(&copts, &src, err, sizeof(err));
@@ -124,9 +160,11 @@ int lrs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return LRS_EXIT_FAIL;
 	}
-	f = to_stdout ? stdout : fopen(path, "wb");
+	/* x: one made meanwhile is not replaced either (a device, a FIFO are written as they are) */
+	f = to_stdout ? stdout : fopen(path, !force && fresh ? "wbx" : "wb");
 	if (!f) {
-		fprintf(stderr, "lruscope record: %s: cannot create: %s\n", path, strerror(errno));
+		fprintf(stderr, "lruscope record: %s: cannot create: %s%s\n", path, strerror(errno),
+			errno == EEXIST ? " (made while loading; --force overwrites it)" : "");
 		goto out;
 	}
 	lrs_recording_header__fill_local(&hdr, src->interval_s);

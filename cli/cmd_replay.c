@@ -58,7 +58,7 @@ int lrs_cmd_replay(int argc, char **argv)
 	int c, ret, status = LRS_EXIT_FAIL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "gs:d:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":gs:d:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			gui = true;
@@ -86,10 +86,9 @@ int lrs_cmd_replay(int argc, char **argv)
 			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("replay", "the help");
 		default:
-			help(stderr);
-			return LRS_EXIT_USAGE;
+			return lrs_cli__bad_option("replay", c, argv);
 		}
 	}
 	if (optind + 1 != argc) {

@@ -85,6 +85,7 @@ int lrs_cmd_report(int argc, char **argv)
 	struct lrs_report_opts ropts = { .format = LRS_REPORT_TEXT, .max_other_locks = 10 };
 	const char *input = NULL;
 	double duration = 5.0;
+	bool duration_given = false;
 	bool no_color = getenv("NO_COLOR") != NULL;
 	struct lrs_source *src = NULL;
 	struct lrs_snapshot *snap = NULL;
@@ -93,13 +94,14 @@ int lrs_cmd_report(int argc, char **argv)
 
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:i:f:an:vh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:i:f:an:vh", long_opts, NULL)) != -1) {
 		unsigned int n;
 
 		switch (c) {
 		case 'd':
 			if (lrs_cli__seconds("report", 'd', optarg, &duration))
 				return LRS_EXIT_USAGE;
+			duration_given = true;
 			break;
 		case 'i':
 			input = optarg;
@@ -130,18 +132,23 @@ int lrs_cmd_report(int argc, char **argv)
 			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("report", "the help");
 		default:
 			ret = lrs_cli__collector_option("report", c, optarg, &copts);
 			if (ret > 0)
 				break;
 			if (!ret)
-				help(stderr);
+				lrs_cli__bad_option("report", c, argv);
 			return LRS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "lruscope report: unexpected argument '%s'\n", argv[optind]);
+		return LRS_EXIT_USAGE;
+	}
+	if (input && duration_given) {
+		fprintf(stderr, "lruscope report: -d and -i: choose one (-d SECS collects live, "
+				"-i FILE reads a recording, whose length is its own)\n");
 		return LRS_EXIT_USAGE;
 	}
 	ropts.color = !no_color && isatty(STDOUT_FILENO);

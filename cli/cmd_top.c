@@ -57,7 +57,7 @@ int lrs_cmd_top(int argc, char **argv)
 
 	lrs_collector_opts__defaults(&copts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:vh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (lrs_cli__seconds("top", 'i', optarg, &copts.interval_s))
@@ -72,13 +72,13 @@ int lrs_cmd_top(int argc, char **argv)
 			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("top", "the help");
 		default:
 			applied = lrs_cli__collector_option("top", c, optarg, &copts);
 			if (applied > 0)
 				break;
 			if (!applied)
-				fprintf(stderr, "lruscope top: see 'lruscope top --help'\n");
+				lrs_cli__bad_option("top", c, argv);
 			return LRS_EXIT_USAGE;
 		}
 	}
@@ -89,6 +89,10 @@ int lrs_cmd_top(int argc, char **argv)
 	/* say so before loading anything into the kernel */
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "lruscope top: needs a terminal; 'lruscope report' prints a table\n");
+		return LRS_EXIT_FAIL;
+	}
+	if (lrs_tui__term_check(NULL, STDOUT_FILENO, err, sizeof(err))) {
+		fprintf(stderr, "lruscope top: %s\n", err);
 		return LRS_EXIT_FAIL;
 	}
 

@@ -120,7 +120,7 @@ int lrs_cmd_walk(int argc, char **argv)
 	int c, ret = LRS_EXIT_FAIL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:s:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:s:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o.run.core = optarg;
@@ -148,10 +148,9 @@ int lrs_cmd_walk(int argc, char **argv)
 			break;
 		case 'h':
 			help(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("walk", "the help");
 		default:
-			fprintf(stderr, "lruscope walk: see 'lruscope walk --help'\n");
-			return LRS_EXIT_USAGE;
+			return lrs_cli__bad_option("walk", c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -90,7 +90,7 @@ int lrs_cmd_workload(int argc, char **argv)
 
 	lrs_workload_opts__defaults(&opts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			if (lrs_layout__parse(optarg, &opts.layout)) {
@@ -157,10 +157,9 @@ int lrs_cmd_workload(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return LRS_EXIT_OK;
+			return lrs_cli__stdout_done("workload", "the help");
 		default:
-			usage(stderr);
-			return LRS_EXIT_USAGE;
+			return lrs_cli__bad_option("workload", c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -45,6 +45,18 @@ int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out);
 /* What a failed write (-errno) means to the person: a full disk, a reader that closed the pipe. */
 const char *lrs_cli__write_error(int err);
 /*
+ * A getopt_long result that is no option of CMD (c '?': unknown, ':' a
+ * missing value; opterr 0, optstring starting with ':'): one line naming it
+ * and pointing at --help. Returns LRS_EXIT_USAGE.
+ */
+int lrs_cli__bad_option(const char *cmd, int c, char **argv);
+/*
+ * After writing WHAT (the help, the table) to stdout: LRS_EXIT_OK, or after
+ * saying why on stderr (a full disk), LRS_EXIT_FAIL. A reader that closed
+ * the pipe is not a failure. cmd NULL: "lruscope:" alone.
+ */
+int lrs_cli__stdout_done(const char *cmd, const char *what);
+/*
  * Whether a file can be made at path (its directory exists and is writable,
  * it is not a directory): says why not on stderr, naming command and option.
  */

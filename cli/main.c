@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lruscope: where Linux waits on LRU locks, per memcg and NUMA node. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,13 +55,15 @@ int main(int argc, char **argv)
 	static char *no_args[2];
 	const char *name;
 
+	opterr = 0;	/* each command names a bad option in one line (lrs_cli__bad_option) */
+
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
 		usage(stdout);
-		return LRS_EXIT_OK;
+		return lrs_cli__stdout_done(NULL, "the help");
 	}
 	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("lruscope %s\n", LRS_VERSION);
-		return LRS_EXIT_OK;
+		return lrs_cli__stdout_done(NULL, "the version");
 	}
 	if (argc >= 2) {
 		/* the command sees itself as argv[0] */
@@ -85,7 +88,6 @@ int main(int argc, char **argv)
 		}
 		return commands[i].run(argc, argv);
 	}
-	fprintf(stderr, "lruscope: unknown command '%s'\n\n", name);
-	usage(stderr);
+	fprintf(stderr, "lruscope: unknown command '%s': see 'lruscope --help'\n", name);
 	return LRS_EXIT_USAGE;
 }

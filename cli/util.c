@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Shared by the subcommands: signals and option value parsing. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -180,4 +182,37 @@ int lrs_parse_bytes(const char *s, unsigned long long *out)
 		return -EINVAL;
 	*out = v * mult;
 	return 0;
+}
+
+int lrs_cli__bad_option(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1], *what = "unrecognized option";
+	bool is_long = !strncmp(arg, "--", 2);
+	char letter[3] = { '-', (char)optopt, 0 };
+	const char *name = letter;
+
+	/* optopt 0: a long option; else a letter, maybe inside a cluster (-qx) */
+	if (!optopt || (is_long && (c == ':' || strchr(arg, '='))))
+		name = arg;
+	if (c == ':')
+		what = "a value is missing after";
+	else if (optopt && is_long && strchr(arg, '='))
+		what = "no value is taken by";
+	fprintf(stderr, "lruscope %s: %s '%s': see 'lruscope %s --help'\n", cmd, what, name, cmd);
+	return LRS_EXIT_USAGE;
+}
+
+int lrs_cli__stdout_done(const char *cmd, const char *what)
+{
+	int err;
+
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return LRS_EXIT_OK;
+	err = errno ? -errno : -EIO;
+	if (err == -EPIPE)
+		return LRS_EXIT_OK;	/* the reader took what it wanted (| head) */
+	fprintf(stderr, "lruscope%s%s: writing %s failed: %s\n", cmd ? " " : "", cmd ? cmd : "", what,
+		lrs_cli__write_error(err));
+	return LRS_EXIT_FAIL;
 }

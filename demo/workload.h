@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The least --size (one read) and --limit (a memcg below a few MiB thrashes on its own kernel memory) */
+#define LRS_WORKLOAD_MIN_FILE_BYTES 4096ULL
+#define LRS_WORKLOAD_MIN_LIMIT_BYTES (4ULL << 20)
+
 enum lrs_layout {
 	LRS_LAYOUT_SHARED,	/* all readers in one memcg */
 	LRS_LAYOUT_ISOLATED,	/* one memcg per container (reader pair) */

@@ -180,12 +180,12 @@ int lrs_workload__check(const struct lrs_workload_opts *opts, char *err, size_t 
 		lrs_wl__set_err(err, err_len, "--readers %u: at most 4096", opts->readers);
 		return -EINVAL;
 	}
-	if (opts->file_bytes < READ_CHUNK_BYTES) {
+	if (opts->file_bytes < LRS_WORKLOAD_MIN_FILE_BYTES) {
 		lrs_wl__set_err(err, err_len, "--size %" PRIu64 ": at least %d bytes", opts->file_bytes,
-			READ_CHUNK_BYTES);
+			(int)LRS_WORKLOAD_MIN_FILE_BYTES);
 		return -EINVAL;
 	}
-	if (opts->limit_bytes < (4ULL << 20)) {
+	if (opts->limit_bytes < LRS_WORKLOAD_MIN_LIMIT_BYTES) {
 		lrs_wl__set_err(err, err_len, "--limit %" PRIu64 ": at least 4m (a memcg below a few MiB "
 			"thrashes on its own kernel memory)", opts->limit_bytes);
 		return -EINVAL;

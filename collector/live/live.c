@@ -315,9 +315,15 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	ret = opts->cgroup_root ? lrs_cgroup_root__from_path(opts->cgroup_root, &lv->root)
 				: lrs_cgroup_root__detect(&lv->root);
 	if (ret) {
-		if (opts->cgroup_root)
-			snprintf(err, err_len, "lruscope: --cgroup-root %.200s is not a cgroup mount (%.100s)",
-				 opts->cgroup_root, strerror(-ret));
+		if (opts->cgroup_root && ret == -ENOTDIR)	/* statfs: neither cgroup2 nor cgroup */
+			snprintf(err, err_len, "lruscope: --cgroup-root %.200s is not a cgroup mount: "
+				 "name the memory cgroup mount (/sys/fs/cgroup on cgroup v2, "
+				 "/sys/fs/cgroup/memory on v1), or leave the option out to detect it",
+				 opts->cgroup_root);
+		else if (opts->cgroup_root)
+			snprintf(err, err_len, "lruscope: --cgroup-root %.200s: %.100s: name the memory "
+				 "cgroup mount, or leave the option out to detect it", opts->cgroup_root,
+				 ret == -ENOENT ? "no such directory" : strerror(-ret));
 		else
 			snprintf(err, err_len,
 				 "lruscope: no memory cgroup hierarchy is mounted (neither cgroup v2 with the "

@@ -5,10 +5,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/json/json_reader.h"
+#include "collector/replay/input_open.h"
 #include "collector/replay/recording.h"
 #include "collector/replay/recording_internal.h"
 #include "model/compare.h"
@@ -157,8 +157,10 @@ static int next_raw(struct lrs_recording *rec, char **line, size_t *len)
 	} while (*len == 0 || (*len == 1 && (*line)[0] == '\r'));
 	if (err == -ENODATA && lrs_zreader__cut_short(rec->zr) && !rec->warn[0])
 		snprintf(rec->warn, sizeof(rec->warn),
-			 "%s: the %s stream has no end mark (was the recorder killed?): read up to line %zu",
-			 rec->name, lrs_zkind_names[lrs_zreader__kind(rec->zr)], rec->lineno);
+			 "%s: the %s stream has no end mark (was the recorder killed?): it ends at "
+			 "byte %llu; read up to line %zu", rec->name,
+			 lrs_zkind_names[lrs_zreader__kind(rec->zr)],
+			 (unsigned long long)lrs_zreader__offset(rec->zr), rec->lineno);
 	if (!err && unterminated) {
 		struct lrs_jdoc doc;
 		char why[160];
@@ -184,6 +186,12 @@ static int parse_header(struct lrs_recording *rec)
 	int err;
 
 	err = next_raw(rec, &line, &len);
+	if (err == -ENODATA && lrs_zreader__cut_short(rec->zr))
+		return rec_fail(rec, -EINVAL, 0,
+				"truncated or corrupt: the %s stream ends at byte %llu without its end "
+				"mark, before a whole header line (was the recorder killed, or the "
+				"file cut?)", lrs_zkind_names[lrs_zreader__kind(rec->zr)],
+				(unsigned long long)lrs_zreader__offset(rec->zr));
 	if (err == -ENODATA)
 		return rec_fail(rec, -EINVAL, 0, "empty: not an lruscope recording");
 	if (err)
@@ -229,8 +237,8 @@ static int parse_header(struct lrs_recording *rec)
 			 "use a newer lruscope", ver, LRS_RECORDING_VERSION);
 		goto out;
 	}
-	if (lrs_jval__dbl(lrs_jval__get(root, "schema"), &ver)) {
-		rec_fail(rec, err, rec->lineno, "the header has no \"schema\" version");
+	if (recording__schema_version(lrs_jval__get(root, "schema"), &ver, why, sizeof(why))) {
+		rec_fail(rec, err, rec->lineno, "the header: %s", why);
 		goto out;
 	}
 	/* compared as a double: a huge or NaN version must not reach an int cast */
@@ -317,21 +325,28 @@ int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max
 {
 	bool is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "(stdin)" : path;
-	struct stat st;
 	FILE *f;
-	int ret;
+	int ret, fd;
 
-	f = is_stdin ? open_stdin() : fopen(path, "rb");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, err_len, "%s: cannot open: %s", name, strerror(errno));
-		return ret;
-	}
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "%s: is a directory, not a recording: name a file "
-			 "('lruscope record -o FILE' makes one)", name);
-		fclose(f);
-		return -EISDIR;
+	if (is_stdin) {
+		f = open_stdin();
+		if (!f) {
+			ret = -errno;
+			snprintf(err, err_len, "%s: cannot open: %s", name, strerror(errno));
+			return ret;
+		}
+	} else {
+		/* a FIFO without a writer, a device: said now, not waited on forever */
+		fd = lrs_input__open(path, LRS_FIFO_WRITER_WAIT_S, err, err_len);
+		if (fd < 0)
+			return fd;
+		f = fdopen(fd, "rb");
+		if (!f) {
+			ret = -errno;
+			snprintf(err, err_len, "%s: cannot open: %s", name, strerror(errno));
+			close(fd);
+			return ret;
+		}
 	}
 	ret = lrs_recording__open_file(out, f, name, max_line, err, err_len);
 	if (ret)

@@ -499,13 +499,29 @@ static void free_others(struct lrs_snapshot *s)
 	s->nr_other_locks = 0;
 }
 
+int recording__schema_version(const struct lrs_jval *v, double *ver, char *why, size_t why_len)
+{
+	if (!lrs_jval__dbl(v, ver))
+		return 0;
+	if (lrs_jval__is(v, LRS_JSTR))
+		snprintf(why, why_len, "\"schema\" is the string \"%.40s\": a version is a number, "
+			 "as \"schema\":%d", lrs_jval__str(v), LRS_SCHEMA_VERSION);
+	else if (v)
+		snprintf(why, why_len, "\"schema\" is not a number: a version is one, as \"schema\":%d",
+			 LRS_SCHEMA_VERSION);
+	else
+		snprintf(why, why_len, "no \"schema\" version");
+	return -EINVAL;
+}
+
 /* "schema": a major version this reader knows, as a number (1 or 1.2). */
 static int check_schema(struct decode *d, const struct lrs_jval *v)
 {
+	char why[120];
 	double ver;
 
-	if (lrs_jval__dbl(v, &ver))
-		return bad(d, "no \"schema\" version: not an lruscope snapshot");
+	if (recording__schema_version(v, &ver, why, sizeof(why)))
+		return bad(d, "%s: not an lruscope snapshot", why);
 	/* compared as a double: a huge or NaN version must not reach an int cast */
 	if (!(ver >= LRS_SCHEMA_VERSION && ver < LRS_SCHEMA_VERSION + 1)) {
 		if (d->err && d->err_len)

@@ -19,5 +19,10 @@ const struct lrs_waiter *recording__waiter_base(const struct lrs_lruvec *prev, i
 
 /* recording_decode.c: an optional u64 member (absent: *out unchanged); -EINVAL when not one. */
 int recording__opt_u64(const struct lrs_jval *obj, const char *key, uint64_t *out);
+/*
+ * recording_decode.c: the "schema" member v as a number into *ver; -EINVAL
+ * when absent or not a number, with why naming which ("the string \"1\"").
+ */
+int recording__schema_version(const struct lrs_jval *v, double *ver, char *why, size_t why_len);
 
 #endif

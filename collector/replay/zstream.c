@@ -46,6 +46,7 @@ struct lrs_zreader {
 	size_t in_pos, in_len;
 	bool eof;
 	bool cut_short;
+	uint64_t offset;	/* bytes read from f: where a cut-short stream ended */
 };
 
 /*
@@ -60,12 +61,16 @@ static long read_raw(struct lrs_zreader *zr, void *buf, size_t len)
 
 	if (zr->fd < 0) {
 		n = (ssize_t)fread(buf, 1, len, zr->f);
+		zr->offset += (uint64_t)n;
 		return n == 0 && ferror(zr->f) ? -EIO : n;
 	}
 	if (zr->nonblock && poll(&p, 1, 0) == 0)
 		return -EAGAIN;
 	n = read(zr->fd, buf, len);
-	return n < 0 ? -errno : n;
+	if (n < 0)
+		return -errno;
+	zr->offset += (uint64_t)n;
+	return n;
 }
 
 static int fill(struct lrs_zreader *zr)
@@ -243,6 +248,11 @@ enum lrs_zkind lrs_zreader__kind(const struct lrs_zreader *zr)
 bool lrs_zreader__cut_short(const struct lrs_zreader *zr)
 {
 	return zr->cut_short;
+}
+
+uint64_t lrs_zreader__offset(const struct lrs_zreader *zr)
+{
+	return zr->offset;
 }
 
 void lrs_zreader__close(struct lrs_zreader *zr)

@@ -37,6 +37,8 @@ void lrs_zreader__set_nonblocking(struct lrs_zreader *zr, bool on);
 enum lrs_zkind lrs_zreader__kind(const struct lrs_zreader *zr);
 /* The compressed stream ended without its end mark (a killed writer). */
 bool lrs_zreader__cut_short(const struct lrs_zreader *zr);
+/* Bytes read from the file so far (compressed): at the end, where it ended. */
+uint64_t lrs_zreader__offset(const struct lrs_zreader *zr);
 void lrs_zreader__close(struct lrs_zreader *zr);	/* accepts NULL */
 
 struct lrs_zwriter;

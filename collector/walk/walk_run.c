@@ -180,6 +180,8 @@ int lrs_walk__run_script(const struct lrs_walk_run_opts *o, const char *dir, cha
 	}
 	if (pid == 0) {
 		dup2(p[1], STDOUT_FILENO);
+		/* its one error line then reads as this command's own */
+		setenv("LRS_ERROR_PREFIX", "lruscope walk", 1);
 		execv(argv[0], argv);
 		fprintf(stderr, "lruscope walk: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);

@@ -1,6 +1,7 @@
 """JSON on stdout, diagnostics on stderr, the entry point that turns LrsError into exit 1."""
 
 import json
+import os
 import sys
 import time
 
@@ -33,7 +34,8 @@ def run(main, prog=None, argv=None):
     try:
         return main(prog, argv)
     except LrsError as e:
-        print("error: %s" % e, file=sys.stderr)
+        # run by 'lruscope walk': its error line begins as that command's own
+        print("%s: %s" % (os.environ.get("LRS_ERROR_PREFIX") or "error", e), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

@@ -16,7 +16,7 @@ head -c 700 "$out/synth-6x2.jsonl.zst" > "$out/cut-short.zst"
 sed -n 2p "$out/synth-3x1.jsonl" > "$out/bare.json"
 if [ "$(id -u)" = 0 ] && [ -x "$build/lruscope" ] && [ ! -s "$out/real.jsonl" ]; then
 	# a real recording is the best seed; not fatal when BPF cannot load here
-	"$build/lruscope" record -q -o "$out/real.jsonl" -d 2 2>/dev/null || rm -f "$out/real.jsonl"
+	"$build/lruscope" record -q --force -o "$out/real.jsonl" -d 2 2>/dev/null || rm -f "$out/real.jsonl"
 	# libFuzzer's -max_len keeps only a prefix of big seeds: a small one too
 	[ -s "$out/real.jsonl" ] && head -n 3 "$out/real.jsonl" | head -c 60000 > "$out/real-head.jsonl" || true
 fi

@@ -92,7 +92,7 @@ if [ "$rc" != 0 ] && grep -q 'larger than RAM' "$OUT/err" && [ -z "$(leftovers)"
 else
 	tap_fail "demo: limit > RAM: exit $rc, $(cat "$OUT/err")"
 fi
-"$LRS_BIN" demo --batch --readers 2000 --limit "$((ram_kb / 8))k" --size "$((ram_kb / 8))k" \
+"$LRS_BIN" demo --batch --readers 256 --limit "$((ram_kb / 8))k" --size "$((ram_kb / 8))k" \
 	>/dev/null 2>"$OUT/err"
 rc=$?
 if [ "$rc" = 1 ] && grep -q 'not enough free memory' "$OUT/err" && [ -z "$(leftovers)" ]; then

@@ -110,3 +110,177 @@ tap_check "$T: gui --screenshot DIR: exit 1 at once, 'is a directory'" \
 run_rc rec-out timeout 30 "$LRS_BIN" record -o "$dir/no-such-dir/r.jsonl" -d 60
 tap_check "$T: record -o into a missing directory: exit 1 at once, naming it ($(cat "$dir/rec-out.err"))" \
 	exited_saying 1 "$dir/rec-out.err" "$dir/no-such-dir does not exist"
+
+# ---- a FIFO that no writer opens: a bounded wait, then a line naming it -------------------
+# lrs_elapsed CMD...: run CMD (stdout dropped, stderr to $err), its status in $rc and
+# its wall time in whole seconds in $secs; timeout bounds the check itself
+lrs_elapsed() {
+	local t0=$SECONDS
+	timeout 40 "$@" >/dev/null 2>"$err"
+	rc=$?
+	secs=$((SECONDS - t0))
+}
+mkfifo "$dir/fifo"
+# all three wait at once: the check takes the wait once, not three times
+(err=$dir/fifo-report.err; lrs_elapsed "$LRS_BIN" report -i "$dir/fifo"; echo "$rc $secs" >"$dir/fifo-report.rc") &
+(err=$dir/fifo-diff.err; lrs_elapsed "$LRS_BIN" diff "$dir/r.jsonl" "$dir/fifo"; echo "$rc $secs" >"$dir/fifo-diff.rc") &
+(err=$dir/fifo-replay.err
+ lrs_elapsed "$LRS_BIN" replay "$dir/fifo" --gui --screenshot "$dir/fifo.png"; echo "$rc $secs" >"$dir/fifo-replay.rc") &
+wait
+# waited_saying NAME TEXT: NAME.rc says exit 1 within 30 s, NAME.err has TEXT
+waited_saying() {
+	local rc secs
+	read -r rc secs <"$dir/$1.rc"
+	[ "$rc" -eq 1 ] && [ "$secs" -le 30 ] && grep -qF -- "$2" "$dir/$1.err"
+}
+for c in report diff replay; do
+	echo "# $c: exit and seconds: $(cat "$dir/fifo-$c.rc"); $(cat "$dir/fifo-$c.err")"
+	tap_check "$T: $c of a FIFO no writer opens: exit 1 within 30 s, naming it and what it waited for" \
+		waited_saying "fifo-$c" "$dir/fifo: a FIFO that no writer opened in 10 s"
+done
+"$LRS_BIN" replay "$dir/fifo" --gui --screenshot "$dir/fifo.png" >/dev/null 2>"$dir/fifo-term.err" &
+pid=$!
+lrs_track_pid $pid
+sleep 1
+kill -TERM $pid
+lrs_wait_for $pid 20
+rc=$?
+lrs_untrack_pid $pid
+echo "# replay FIFO, SIGTERM after 1 s: rc $rc: $(cat "$dir/fifo-term.err")"
+tap_check "$T: replay of a FIFO ended by SIGTERM while waiting: says it waited for a writer, no 'Interrupted system call'" \
+	bash -c '[ "$1" -eq 1 ] && grep -q "interrupted while waiting for a writer" "$2" &&
+		! grep -q "Interrupted system call" "$2"' _ "$rc" "$dir/fifo-term.err"
+(sleep 1; cat "$dir/r.jsonl" >"$dir/fifo") &
+run_rc fifo-late timeout 30 "$LRS_BIN" report -i "$dir/fifo"
+wait
+tap_check "$T: report -i FIFO whose writer comes a second later reads it (rc $rc: $(cat "$dir/fifo-late.err"))" \
+	test "$rc" -eq 0
+run_rc dev-null "$LRS_BIN" report -i /dev/null
+tap_check "$T: report -i /dev/null: exit 1 at once, 'is a character device' ($(cat "$dir/dev-null.err"))" \
+	exited_saying 1 "$dir/dev-null.err" "/dev/null: is a character device, not a recording"
+
+# ---- options that were dropped, refused ----------------------------------------------------
+run_rc d-and-i "$LRS_BIN" report -d 1 -i "$dir/r.jsonl"
+tap_check "$T: report -d 1 -i FILE: usage error, choose one ($(cat "$dir/d-and-i.err"))" \
+	exited_saying 2 "$dir/d-and-i.err" "-d and -i: choose one"
+run_rc i-and-d "$LRS_BIN" report -i "$dir/r.jsonl" -d 1
+tap_check "$T: report -i FILE -d 1: usage error, choose one" \
+	exited_saying 2 "$dir/i-and-d.err" "-d and -i: choose one"
+# export -d shorter than the interval: from its first page to its exit, the duration
+mkdir "$dir/tf"
+"$LRS_BIN" export --textfile "$dir/tf" -d 1 -i 10 -q >/dev/null 2>"$dir/export-d.err" &
+pid=$!
+lrs_track_pid $pid
+for _ in $(seq 200); do [ -e "$dir/tf/lruscope.prom" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+t0=$(date +%s%N)
+lrs_wait_for $pid 30
+rc=$?
+lrs_untrack_pid $pid
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "# export -d 1 -i 10: rc $rc, ran $ms ms after its first page; $(head -c 300 "$dir/export-d.err")"
+tap_check "$T: export -d 1 -i 10 stops 1 s after its first page, not at the next interval" \
+	test "$rc" -eq 0 -a -e "$dir/tf/lruscope.prom" -a "$ms" -lt 5000
+
+# ---- the terminal, the cgroup mount ------------------------------------------------------
+# on_tty NAME CMD: CMD on a terminal (script), its output in $dir/NAME.err, status in $rc
+on_tty() {
+	timeout 30 script -qec "$2" /dev/null >"$dir/$1.err" 2>&1 </dev/null
+	rc=$?
+}
+on_tty dumb "TERM=dumb $LRS_BIN top -d 5"
+tap_check "$T: TERM=dumb top: exit 1 before loading, it cannot move the cursor ($(tr -d '\r' <"$dir/dumb.err" | head -c 300))" \
+	exited_saying 1 "$dir/dumb.err" "lruscope top: TERM=dumb cannot move the cursor"
+on_tty unset "env -u TERM $LRS_BIN top -d 5"
+tap_check "$T: top with TERM unset: exit 1, TERM is not set" \
+	exited_saying 1 "$dir/unset.err" "lruscope top: TERM is not set"
+on_tty dumb-replay "TERM=dumb $LRS_BIN replay $dir/r.jsonl -d 5"
+tap_check "$T: TERM=dumb replay: exit 1, it cannot move the cursor" \
+	exited_saying 1 "$dir/dumb-replay.err" "TERM=dumb cannot move the cursor"
+run_rc cg-etc "$LRS_BIN" report -d 1 --cgroup-root /etc
+tap_check "$T: --cgroup-root /etc: exit 1, not a cgroup mount, no 'Not a directory' ($(cat "$dir/cg-etc.err"))" \
+	bash -c '[ "$1" -eq 1 ] && grep -q "/etc is not a cgroup mount: name the memory cgroup mount" "$2" &&
+		! grep -q "Not a directory" "$2"' _ "$rc" "$dir/cg-etc.err"
+
+# ---- write errors: the help and the tables say a full disk ---------------------------------
+for args in "keys" "keys --man" "--help" "report --help" "diff $dir/r.jsonl $dir/r.jsonl"; do
+	# shellcheck disable=SC2086
+	"$LRS_BIN" $args >/dev/full 2>"$dir/full.err"
+	rc=$?
+	tap_check "$T: $args >/dev/full: exit 1, the disk is full ($(cat "$dir/full.err"))" \
+		exited_saying 1 "$dir/full.err" "failed: no space left on the device"
+done
+
+# ---- recordings cut short, a schema version as a string ------------------------------------
+run_rc rec-zst "$LRS_BIN" record -q -d 1 -o "$dir/rec.jsonl.zst"
+tap_check "$T: record -d 1 -o FILE.zst (rc $rc: $(head -c 300 "$dir/rec-zst.err"))" test "$rc" -eq 0
+head -c 40 "$dir/rec.jsonl.zst" >"$dir/cut40.zst"
+run_rc cut40 "$LRS_BIN" report -i "$dir/cut40.zst"
+tap_check "$T: the first 40 bytes of a .zst recording: truncated, at byte 40 ($(cat "$dir/cut40.err"))" \
+	exited_saying 1 "$dir/cut40.err" "truncated or corrupt: the zstd stream ends at byte 40"
+gzip -c "$dir/r.jsonl" | head -c 10 >"$dir/gz-header"
+run_rc gz-header "$LRS_BIN" report -i - <"$dir/gz-header"
+tap_check "$T: a lone gzip header on stdin: truncated, at byte 10 ($(cat "$dir/gz-header.err"))" \
+	exited_saying 1 "$dir/gz-header.err" "(stdin): truncated or corrupt: the gzip stream ends at byte 10"
+sed '1s/"schema":1,/"schema":"1",/' "$dir/r.jsonl" >"$dir/schema-string.jsonl"
+run_rc schema-string "$LRS_BIN" report -i "$dir/schema-string.jsonl"
+tap_check "$T: \"schema\":\"1\": exit 1, the schema is a string, not missing ($(cat "$dir/schema-string.err"))" \
+	exited_saying 1 "$dir/schema-string.err" '"schema" is the string "1"'
+
+# ---- record: a compression it does not write, a file that exists ---------------------------
+run_rc rec-xz timeout 30 "$LRS_BIN" record -d 1 -o "$dir/r.xz"
+tap_check "$T: record -o FILE.xz: usage error, it writes gzip and zstd only ($(cat "$dir/rec-xz.err"))" \
+	bash -c '[ "$1" -eq 2 ] && grep -q "gzip (FILE.gz) and zstd (FILE.zst) only" "$2" && [ ! -e "$3" ]' \
+	_ "$rc" "$dir/rec-xz.err" "$dir/r.xz"
+cp "$dir/rec.jsonl.zst" "$dir/rec.before"
+run_rc rec-exists timeout 30 "$LRS_BIN" record -q -d 1 -o "$dir/rec.jsonl.zst"
+tap_check "$T: record -o an existing file: exit 1, --force overwrites, the file is untouched ($(cat "$dir/rec-exists.err"))" \
+	bash -c '[ "$1" -eq 1 ] && grep -q "exists: give --force to overwrite it" "$2" && cmp -s "$3" "$4"' \
+	_ "$rc" "$dir/rec-exists.err" "$dir/rec.jsonl.zst" "$dir/rec.before"
+run_rc rec-force timeout 30 "$LRS_BIN" record -q -d 1 --force -o "$dir/rec.jsonl.zst"
+tap_check "$T: record --force -o an existing file overwrites it (rc $rc)" \
+	bash -c '[ "$1" -eq 0 ] && ! cmp -s "$2" "$3" && "$4" report -i "$2" >/dev/null' \
+	_ "$rc" "$dir/rec.jsonl.zst" "$dir/rec.before" "$LRS_BIN"
+
+# ---- usage errors exit 2: --listen, unknown options, limits ---------------------------------
+for addr in bad 0.0.0.0:99999 127.0.0.1:0 999.1.1.1:9464; do
+	run_rc listen timeout 30 "$LRS_BIN" export --listen "$addr" -d 1
+	tap_check "$T: export --listen $addr: usage error naming it ($(cat "$dir/listen.err"))" \
+		exited_saying 2 "$dir/listen.err" "--listen '$addr': want ADDR:PORT"
+done
+# one_line_naming NAME OPT: $rc is 2 and NAME.err is one line naming OPT and --help
+one_line_naming() {
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$dir/$1.err")" -eq 1 ] && grep -qF -- "'$2'" "$dir/$1.err" &&
+		grep -qF -- "--help" "$dir/$1.err"
+}
+for cmd in keys report record replay diff top gui demo export walk workload; do
+	run_rc bogus timeout 20 "$LRS_BIN" "$cmd" --bogus
+	tap_check "$T: $cmd --bogus: usage error, one line naming it ($(head -n 3 "$dir/bogus.err"))" \
+		one_line_naming bogus --bogus
+done
+run_rc missing-value "$LRS_BIN" report -d
+tap_check "$T: report -d without a value: one line naming -d ($(cat "$dir/missing-value.err"))" \
+	one_line_naming missing-value -d
+"$LRS_BIN" demo --help >"$dir/demo.help"
+run_rc readers timeout 20 "$LRS_BIN" demo --readers 300 --batch
+tap_check "$T: demo --readers 300: usage error, the help's limit of 256 ($(cat "$dir/readers.err"))" \
+	bash -c '[ "$1" -eq 2 ] && grep -q "from 1 to 256" "$2" && grep -q "at most 256" "$3"' \
+	_ "$rc" "$dir/readers.err" "$dir/demo.help"
+for opt in --size --limit; do
+	run_rc zero timeout 20 "$LRS_BIN" demo $opt 0 --batch
+	tap_check "$T: demo $opt 0: usage error ($(cat "$dir/zero.err"))" exited_saying 2 "$dir/zero.err" "$opt '0'"
+done
+run_rc size "$LRS_BIN" gui --size 100000x100000
+tap_check "$T: gui --size 100000x100000: usage error naming the upper limit ($(cat "$dir/size.err"))" \
+	exited_saying 2 "$dir/size.err" "to 16384x16384"
+
+# ---- others' words first: SDL's, drgn's ------------------------------------------------------
+# unset, libwayland's own line ("error: XDG_RUNTIME_DIR is invalid or not set") came first
+run_rc xdg env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR "$LRS_BIN" replay "$dir/r.jsonl" --gui
+echo "# replay --gui, no display, XDG_RUNTIME_DIR unset: rc $rc:"
+sed 's/^/#   /' "$dir/xdg.err"
+tap_check "$T: replay --gui without a display or XDG_RUNTIME_DIR: lruscope's line alone, no XDG_RUNTIME_DIR error" \
+	bash -c '[ "$1" -eq 1 ] && [ -s "$2" ] && ! grep -qv "^lruscope" "$2"' _ "$rc" "$dir/xdg.err"
+echo "not a vmcore" >"$dir/not-a-core"
+run_rc walk timeout 60 "$LRS_BIN" walk -c "$dir/not-a-core" -s "$dir/not-a-core"
+tap_check "$T: walk -c NOT-A-CORE: exit 1, its error begins 'lruscope walk:' ($(cat "$dir/walk.err"))" \
+	bash -c '[ "$1" -eq 1 ] && grep -q "^lruscope walk: " "$2" && ! grep -q "^error:" "$2"' _ "$rc" "$dir/walk.err"

@@ -151,6 +151,9 @@ int lrs_export__run(struct lrs_source *src, const struct lrs_export_opts *opts,
 		if (opts->duration_s > 0 && lrs_now_s() - start >= opts->duration_s - 1e-3)
 			break;
 		next += src->interval_s;
+		/* a duration shorter than the interval ends at the duration, as record does */
+		if (opts->duration_s > 0 && next > start + opts->duration_s)
+			next = start + opts->duration_s;
 		if (lrs_now_s() > next) {
 			/* woke too late for whole intervals: count them, do not burst to catch up */
 			double late = lrs_now_s() - next;

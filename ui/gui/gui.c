@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <SDL2/SDL_ttf.h>
 
 #include "ui/gui/gui_internal.h"
@@ -168,9 +169,41 @@ static int gui__check_driver(void)
 	return -ENXIO;
 }
 
+/*
+ * Wayland's socket lives in XDG_RUNTIME_DIR: without a usable one (sudo, a
+ * bare ssh session) libwayland prints "error: XDG_RUNTIME_DIR is invalid"
+ * on stderr when SDL tries it, above lruscope's own message. Then SDL is
+ * asked for its other drivers only, unless SDL_VIDEODRIVER names some.
+ */
+static void gui__skip_wayland_without_runtime_dir(void)
+{
+	const char *run = getenv("XDG_RUNTIME_DIR"), *wl = getenv("WAYLAND_DISPLAY");
+	char drivers[256] = "";
+	struct stat st;
+	size_t used = 0;
+
+	if (getenv("SDL_VIDEODRIVER") || (wl && wl[0] == '/') ||
+	    (run && run[0] == '/' && !stat(run, &st) && S_ISDIR(st.st_mode)))
+		return;
+	for (int i = 0; i < SDL_GetNumVideoDrivers(); i++) {
+		const char *d = SDL_GetVideoDriver(i);
+		int n;
+
+		if (!d || !strcmp(d, "wayland"))
+			continue;
+		n = snprintf(drivers + used, sizeof(drivers) - used, "%s%s", used ? "," : "", d);
+		if (n < 0 || (size_t)n >= sizeof(drivers) - used)
+			break;
+		used += (size_t)n;
+	}
+	if (used)
+		SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers);
+}
+
 /* SDL's video, or a message saying why not (no display: what to do instead). */
 static int gui__video_init(void)
 {
+	gui__skip_wayland_without_runtime_dir();
 	if (SDL_Init(SDL_INIT_VIDEO)) {
 		fprintf(stderr, "lruscope gui: cannot open a window (%s); is there a display? "
 				"Set DISPLAY or WAYLAND_DISPLAY, run 'lruscope top' for the "

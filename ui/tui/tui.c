@@ -194,6 +194,7 @@ int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const c
 		  FILE *outf, FILE *inf)
 {
 	struct lrs_tui *tui = calloc(1, sizeof(*tui));
+	char why[200];
 	const char *cs;
 
 	*out = NULL;
@@ -211,8 +212,8 @@ int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const c
 	cs = nl_langinfo(CODESET);
 	tui->utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 
-	tui->screen = newterm(term, tui->outf, tui->inf);
-	if (!tui->screen) {
+	if (lrs_tui__term_check(term, fileno(tui->outf), why, sizeof(why)) ||
+	    !(tui->screen = newterm(term, tui->outf, tui->inf))) {
 		free(tui);
 		return -ENOTTY;
 	}
@@ -491,16 +492,20 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	struct stderr_capture cap = { .saved_fd = -1, .read_fd = -1 };
 	struct tui_loop lp = { .dirty = true };
 	int err, fd = fileno(stdin), eof_strikes = 0;
+	char why[200] = "";
 
 	if (!isatty(fd) || !isatty(fileno(stdout))) {
 		fprintf(stderr, "lruscope: the live view needs a terminal (stdin and stdout); "
 				"use 'lruscope report' for text\n");
 		return -ENOTTY;
 	}
-	err = lrs_tui__open(&lp.tui, opts, NULL, NULL, NULL);
+	err = lrs_tui__term_check(NULL, fileno(stdout), why, sizeof(why));
+	if (!err)
+		err = lrs_tui__open(&lp.tui, opts, NULL, NULL, NULL);
 	if (err) {
-		fprintf(stderr, "lruscope: cannot start curses on TERM=%s\n",
-			getenv("TERM") ? getenv("TERM") : "(unset)");
+		if (!why[0])
+			snprintf(why, sizeof(why), "TERM=%.60s", getenv("TERM"));
+		fprintf(stderr, "lruscope: cannot start the live view: %s\n", why);
 		return err;
 	}
 	capture__start(&cap);

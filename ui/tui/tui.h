@@ -36,6 +36,12 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
  */
 struct lrs_tui;
 
+/*
+ * Whether curses can drive term (NULL: $TERM) on descriptor fd: it is set, in
+ * terminfo, and can address the cursor (TERM=dumb cannot). 0, or -ENOTTY
+ * with why saying which and what to do. lrs_tui__open checks it too.
+ */
+int lrs_tui__term_check(const char *term, int fd, char *why, size_t why_len);
 int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const char *term,
 		  FILE *outf, FILE *inf);
 void lrs_tui__close(struct lrs_tui *tui);

@@ -192,9 +192,15 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 {
 	struct diff_view v = { .cmp = cmp, .name_a = name_a, .name_b = name_b };
 	struct lrs_tui *tui = NULL;
+	char why[200];
 	int err;
 
 	err = lrs_cmp_grid__init(&v.grid, cmp);
+	if (!err && lrs_tui__term_check(NULL, fileno(stdout), why, sizeof(why))) {
+		fprintf(stderr, "lruscope diff: --tui: %s\n", why);
+		err = -ENOTTY;	/* said */
+		goto out;
+	}
 	if (!err)
 		err = lrs_tui__open(&tui, opts, NULL, NULL, NULL);
 	if (err)

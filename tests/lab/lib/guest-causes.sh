@@ -32,7 +32,7 @@ MiB=1048576
 recorder() {
 	name=$1
 	shift
-	/lruscope record -q -o /mnt/$name.rec "$@" 2> /mnt/$name.err &
+	/lruscope record -q --force -o /mnt/$name.rec "$@" 2> /mnt/$name.err &
 	rec=$!
 	i=0
 	while [ $i -lt 960 ] && kill -0 $rec 2>/dev/null &&
