@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 18
+tap_plan 65
 need_root "errors"
 
 T=errors
