@@ -226,7 +226,9 @@ if command -v bpftrace >/dev/null; then
 	if ! [ -e /sys/kernel/tracing/events ]; then
 		mount -t tracefs nodev /sys/kernel/tracing && LRS_TRACEFS_MOUNTED=/sys/kernel/tracing
 	fi
-	"$LRS_BIN" report -d 12 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
+	# until SIGINT, after the writers ended: a fixed -d would end before them where the
+	# programs load slowly (the lab guest)
+	"$LRS_BIN" report -d 600 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
 	rpid=$!
 	lrs_track_pid "$rpid"
 	bpftrace -e '
@@ -262,7 +264,7 @@ END { clear(@start); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
 		done
 		for w in "${writers[@]}"; do lrs_wait_for "$w" 60; done
 		sleep 1
-		kill -INT "$btpid"
+		kill -INT "$btpid" "$rpid"
 		lrs_wait_for "$btpid" 30
 		lrs_wait_for "$rpid" 30; rc=$?
 		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" <<'EOF'
@@ -283,23 +285,14 @@ check('percpu: the waits ended on two CPUs (two copies to merge)', len(cpus) >= 
 row = [o for o in snap['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
 check('percpu: the report has that lock', len(row) == 1, f'{lock and hex(lock)} not in other_locks: '
       + ', '.join(f"{o['lock']} {o['name']} flags {o['flags']} {o['contended']}" for o in snap['other_locks']
-                  if o['flags'] != 1)[:400] + f"; bpftrace {bt['n']}")
+                  if o['flags'] != 1)[:400] + f"; bpftrace {bt['n']}; drops {snap['drops']}")
 if row:
     r = row[0]
-    # A wait the collector could not keep is counted in drops.task (on 6.1 a new task's
-    # storage cannot always be made inside the tracepoint): counted or lost-and-counted.
-    lost = snap['drops']['task']
-    print(f"# lruscope {r['contended']} waits, bpftrace {n}; drops.task {lost}")
-    check(f'percpu: contended equals the independent count ({n}), but for waits counted lost',
-          r['contended'] <= n and n - r['contended'] <= lost,
-          f"lruscope {r['contended']}, bpftrace {n}, drops.task {lost}")
+    check(f'percpu: contended equals the independent count ({n})', r['contended'] == n,
+          f"lruscope {r['contended']}, bpftrace {n}; drops {snap['drops']}")
     w = bt['w'][lock]
-    # the mean wait where waits were lost, the total where none was
-    ours = r['wait_ns'] / r['contended'] if r['contended'] else 0
-    theirs = w / n if r['contended'] != n else w
-    ours = ours if r['contended'] != n else r['wait_ns']
-    check('percpu: wait time within 10% of the independent sum (of the mean, where waits were lost)',
-          abs(ours - theirs) <= 0.1 * theirs, f"lruscope {r['wait_ns']} ns in {r['contended']}, bpftrace {w} ns in {n}")
+    check('percpu: wait time within 10% of the independent sum', abs(r['wait_ns'] - w) <= 0.1 * w,
+          f"lruscope {r['wait_ns']} ns, bpftrace {w} ns")
     check('percpu: histogram counts every wait', sum(r['hist']) == r['contended'],
           f"{sum(r['hist'])} != {r['contended']}")
     check('percpu: max wait is one wait of the total', 0 < r['wait_max_ns'] <= r['wait_ns'],
