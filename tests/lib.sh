@@ -7,6 +7,7 @@ LRS_BIN=${LRS_BIN:-$LRS_BUILD/lruscope}
 tap_ok()   { echo "ok - $*"; }
 tap_fail() { echo "not ok - $*"; }
 tap_skip() { local name=$1; shift; echo "ok - $name # SKIP $*"; }
+tap_plan() { echo "1..$1"; }
 # tap_check NAME COMMAND...: ok if the command succeeds.
 tap_check() {
 	local name=$1; shift
@@ -145,6 +146,7 @@ lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
 # lrs_screen_check NAME SESSION REGEX SECS [COMMAND...]: a check that the pane of
 # the server on SOCK shows REGEX within SECS and then, if given, that COMMAND
 # succeeds on what it showed (in LRS_SCREEN); prints the screen when not.
+# Returns the verdict (0: ok).
 lrs_screen_check() {
 	local name=$1 s=$2 re=$3 secs=$4 ok=1
 	shift 4
@@ -152,6 +154,7 @@ lrs_screen_check() {
 	[ "$ok" = 1 ] && [ $# -gt 0 ] && { "$@" || ok=0; }
 	tap_check "$name" [ "$ok" = 1 ]
 	[ "$ok" = 1 ] || lrs_screen_show
+	[ "$ok" = 1 ]
 }
 
 # lrs_rewriters FILE SECS: for SECS, four writers rewrite the first 16 MB of
