@@ -4,7 +4,8 @@
 # than the pane: selection and scrolling matter) in tmux, and after each key
 # what the screen shows: the selection marker and the detail pane's title (the
 # selected lruvec), the rows shown, the legend, the time view's values, the
-# help box, the replay's position and speed. The pane's TERM is tmux's own, so
+# help box, the replay's position, speed and interval, the sort, the filter,
+# the holders matrix, q's exit status. The pane's TERM is tmux's own, so
 # Home and End arrive as the keys they are. No root, no BPF. With
 # LRS_KEYS_DRIVEN=FILE, writes into FILE each keymap action (as 'lruscope
 # keys' names it) whose check passed (keys.t asks). See tests/PROTOCOL.md.
@@ -33,13 +34,17 @@ lrs_recording.write(sys.argv[1], M, 20, lambda i, m, n: (int(m[-2:]) + 1) * 1e5 
                     nodes=(0, 1), holders=holders)
 PY
 
-# drove ACTION: the check just made drove ACTION; kept for keys.t if it passed
-LAST_OK=0
-drove() { [ "$LAST_OK" = 1 ] && [ -n "${LRS_KEYS_DRIVEN:-}" ] && echo "$1" >>"$LRS_KEYS_DRIVEN"; }
+# drove ACTION: the checks since the last drove drove ACTION; kept for keys.t if all
+# passed (a key pressed twice, on and off: the second check alone passes with a dead key)
+LAST_OK=0 ALL_OK=1
+drove() {
+	[ "$ALL_OK" = 1 ] && [ -n "${LRS_KEYS_DRIVEN:-}" ] && echo "$1" >>"$LRS_KEYS_DRIVEN"
+	ALL_OK=1
+}
 # verdict NAME COMMAND...: tap_check that also keeps its verdict for drove
 verdict() {
 	local name=$1; shift
-	if "$@"; then LAST_OK=1; else LAST_OK=0; fi
+	if "$@"; then LAST_OK=1; else LAST_OK=0 ALL_OK=0; fi
 	tap_check "$name" [ "$LAST_OK" = 1 ]
 }
 
@@ -59,7 +64,7 @@ check() {
 		fi
 	done
 	tap_check "$T: $name" [ "$LAST_OK" = 1 ]
-	[ "$LAST_OK" = 1 ] || lrs_screen_show
+	[ "$LAST_OK" = 1 ] || { ALL_OK=0; lrs_screen_show; }
 }
 # on_screen REGEX: the last capture shows REGEX
 on_screen() { grep -Eq -- "$1" <<<"$LRS_SCREEN"; }
@@ -160,12 +165,12 @@ sleep 1
 lrs_screen_wait "$SOCK" $S '^>/lrs-tk-29 ' 1
 still_there() { ! grep -q lrs-exit <<<"$LRS_SCREEN" && grep -q '^>/lrs-tk-29 ' <<<"$LRS_SCREEN"; }
 verdict "$T: Esc with no help open does not quit the TUI" still_there
+drove escape
 
 # ---- t: the time view, its arrows -----------------------------------------------
 history_hdr='^ memcg +wait/s history of N0 N1 all nodes'
 key t
 check "t shows the time view, tk-29's now on N1: 6.0ms/s" "$history_hdr" now_29 '6\.0ms/s'
-drove time-view
 key Left
 check "Left in the time view: N0's history (3.0ms/s), N0 selected" "$(title /lrs-tk-29 N0)" \
 	now_29 '3\.0ms/s'
@@ -179,6 +184,7 @@ check "Left from all nodes: N1 again (6.0ms/s)" '^>/lrs-tk-29 +6\.0ms/s *$' \
 	on_screen "$history_hdr"
 key t
 check "t again: the heatmap (columns N0 N1 all nodes)" '^ memcg +N0 +N1 +all nodes'
+drove time-view
 
 # ---- the replay's keys: . , ] [ > < ----------------------------------------------
 P=$(position)
