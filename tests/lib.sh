@@ -188,6 +188,7 @@ lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
 # lrs_screen_check NAME SESSION REGEX SECS [COMMAND...]: a check that the pane of
 # the server on SOCK shows REGEX within SECS and then, if given, that COMMAND
 # succeeds on what it showed (in LRS_SCREEN); prints the screen when not.
+# Returns the verdict (0: ok).
 lrs_screen_check() {
 	local name=$1 s=$2 re=$3 secs=$4 ok=1
 	shift 4
@@ -195,6 +196,7 @@ lrs_screen_check() {
 	[ "$ok" = 1 ] && [ $# -gt 0 ] && { "$@" || ok=0; }
 	tap_check "$name" [ "$ok" = 1 ]
 	[ "$ok" = 1 ] || lrs_screen_show
+	[ "$ok" = 1 ]
 }
 
 # lrs_rewriters FILE SECS: for SECS, four writers rewrite the first 16 MB of

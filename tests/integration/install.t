@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# make install PREFIX=... DESTDIR=...: the binary runs from there and finds its drgn scripts.
+# make install PREFIX=... DESTDIR=...: the binary runs from there and finds its drgn scripts;
+# every command of the program's command table (cli/main.c) is in its --help and has an
+# entry in the installed man page's COMMANDS section.
 set -u
 . "$(dirname "$0")/../lib.sh"
+# the commands: the names in cli/main.c's table, the one the program dispatches on
+commands=$(sed -n '/^static const struct command commands\[\] = {$/,/^};$/p' "$LRS_ROOT/cli/main.c" |
+	sed -n 's/^\t{ "\([a-z]*\)", lrs_cmd_.*/\1/p')
+nr_commands=$(wc -w <<<"$commands")
+# 8 checks, 7 drgn scripts, 2 per command
+tap_plan $((15 + 2 * nr_commands))
 tmp=$(mktemp -d /tmp/lrs-test-install.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 if ! make -s -C "$LRS_ROOT" BUILD="$LRS_BUILD" install DESTDIR="$tmp" PREFIX=/opt/lrs >"$tmp/log" 2>&1; then
@@ -10,7 +18,13 @@ fi
 bin=$tmp/opt/lrs/bin/lruscope
 tap_check "install: $bin is executable" [ -x "$bin" ]
 tap_check "install: it runs (--version)" "$bin" --version
-tap_check "install: --help lists every command" bash -c "'$bin' --help | grep -q walk"
+"$bin" --help >"$tmp/help" 2>&1
+# the command names --help lists: its "  lruscope NAME ..." lines
+listed=$(sed -n 's/^  lruscope \([a-z]*\) .*/\1/p' "$tmp/help" | sort | paste -sd' ')
+echo "# cli/main.c's table: $(sort <<<"$(tr ' ' '\n' <<<"$commands")" | paste -sd' ')"
+echo "# --help lists: $listed"
+tap_check "install: --help lists the commands of cli/main.c's table, no other ($nr_commands)" \
+	[ "$nr_commands" -gt 5 -a "$listed" = "$(tr ' ' '\n' <<<"$commands" | sort | paste -sd' ')" ]
 for s in walk.py lruvecs.py lru_check.py page_owner.py holders.py lrs/__init__.py lrs/program.py; do
 	tap_check "install: drgn-scripts/$s is in share/lruscope" [ -r "$tmp/opt/lrs/share/lruscope/drgn-scripts/$s" ]
 done
@@ -18,6 +32,12 @@ man=$tmp/opt/lrs/share/man/man8/lruscope.8
 tap_check "install: the man page is in share/man/man8" [ -r "$man" ]
 tap_check "install: the man page renders without warnings" \
 	bash -c '[ -z "$(groff -man -ww -z "$1" 2>&1)" ]' _ "$man"
+# man_entry NAME: the installed man page's COMMANDS section has a ".TP" entry ".B NAME"
+man_entry() { awk '/^\.SH COMMANDS/, /^\.SH OPTIONS/' "$man" | grep -A1 '^\.TP$' | grep -qx "\.B $1"; }
+for c in $commands; do
+	tap_check "install: command '$c' has a line in --help" grep -q "^  lruscope $c " "$tmp/help"
+	tap_check "install: command '$c' has an entry in the man page's COMMANDS" man_entry "$c"
+done
 tap_check "install: no __pycache__ is installed" \
 	bash -c "! find '$tmp/opt/lrs/share/lruscope/drgn-scripts' -name __pycache__ | grep -q ."
 tap_check "install: the installed lruscope walk --help runs" bash -c "'$bin' walk --help | grep -q walk.py"

@@ -2,8 +2,12 @@
 # The one keymap (ui/keymap.c) and what is printed from it: 'lruscope keys'
 # lists every binding, the TUI's help overlay (a replay of a synthetic
 # recording in tmux) and 'top --help' show every key the TUI has, and the man
-# page's KEYS section is what 'lruscope keys --man' prints. No root, no BPF.
-# See tests/PROTOCOL.md.
+# page's KEYS section is what 'lruscope keys --man' prints. And every action
+# the table names is driven by one of its keys in a real screen, with a check
+# that the key did what the table says: tui_keys.t (the TUI in tmux) and, for
+# the GUI's own actions, gui_keys.t (the window on Xvfb) are run here and say
+# which actions their passing checks drove. No root, no BPF. See
+# tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -12,6 +16,13 @@ lrs_tmux_test keys
 # the bindings, from the man text: one .B line each, roff undone
 "$LRS_BIN" keys --man >"$WORK/man" 2>&1
 "$LRS_BIN" keys >"$WORK/table" 2>&1
+# the table's actions (its third column, comma-separated; '-' and 'mouse' are
+# no action), each with the screens of its binding: "ACTION tui|gui|both"
+awk 'NR > 1 { a = substr($0, 27, 28); sub(/ +$/, "", a); n = split(a, acts, ",")
+	for (i = 1; i <= n; i++) if (acts[i] != "-" && acts[i] != "mouse") print acts[i], $1 }' \
+	"$WORK/table" | sort -u >"$WORK/actions"
+# the 6 checks of the printouts, one per action
+tap_plan $((6 + $(wc -l <"$WORK/actions")))
 sed -n 's/^\.B "\(.*\)"$/\1/p' "$WORK/man" | sed 's/\\&//g; s/\\-/-/g; s/\\e/\\/g' >"$WORK/all"
 # the table's columns: screen (6), keys (18), action (28), description; as the
 # TUI's help (keys in 19 columns) and top --help (in 22) print a binding, the
@@ -79,4 +90,24 @@ if [ -f "$MAN" ]; then
 else
 	tap_skip "$T: docs/lruscope.8's KEYS section" "docs/lruscope.8 is not in this tree yet"
 fi
+
+# ---- every action, driven by a key in a real screen --------------------------------
+# drive NAME.t: runs it, its lines as comments; the actions it drove in $WORK/driven.NAME
+drive() {
+	: >"$WORK/driven.$1"
+	LRS_KEYS_DRIVEN=$WORK/driven.$1 "$LRS_ROOT/tests/integration/$1.t" >"$WORK/$1.out" 2>&1
+	echo "# $1.t: $(grep -c '^ok - ' "$WORK/$1.out") passed, $(grep -c '^not ok - ' "$WORK/$1.out") failed"
+	grep '^not ok - ' "$WORK/$1.out" | sed 's/^/#   /'
+}
+drive tui_keys
+drive gui_keys
+# driven ACTION SCREENS: a check of the TUI drove it (the GUI's for a GUI-only action)
+driven() {
+	local in=tui_keys
+	[ "$2" = gui ] && in=gui_keys
+	grep -qx -- "$1" "$WORK/driven.$in" || { echo "#   no passing check of $in.t drove '$1'"; return 1; }
+}
+while read -r act screens; do
+	tap_check "$T: action '$act' ($screens) is driven by its key in a real screen" driven "$act" "$screens"
+done <"$WORK/actions"
 exit 0

@@ -273,6 +273,11 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 			goto fail;
 		}
 		SDL_SetWindowMinimumSize(gui->win, 480, 360);
+		/*
+		 * SDL starts with text input on: the '/' that opens the filter would
+		 * arrive as the filter's first character. The prompt turns it on.
+		 */
+		SDL_StopTextInput();
 		gui->ren = SDL_CreateRenderer(gui->win, -1, SDL_RENDERER_ACCELERATED |
 							     SDL_RENDERER_PRESENTVSYNC);
 		if (!gui->ren)
