@@ -91,7 +91,7 @@ run_test() {	# run_test LIMIT TEST: runs TEST (boosted) in a new session, bounde
 # plan of the test output in FILE: none, more than one, one after the first check, a count
 # that differs. The plan line counts nothing itself. Each is one failure; a missing plan
 # only where LRS_REQUIRE_PLAN is not 0 (else a comment says so).
-require_plan=${LRS_REQUIRE_PLAN:-0}
+require_plan=${LRS_REQUIRE_PLAN:-1}
 plan_problems() {
 	awk '
 		/^1\.\.[0-9]+([ \t#]|$)/ {
