@@ -4,6 +4,7 @@ LRS_ROOT=${LRS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 LRS_BUILD=${LRS_BUILD:-$LRS_ROOT/build}
 LRS_BIN=${LRS_BIN:-$LRS_BUILD/lruscope}
 
+tap_plan() { echo "1..$1"; }
 tap_ok()   { echo "ok - $*"; }
 tap_fail() { echo "not ok - $*"; }
 tap_skip() { local name=$1; shift; echo "ok - $name # SKIP $*"; }

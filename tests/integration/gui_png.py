@@ -1,17 +1,26 @@
 #!/usr/bin/python3
 """Check a frame 'lruscope gui --screenshot' wrote: prints TAP lines.
 
-usage: gui_png.py PREFIX FILE.png WIDTH HEIGHT [--contention | --history]
+usage: gui_png.py PREFIX FILE.png WIDTH HEIGHT [--contention | --history] [--row MEMCG]
 
 Finds the legend's colour bar (a row that runs along viridis), then checks
 the header and status line have text, the heatmap above the legend and the
 time heatmaps below it have viridis-coloured cells (with --contention: the
 frame was taken under load; with --history: only the time heatmaps, for a
 frame whose last interval may have been quiet), all from pixels alone.
+
+With --row MEMCG (a memcg one level under the root): the heatmap row whose
+name reads MEMCG has a viridis-coloured cell. The name is found by its text:
+the same lruscope draws it in two frames of made-up recordings (MEMCG and a
+name of the same shape with every letter changed, $LRS_BIN replay --gui
+--screenshot); where those differ in the names column is MEMCG's text, which
+is then looked for in FILE's names column. Every path prints the same lines.
 """
 import struct
 import os
+import subprocess
 import sys
+import tempfile
 import zlib
 
 BG = (24, 26, 30)
@@ -84,28 +93,19 @@ def on_viridis(c, tol=4):
     return bt if best <= tol else None
 
 
-def main(argv):
-    prefix, path, want_w, want_h = argv[1], argv[2], int(argv[3]), int(argv[4])
-    contention = "--contention" in argv
-    history = contention or "--history" in argv
-    out = []
+_cache = {}
 
-    def check(name, ok, why=""):
-        out.append(("ok - " if ok else "not ok - ") + prefix + ": " + name + ("" if ok else ": " + why))
 
-    try:
-        w, h, rows = read_png(path)
-    except (OSError, ValueError, zlib.error) as e:
-        print("not ok - %s: read %s: %s" % (prefix, path, e))
-        return 1
-    check("frame is %dx%d" % (want_w, want_h), (w, h) == (want_w, want_h), "it is %dx%d" % (w, h))
+def viridis_px(c):
+    """Whether colour c is a heat colour: on viridis, not a background."""
+    if c not in _cache:
+        _cache[c] = on_viridis(c) is not None and c not in (BG, PANEL)
+    return _cache[c]
 
-    ink = lambda y0, y1, x0, x1, bg: sum(1 for y in range(y0, y1) for x in range(x0, x1, 2)
-                                         if px(rows, x, y) != bg)
-    check("header has text", ink(0, h // 20, 0, w, BG) > 300, "too few pixels drawn")
-    check("status line has text", ink(h - h // 40, h, 0, w // 2, BG) > 100, "too few pixels drawn")
 
-    # the legend: the row with the longest run of pixels along viridis, rising
+def legend_row(w, h, rows):
+    """(y, length) of the legend's colour bar: the row with the longest run of pixels along
+    viridis, rising."""
     legend_y, legend_run = -1, 0
     cache = {}
     for y in range(h // 8, h * 3 // 4):
@@ -122,36 +122,160 @@ def main(argv):
             best = max(best, run)
         if best > legend_run:
             legend_y, legend_run = y, best
-    check("legend colour bar", legend_run * 2 > w // 4, "longest viridis run %d px" % (legend_run * 2))
-    if legend_y < 0:
+    return legend_y, legend_run
+
+
+def coloured(rows, y0, y1, x0, x1, step=2):
+    return sum(viridis_px(px(rows, x, y)) for y in range(y0, y1, step) for x in range(x0, x1, step))
+
+
+# ---- a memcg's heatmap row, found by its name ----------------------------------------------
+INK = 48	# a text pixel: this far (any channel) from the background; BG and PANEL are close
+
+
+def inked(c):
+    return max(abs(c[0] - BG[0]), abs(c[1] - BG[1]), abs(c[2] - BG[2])) > INK
+
+
+def other_name(memcg):
+    """A path of memcg's shape (same length, same '/'s) with every letter and digit changed."""
+    def swap(ch):
+        if ch.isdigit():
+            return str((int(ch) + 5) % 10)
+        if ch.isalpha():
+            return chr((ord(ch.lower()) - 97 + 13) % 26 + 97)
+        return {"-": "_", "_": "-", ".": ","}.get(ch, ch)
+    return "".join(swap(ch) for ch in memcg)
+
+
+def reference_frame(memcg, work):
+    """A frame of a made-up recording with memcg alone (contended), drawn by $LRS_BIN."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+    import lrs_recording
+    rec, png = os.path.join(work, "ref.jsonl"), os.path.join(work, "ref.png")
+    lrs_recording.write(rec, [memcg], frames=4, wait=lambda i, m, n: 5e6)
+    binary = os.environ.get("LRS_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                       "..", "..", "build", "lruscope")
+    r = subprocess.run([binary, "replay", rec, "--gui", "--screenshot", png],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        raise ValueError("replay --gui --screenshot of %s: exit %d: %s" % (
+            memcg, r.returncode, r.stderr.strip()[-200:]))
+    return read_png(png)
+
+
+def name_template(memcg):
+    """MEMCG's text as the GUI draws it in the heatmap's names column: (x0, y0 in the
+    reference, width, height, set of inked (dx, dy))."""
+    with tempfile.TemporaryDirectory(prefix="lrs-test-gui-ref.") as work:
+        w, h, a = reference_frame(memcg, work)
+        w2, h2, b = reference_frame(other_name(memcg), work)
+    if (w, h) != (w2, h2):
+        raise ValueError("reference frames of %dx%d and %dx%d" % (w, h, w2, h2))
+    legend_y, _ = legend_row(w, h, a)
+    # the names column: left of the cells, above the legend (the side panel and the time
+    # heatmaps' lane labels name the memcg too)
+    diff = [(x, y) for y in range(h // 16, legend_y - 4) for x in range(0, w // 3)
+            if a[y][3 * x:3 * x + 3] != b[y][3 * x:3 * x + 3]]
+    if not diff:
+        raise ValueError("the reference frames do not differ in the names column")
+    x0, x1 = min(x for x, _ in diff), max(x for x, _ in diff) + 1
+    y0, y1 = min(y for _, y in diff), max(y for _, y in diff) + 1
+    ink = {(x - x0, y - y0) for y in range(y0, y1) for x in range(x0, x1) if inked(px(a, x, y))}
+    return x0, y0, x1 - x0, y1 - y0, ink
+
+
+def find_name(rows, w, legend_y, tpl):
+    """(mismatched share, x, y) of the best place of the template's text in the names column
+    (anywhere in it: a tree view indents the name, or leaves out its '/')."""
+    _, _, tw, th, ink = tpl
+    x_end = w // 3
+    bits = [sum(1 << x for x in range(x_end) if inked((r[3 * x], r[3 * x + 1], r[3 * x + 2])))
+            for r in rows[:max(legend_y, 0)]]
+    want = [sum(1 << dx for dx in range(tw) if (dx, dy) in ink) for dy in range(th)]
+    mask, best = (1 << tw) - 1, (2.0, -1, -1)
+    for y in range(0, len(bits) - th):
+        for x in range(0, x_end - tw):
+            bad = 0
+            for dy in range(th):
+                bad += bin(((bits[y + dy] >> x) & mask) ^ want[dy]).count("1")
+                if bad >= best[0] * len(ink):
+                    break
+            share = bad / max(len(ink), 1)
+            if share < best[0]:
+                best = (share, x, y)
+    return best
+
+
+def row_check(check, note, rows, w, h, legend_y, memcg):
+    """Two checks: memcg's name is in the names column; its row has a coloured cell."""
+    try:
+        tpl = name_template(memcg)
+    except (OSError, ValueError, ImportError, zlib.error) as e:
+        check("the heatmap has a row named %s" % memcg, False, "no reference text: %s" % e)
+        check("%s's row has a coloured cell" % memcg, False, "its row was not found")
+        return
+    _, _, tw, th, ink = tpl
+    share, x0, y = find_name(rows, w, legend_y, tpl) if legend_y > 0 else (2.0, -1, -1)
+    note("# %s: its text (%d x %d px, %d inked) best at x %d y %d, %.1f%% of it mismatched" % (
+        memcg, tw, th, len(ink), x0, y, 100 * share))
+    found = share <= 0.1
+    check("the heatmap has a row named %s (at y %d)" % (memcg, y), found,
+          "best match at y %d has %.0f%% of its text mismatched" % (y, 100 * share))
+    # the cells: right of the name, on the text's lines (a cell fills its row but 1 px)
+    n = coloured(rows, y, y + th, x0 + tw, w * 2 // 3, 1) if found else 0
+    check("%s's row has a coloured cell (%d viridis pixels)" % (memcg, n), n > 100,
+          "%d viridis pixels on the row" % n)
+
+
+def main(argv):
+    prefix, path, want_w, want_h = argv[1], argv[2], int(argv[3]), int(argv[4])
+    contention = "--contention" in argv
+    history = contention or "--history" in argv
+    memcg = argv[argv.index("--row") + 1] if "--row" in argv else None
+    out = []
+
+    def check(name, ok, why=""):
+        out.append(("ok - " if ok else "not ok - ") + prefix + ": " + name + ("" if ok else ": " + why))
+
+    try:
+        w, h, rows = read_png(path)
+    except (OSError, ValueError, zlib.error) as e:
+        # every line still: a missing frame fails each check it would have passed
+        w, h, rows, unread = want_w, want_h, None, "read %s: %s" % (path, e)
+    else:
+        unread = None
+    if unread:
+        names = ["frame is %dx%d" % (want_w, want_h), "header has text", "status line has text",
+                 "legend colour bar"] + (["heatmap has coloured cells"] if contention else []) + \
+            (["time heatmaps have coloured columns"] if history else []) + \
+            (["the heatmap has a row named %s" % memcg, "%s's row has a coloured cell" % memcg]
+             if memcg else [])
+        for name in names:
+            check(name, False, unread)
         print("\n".join(out))
         return 1
+    check("frame is %dx%d" % (want_w, want_h), (w, h) == (want_w, want_h), "it is %dx%d" % (w, h))
 
-    def coloured(y0, y1, x0, x1):
-        n = 0
-        for y in range(y0, y1, 2):
-            for x in range(x0, x1, 2):
-                c = px(rows, x, y)
-                if c not in cache:
-                    cache[c] = on_viridis(c)
-                n += cache[c] is not None and c not in (BG, PANEL)
-        return n
+    ink = lambda y0, y1, x0, x1, bg: sum(1 for y in range(y0, y1) for x in range(x0, x1, 2)
+                                         if px(rows, x, y) != bg)
+    check("header has text", ink(0, h // 20, 0, w, BG) > 300, "too few pixels drawn")
+    check("status line has text", ink(h - h // 40, h, 0, w // 2, BG) > 100, "too few pixels drawn")
 
-    untraced = os.environ.get("LRS_UNTRACED", "")
-    if (contention or history) and untraced:
-        # cells are coloured by lruvec wait, which this kernel never traces
-        out.append("ok - " + prefix + ": heatmap has coloured cells # SKIP " + untraced)
-        out.append("ok - " + prefix + ": time heatmaps have coloured columns # SKIP " + untraced)
-        contention = history = False
+    legend_y, legend_run = legend_row(w, h, rows)
+    check("legend colour bar", legend_y >= 0 and legend_run * 2 > w // 4,
+          "longest viridis run %d px" % (legend_run * 2))
     if contention:
-        hm = coloured(h // 16, legend_y - 4, 0, w * 2 // 3)
+        hm = coloured(rows, h // 16, legend_y - 4, 0, w * 2 // 3) if legend_y >= 0 else 0
         check("heatmap has coloured cells", hm > 30, "%d viridis pixels above the legend" % hm)
     if history:
-        tm = coloured(legend_y + h // 20, h - h // 20, w // 6, w * 2 // 3)
+        tm = coloured(rows, legend_y + h // 20, h - h // 20, w // 6, w * 2 // 3) if legend_y >= 0 else 0
         check("time heatmaps have coloured columns", tm > 30,
               "%d viridis pixels below the legend" % tm)
+    if memcg:
+        row_check(check, out.append, rows, w, h, legend_y, memcg)
     print("\n".join(out))
-    return 0 if all(o.startswith("ok") for o in out) else 1
+    return 1 if any(o.startswith("not ok") for o in out) else 0
 
 
 if __name__ == "__main__":
