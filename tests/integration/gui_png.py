@@ -2,6 +2,7 @@
 """Check a frame 'lruscope gui --screenshot' wrote: prints TAP lines.
 
 usage: gui_png.py PREFIX FILE.png WIDTH HEIGHT [--contention | --history] [--row MEMCG]
+                  [--matrix-row MEMCG]
 
 Finds the legend's colour bar (a row that runs along viridis), then checks
 the header and status line have text, the heatmap above the legend and the
@@ -14,7 +15,9 @@ name reads MEMCG has a viridis-coloured cell. The name is found by its text:
 the same lruscope draws it in two frames of made-up recordings (MEMCG and a
 name of the same shape with every letter changed, $LRS_BIN replay --gui
 --screenshot); where those differ in the names column is MEMCG's text, which
-is then looked for in FILE's names column. Every path prints the same lines.
+is then looked for in FILE's names column. With --matrix-row MEMCG: the same for
+the holders matrix in the side panel (a frame of --holders), its row's cell.
+Every path prints the same lines.
 """
 import struct
 import os
@@ -148,54 +151,65 @@ def other_name(memcg):
     return "".join(swap(ch) for ch in memcg)
 
 
-def reference_frame(memcg, work):
-    """A frame of a made-up recording with memcg alone (contended), drawn by $LRS_BIN."""
+def reference_frame(work, memcgs, wait, holders=None):
+    """A frame of a made-up recording (tests/lib/lrs_recording.py) drawn by $LRS_BIN."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
     import lrs_recording
     rec, png = os.path.join(work, "ref.jsonl"), os.path.join(work, "ref.png")
-    lrs_recording.write(rec, [memcg], frames=4, wait=lambda i, m, n: 5e6)
+    tree = lrs_recording.write(rec, memcgs, frames=4, wait=wait)
+    if holders:	# again, now that the memcg ids are known
+        lrs_recording.write(rec, memcgs, frames=4, wait=wait, holders=lambda i: holders(tree))
     binary = os.environ.get("LRS_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                        "..", "..", "build", "lruscope")
     r = subprocess.run([binary, "replay", rec, "--gui", "--screenshot", png],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if r.returncode:
         raise ValueError("replay --gui --screenshot of %s: exit %d: %s" % (
-            memcg, r.returncode, r.stderr.strip()[-200:]))
+            " ".join(memcgs), r.returncode, r.stderr.strip()[-200:]))
     return read_png(png)
 
 
-def name_template(memcg):
-    """MEMCG's text as the GUI draws it in the heatmap's names column: (x0, y0 in the
-    reference, width, height, set of inked (dx, dy))."""
+def text_template(memcg, frame_of, box_of):
+    """MEMCG's text as the GUI draws it: where frame_of(work, memcg) and frame_of(work, a name
+    of its shape) differ inside box_of(w, h, rows). (x0, y0 in the reference, width, height,
+    set of inked (dx, dy))."""
     with tempfile.TemporaryDirectory(prefix="lrs-test-gui-ref.") as work:
-        w, h, a = reference_frame(memcg, work)
-        w2, h2, b = reference_frame(other_name(memcg), work)
+        w, h, a = frame_of(work, memcg)
+        w2, h2, b = frame_of(work, other_name(memcg))
     if (w, h) != (w2, h2):
         raise ValueError("reference frames of %dx%d and %dx%d" % (w, h, w2, h2))
-    legend_y, _ = legend_row(w, h, a)
-    # the names column: left of the cells, above the legend (the side panel and the time
-    # heatmaps' lane labels name the memcg too)
-    diff = [(x, y) for y in range(h // 16, legend_y - 4) for x in range(0, w // 3)
+    bx0, by0, bx1, by1 = box_of(w, h, a)
+    diff = [(x, y) for y in range(by0, by1) for x in range(bx0, bx1)
             if a[y][3 * x:3 * x + 3] != b[y][3 * x:3 * x + 3]]
     if not diff:
-        raise ValueError("the reference frames do not differ in the names column")
+        raise ValueError("the reference frames do not differ where the name is drawn")
     x0, x1 = min(x for x, _ in diff), max(x for x, _ in diff) + 1
     y0, y1 = min(y for _, y in diff), max(y for _, y in diff) + 1
     ink = {(x - x0, y - y0) for y in range(y0, y1) for x in range(x0, x1) if inked(px(a, x, y))}
     return x0, y0, x1 - x0, y1 - y0, ink
 
 
-def find_name(rows, w, legend_y, tpl):
-    """(mismatched share, x, y) of the best place of the template's text in the names column
-    (anywhere in it: a tree view indents the name, or leaves out its '/')."""
+def names_box(w, h, rows):
+    """The heatmap's names column: left of the cells, above the legend (the side panel and
+    the time heatmaps' lane labels name the memcg too)."""
+    return 0, h // 16, w // 3, max(legend_row(w, h, rows)[0] - 4, h // 16)
+
+
+def side_box(w, h, rows):
+    """The side panel (the detail of the selected lruvec, the holders, their matrix)."""
+    return w * 3 // 5, h // 16, w, h - h // 40
+
+
+def find_text(rows, box, tpl):
+    """(mismatched share, x, y) of the best place of the template's text inside box."""
+    bx0, by0, bx1, by1 = box
     _, _, tw, th, ink = tpl
-    x_end = w // 3
-    bits = [sum(1 << x for x in range(x_end) if inked((r[3 * x], r[3 * x + 1], r[3 * x + 2])))
-            for r in rows[:max(legend_y, 0)]]
+    bits = [sum(1 << (x - bx0) for x in range(bx0, bx1) if inked((r[3 * x], r[3 * x + 1], r[3 * x + 2])))
+            for r in rows[by0:by1]]
     want = [sum(1 << dx for dx in range(tw) if (dx, dy) in ink) for dy in range(th)]
     mask, best = (1 << tw) - 1, (2.0, -1, -1)
     for y in range(0, len(bits) - th):
-        for x in range(0, x_end - tw):
+        for x in range(0, bx1 - bx0 - tw):
             bad = 0
             for dy in range(th):
                 bad += bin(((bits[y + dy] >> x) & mask) ^ want[dy]).count("1")
@@ -203,36 +217,70 @@ def find_name(rows, w, legend_y, tpl):
                     break
             share = bad / max(len(ink), 1)
             if share < best[0]:
-                best = (share, x, y)
+                best = (share, bx0 + x, by0 + y)
     return best
 
 
-def row_check(check, note, rows, w, h, legend_y, memcg):
-    """Two checks: memcg's name is in the names column; its row has a coloured cell."""
+def heatmap_frame(work, memcg):
+    """memcg alone, contended: its row in the heatmap."""
+    return reference_frame(work, [memcg], lambda i, m, n: 5e6)
+
+
+def matrix_frame(work, memcg):
+    """memcg waits on another memcg's lock, and only there: its name is the holders matrix's
+    one row (the other memcg, selected, names the column)."""
+    owner = "/lrs-ref-owner"
+
+    def holders(tree):
+        ids = {p: v[0] for p, v in tree.items()}
+        return {"mode": "estimated", "rows": [], "counters": {
+            "unknown": 0, "probable": 0, "running": 1, "drop_full": 0}, "matrix": [{
+                "waiter": memcg, "waiter_id": ids[memcg], "owner": owner, "owner_id": ids[owner],
+                "holder": owner, "holder_id": ids[owner], "holds": 100, "hold_ns": 10 ** 6,
+                "imposed_ns": 2 * 10 ** 6}]}
+    return reference_frame(work, [owner, memcg], lambda i, m, n: 5e6 if m == owner else 0,
+                           holders)
+
+
+# where a memcg's row is looked for: its reference frame, the box it is drawn in, where its
+# cells end, the least viridis pixels they have (a heatmap cell is wider than a matrix cell)
+PLACES = {"heatmap": (heatmap_frame, names_box, lambda w: w * 2 // 3, 100),
+          "holders matrix": (matrix_frame, side_box, lambda w: w, 50)}
+
+
+def row_names(place, memcg):
+    return ("the %s has a row named %s" % (place, memcg),
+            "%s's %s row has a coloured cell" % (memcg, place))
+
+
+def row_check(check, note, rows, w, h, place, memcg):
+    """Two checks: memcg's name is drawn in the place's box; its row has a coloured cell."""
+    frame_of, box_of, cells_end, least = PLACES[place]
+    named, cell = row_names(place, memcg)
     try:
-        tpl = name_template(memcg)
+        tpl = text_template(memcg, frame_of, box_of)
     except (OSError, ValueError, ImportError, zlib.error) as e:
-        check("the heatmap has a row named %s" % memcg, False, "no reference text: %s" % e)
-        check("%s's row has a coloured cell" % memcg, False, "its row was not found")
+        check(named, False, "no reference text: %s" % e)
+        check(cell, False, "its row was not found")
         return
     _, _, tw, th, ink = tpl
-    share, x0, y = find_name(rows, w, legend_y, tpl) if legend_y > 0 else (2.0, -1, -1)
-    note("# %s: its text (%d x %d px, %d inked) best at x %d y %d, %.1f%% of it mismatched" % (
-        memcg, tw, th, len(ink), x0, y, 100 * share))
+    share, x0, y = find_text(rows, box_of(w, h, rows), tpl)
+    note("# %s in the %s: its text (%d x %d px, %d inked) best at x %d y %d, %.1f%% of it "
+         "mismatched" % (memcg, place, tw, th, len(ink), x0, y, 100 * share))
     found = share <= 0.1
-    check("the heatmap has a row named %s (at y %d)" % (memcg, y), found,
+    check("%s (at y %d)" % (named, y), found,
           "best match at y %d has %.0f%% of its text mismatched" % (y, 100 * share))
     # the cells: right of the name, on the text's lines (a cell fills its row but 1 px)
-    n = coloured(rows, y, y + th, x0 + tw, w * 2 // 3, 1) if found else 0
-    check("%s's row has a coloured cell (%d viridis pixels)" % (memcg, n), n > 100,
-          "%d viridis pixels on the row" % n)
+    n = coloured(rows, y, y + th, x0 + tw, cells_end(w), 1) if found else 0
+    check("%s (%d viridis pixels)" % (cell, n), n > least, "%d viridis pixels on the row" % n)
 
 
 def main(argv):
     prefix, path, want_w, want_h = argv[1], argv[2], int(argv[3]), int(argv[4])
     contention = "--contention" in argv
     history = contention or "--history" in argv
-    memcg = argv[argv.index("--row") + 1] if "--row" in argv else None
+    rows_wanted = [(place, argv[argv.index(opt) + 1]) for place, opt in
+                   (("heatmap", "--row"), ("holders matrix", "--matrix-row")) if opt in argv]
     out = []
 
     def check(name, ok, why=""):
@@ -249,8 +297,7 @@ def main(argv):
         names = ["frame is %dx%d" % (want_w, want_h), "header has text", "status line has text",
                  "legend colour bar"] + (["heatmap has coloured cells"] if contention else []) + \
             (["time heatmaps have coloured columns"] if history else []) + \
-            (["the heatmap has a row named %s" % memcg, "%s's row has a coloured cell" % memcg]
-             if memcg else [])
+            [n for place, memcg in rows_wanted for n in row_names(place, memcg)]
         for name in names:
             check(name, False, unread)
         print("\n".join(out))
@@ -272,8 +319,8 @@ def main(argv):
         tm = coloured(rows, legend_y + h // 20, h - h // 20, w // 6, w * 2 // 3) if legend_y >= 0 else 0
         check("time heatmaps have coloured columns", tm > 30,
               "%d viridis pixels below the legend" % tm)
-    if memcg:
-        row_check(check, out.append, rows, w, h, legend_y, memcg)
+    for place, memcg in rows_wanted:
+        row_check(check, out.append, rows, w, h, place, memcg)
     print("\n".join(out))
     return 1 if any(o.startswith("not ok") for o in out) else 0
 

@@ -2,8 +2,10 @@
 # Holders on the running kernel: a heavy memcg (many readers, a small
 # limit: constant reclaim) and a light one (two readers, room to spare) run
 # at once; `report --holders -f json` must put the heavy memcg first among
-# the test's holders and first in the matrix's holder columns; then
-# `top --holders` in tmux shows a holder of the heavy memcg and the matrix.
+# the test's holders and first in the matrix's holder columns; `gui --holders`
+# draws the heavy memcg's row in its holders matrix; `top --holders` in tmux
+# shows a holder of the heavy memcg and the matrix; so do `record --holders`,
+# `report -i` and a replay of that recording.
 # live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -11,7 +13,7 @@ if [ ! -r /sys/kernel/btf/vmlinux ] || ! grep -q 'contention_begin' /proc/kallsy
 	tap_plan 1
 	tap_skip "holders" "kernel has no BTF or no lock:contention_begin (Linux 5.19+)"; exit 0
 fi
-tap_plan 36
+tap_plan 43
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
@@ -39,15 +41,19 @@ start_load() {
 	return 1
 }
 
-start_load heavy --layout shared --readers 6 --duration 45 --size 512m --limit 32m --prefix "$heavy" ||
+start_load heavy --layout shared --readers 6 --duration 60 --size 512m --limit 32m --prefix "$heavy" ||
 	{ tap_fail "holders: heavy workload started"; exit 1; }
-start_load light --layout shared --readers 2 --duration 45 --size 64m --limit 256m --prefix "$light" ||
+start_load light --layout shared --readers 2 --duration 60 --size 64m --limit 256m --prefix "$light" ||
 	{ tap_fail "holders: light workload started"; exit 1; }
 sleep 1
 "$LRS_BIN" report --holders -d 7 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
-# a recording with the holders over the same time, for report -i and a replay
+# over the same time: a GUI frame, and a recording with the holders, for report -i
+# and a replay (the load's waits come in bursts: all three see the same)
+timeout 120 "$LRS_BIN" gui --holders --screenshot "$tmp/gui.png" -d 8 -i 4 >"$tmp/gui.out" 2>&1 &
+guipid=$!
+lrs_track_pid "$guipid"
 "$LRS_BIN" record --holders -o "$tmp/rec.jsonl.zst" -d 7 2>"$tmp/rec.err" &
 recpid=$!
 lrs_track_pid "$recpid"
@@ -117,6 +123,17 @@ check('waits charged to a task seen running on the other CPU', h['counters'].get
 check('no holder map was full', h['counters'].get('drop_full') == 0, str(h['counters']))
 PY
 done
+# ---- the GUI: gui --holders, a frame headless (taken over the report's time): the
+# holders matrix in the side panel has the heavy memcg's row (found by its name),
+# its cell coloured
+heavy_memcg=$(grep -m1 '^/' "$tmp/heavy.out")
+wait "$guipid"; rc=$?
+lrs_untrack_pid "$guipid"
+tap_check "holders: gui --holders --screenshot exits 0 (rc $rc: $(tail -c 300 "$tmp/gui.out"))" [ "$rc" -eq 0 ]
+mkdir -p "$LRS_BUILD/tests/gui" && cp "$tmp/gui.png" "$LRS_BUILD/tests/gui/live-holders.png" 2>/dev/null
+/usr/bin/python3 "$(dirname "$0")/gui_png.py" "holders: gui --holders" "$tmp/gui.png" 1280 800 \
+	--matrix-row "$heavy_memcg"
+
 # ---- the TUI: lruscope top --holders in tmux, the same load; then a replay -----
 # wait_for SESSION REGEX SECS: until the pane shows REGEX
 wait_for() {
@@ -170,6 +187,7 @@ holders_screens() {
 	tm capture-pane -p -t "$s" >"$tmp/$s-matrix2.txt"
 	tap_check "holders: $what: c switches the matrix's columns to the holder's memcg, heavy first" \
 		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ holder/p" "$2" | grep -q "^ *waiter \\\\ holder *\(/ *\)\?/$3"' _ "$rc" "$tmp/$s-matrix2.txt" "$heavy"
+	sed -n '/waiter \\ holder/p' "$tmp/$s-matrix2.txt" | sed 's/^/#   /'
 	if [ -n "${LRS_KEEP_SCREENS:-}" ]; then
 		cp "$tmp/$s.txt" "$tmp/$s-matrix.txt" "$tmp/$s-matrix2.txt" "$LRS_KEEP_SCREENS/"
 	fi
