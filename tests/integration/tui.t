@@ -128,6 +128,9 @@ leaf=${memcg##*/}
 echo "# load in $memcg"
 
 # ---- 1: 256 colours, keys, q ------------------------------------------------
+# a session that stays: killing a test's last session would end the server
+# while the next one starts
+tm new-session -d -s keep -x 20 -y 5 "sleep 600"
 S1=main
 if ! start_top "$S1" TERM=xterm-256color; then
 	tap_fail "$T: lruscope top did not start in tmux"
