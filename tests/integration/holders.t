@@ -2,15 +2,20 @@
 # Holders on the running kernel: a heavy memcg (many readers, a small
 # limit: constant reclaim) and a light one (two readers, room to spare) run
 # at once; `report --holders -f json` must put the heavy memcg first among
-# the test's holders and first in the matrix's holder columns.
+# the test's holders and first in the matrix's holder columns; `gui --holders`
+# draws the heavy memcg's row in its holders matrix; `top --holders` in tmux
+# shows a holder of the heavy memcg and the matrix; so do `record --holders`,
+# `report -i` and a replay of that recording.
 # live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
-need_root "holders"
-lrs_spin_probe
 if [ ! -r /sys/kernel/btf/vmlinux ] || ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
+	tap_plan 1
 	tap_skip "holders" "kernel has no BTF or no lock:contention_begin (Linux 5.19+)"; exit 0
 fi
+tap_plan 43
+need_root "holders"
+command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
 tmp=$(mktemp -d /tmp/lrs-test-holders.XXXXXX)
 heavy=lrs-test-hh$$- light=lrs-test-hl$$-
@@ -36,20 +41,40 @@ start_load() {
 	return 1
 }
 
-start_load heavy --layout shared --readers 6 --duration 30 --size 512m --limit 32m --prefix "$heavy" ||
+start_load heavy --layout shared --readers 6 --duration 0 --size 512m --limit 32m --prefix "$heavy" ||
 	{ tap_fail "holders: heavy workload started"; exit 1; }
-start_load light --layout shared --readers 2 --duration 30 --size 64m --limit 256m --prefix "$light" ||
+start_load light --layout shared --readers 2 --duration 0 --size 64m --limit 256m --prefix "$light" ||
 	{ tap_fail "holders: light workload started"; exit 1; }
 sleep 1
 "$LRS_BIN" report --holders -d 7 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
+# over the same time: a GUI frame, and a recording with the holders, for report -i
+# and a replay (the load's waits come in bursts: all three see the same)
+timeout 120 "$LRS_BIN" gui --holders --screenshot "$tmp/gui.png" -d 8 -i 4 >"$tmp/gui.out" 2>&1 &
+guipid=$!
+lrs_track_pid "$guipid"
+"$LRS_BIN" record --holders -o "$tmp/rec.jsonl.zst" -d 7 2>"$tmp/rec.err" &
+recpid=$!
+lrs_track_pid "$recpid"
 # its programs, by id: others may run lruscope too, and nothing is pinned
 report_ids=$(lrs_wait_bpf_loaded "$rpid")
 tap_check "holders: the report loaded its BPF programs ($report_ids)" [ -n "$report_ids" ]
 wait "$rpid"; rc=$?
 lrs_untrack_pid "$rpid"
 tap_check "holders: report --holders -f json exits 0 (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
+wait "$recpid"; rc=$?
+lrs_untrack_pid "$recpid"
+tap_check "holders: record --holders -d 7 exits 0 (rc $rc: $(head -c 300 "$tmp/rec.err"))" [ "$rc" -eq 0 ]
+# every snapshot line carries the holders object whole (docs/recording-format.md)
+lines=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 | wc -l)
+with=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 |
+	/usr/bin/python3 -c 'import json, sys; print(sum("mode" in (json.loads(l).get("holders") or {}) for l in sys.stdin))')
+tap_check "holders: every snapshot line of the recording has its holders ($with of $lines)" \
+	[ "$lines" -ge 5 -a "$with" = "$lines" ]
+"$LRS_BIN" report -i "$tmp/rec.jsonl.zst" --holders -f json >"$tmp/rec.json" 2>"$tmp/rec-report.err"
+rc=$?
+echo "# report -i --holders -f json: exit $rc $(head -c 200 "$tmp/rec-report.err")"
 "$LRS_BIN" report --holders -d 1 >"$tmp/h.txt" 2>&1; rc=$?
 # the mode in its heading, the table's column heading, one matrix by owner and one by holder
 tap_check "holders: the text report has the holder table and both matrices (rc $rc)" \
@@ -60,62 +85,69 @@ tap_check "holders: the text report has the holder table and both matrices (rc $
 tap_check "holders: the text report counts the waits per rule ($(grep -o 'waits charged to a task seen running [0-9]*' "$tmp/h.txt"))" \
 	grep -Eq '^waits charged to a task seen running [0-9]+, to an earlier acquirer [0-9]+, to nobody [0-9]+, map full [0-9]+$' "$tmp/h.txt"
 
-PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$tmp/h.json" "$heavy" "$light" <<'PY'
+# the live report's holders, then those report -i reads from the recording (its last line's)
+for what in "h.json:" "rec.json:report -i of the recording: "; do
+PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$tmp/${what%%:*}" "$heavy" "$light" "${what#*:}" <<'PY'
 import json, sys
 import lrs_tap
-snap, heavy, light = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
-def check(name, ok, why='', traced=False):
-    lrs_tap.check('holders: ' + name, ok, why, traced)
+try:
+    snap = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    snap = {'lruvecs': [], 'unreadable': str(e)}
+heavy, light, what = sys.argv[2], sys.argv[3], sys.argv[4]
+def check(name, ok, why=''):
+    lrs_tap.check('holders: ' + what + name, ok, why)
 h = snap.get('holders')
 check('a "holders" object with a mode', h and h['mode'] in ('estimated', 'exact (fentry)'), str(h)[:200])
-if not h:
-    sys.exit(0)
+# without one, every check below still runs, and fails
+h = h or {'rows': [], 'matrix': [], 'counters': {}}
 ours = lambda m: m and (m.startswith('/' + heavy) or m.startswith('/' + light))
 rows = [r for r in h['rows'] if ours(r['memcg'])]
 rows.sort(key=lambda r: -r['imposed_ns'])
-check('holders of the test memcgs are seen', len(rows) >= 2, str(len(rows)), traced=True)
-if rows:
-    check('the heavy memcg holds first', rows[0]['memcg'].startswith('/' + heavy),
-          ', '.join(f"{r['memcg']}:{r['imposed_ns']}" for r in rows[:4]))
-    check('holder rows name a task', all(r['pid'] > 0 and r['comm'] for r in rows), str(rows[:2]))
+check('holders of the test memcgs are seen', len(rows) >= 2, str(len(rows)))
+check('the heavy memcg holds first', rows and rows[0]['memcg'].startswith('/' + heavy),
+      ', '.join(f"{r['memcg']}:{r['imposed_ns']}" for r in rows[:4]) or 'no rows')
+check('holder rows name a task', rows and all(r['pid'] > 0 and r['comm'] for r in rows), str(rows[:2]))
 cols = {}
 for c in h['matrix']:
     if ours(c['holder']):
         cols[c['holder']] = cols.get(c['holder'], 0) + c['imposed_ns']
 top = sorted(cols.items(), key=lambda kv: -kv[1])
-check('the heavy memcg is the first holder column of the matrix', top and top[0][0].startswith('/' + heavy), str(top), traced=True)
+check('the heavy memcg is the first holder column of the matrix', top and top[0][0].startswith('/' + heavy), str(top))
 lv = {(l['memcg'], l['node']) for l in snap['lruvecs']}
 check('every holder row belongs to a reported lruvec', h['rows'] and
-      all(r['lruvec'].rsplit('@N', 1)[0] in {m for m, _ in lv} for r in h['rows']), str(h['rows'][:2]), traced=True)
+      all(r['lruvec'].rsplit('@N', 1)[0] in {m for m, _ in lv} for r in h['rows']), str(h['rows'][:2]))
 check('counters present', set(h['counters']) == {'unknown', 'running', 'probable', 'drop_full'}, str(h['counters']))
 # two CPUs queue one waiter at most: no FIFO chain, holders come from who runs (sched_switch)
-check('waits charged to a task seen running on the other CPU', h['counters']['running'] > 0, str(h['counters']), traced=True)
-check('no holder map was full', h['counters']['drop_full'] == 0, str(h['counters']))
+check('waits charged to a task seen running on the other CPU', h['counters'].get('running', 0) > 0, str(h['counters']))
+check('no holder map was full', h['counters'].get('drop_full') == 0, str(h['counters']))
 PY
-# ---- the TUI: lruscope top --holders in tmux, the same load ---------------------
-wait_for() {	# wait_for REGEX SECS: until the pane shows REGEX
+done
+# ---- the GUI: gui --holders, a frame headless (taken over the report's time): the
+# holders matrix in the side panel has the heavy memcg's row (found by its name),
+# its cell coloured
+heavy_memcg=$(grep -m1 '^/' "$tmp/heavy.out")
+wait "$guipid"; rc=$?
+lrs_untrack_pid "$guipid"
+tap_check "holders: gui --holders --screenshot exits 0 (rc $rc: $(tail -c 300 "$tmp/gui.out"))" [ "$rc" -eq 0 ]
+mkdir -p "$LRS_BUILD/tests/gui" && cp "$tmp/gui.png" "$LRS_BUILD/tests/gui/live-holders.png" 2>/dev/null
+/usr/bin/python3 "$(dirname "$0")/gui_png.py" "holders: gui --holders" "$tmp/gui.png" 1280 800 \
+	--matrix-row "$heavy_memcg"
+
+# ---- the TUI: lruscope top --holders in tmux, the same load; then a replay -----
+# wait_for SESSION REGEX SECS: until the pane shows REGEX
+wait_for() {
 	local i
-	for ((i = 0; i < $2 * 4; i++)); do
-		tm capture-pane -p -t top | grep -Eq -- "$1" && return 0
+	for ((i = 0; i < $(lrs_secs "$3") * 4; i++)); do
+		tm capture-pane -p -t "$1" | grep -Eq -- "$2" && return 0
 		sleep 0.25
 	done
 	return 1
 }
-if ! command -v tmux >/dev/null; then
-	tap_fail "holders: tmux is missing (make deps)"
-else
-	tm new-session -d -s top -x 160 -y 50 \
-		"env -i PATH=$PATH HOME=/root TERM=xterm-256color LC_ALL=C $LRS_BIN top --holders -i 1; sleep 30"
-	wait_for 'holders: (estimated|exact)' 20; rc=$?
-	tap_check "holders: top --holders names the mode in its header" [ "$rc" -eq 0 ]
-	# the heavy memcg's lruvecs only, the hottest selected, the detail pane on
-	tm send-keys -t top / "$heavy" Enter
-	wait_for "$heavy.*@N" 10 || tm send-keys -t top Enter
-	wait_for "holder's memcg" 10
-	# the holder lines, right of the "holder's memcg ... imposed" heading: a long
-	# path keeps its tail ("...est-hh123-shared"), the pid tells heavy from light
-	holder_lines() {
-		/usr/bin/python3 - "$1" <<'PY'
+# the holder lines, right of the "holder's memcg ... imposed" heading: a long
+# path keeps its tail ("...est-hh123-shared"), the pid tells heavy from light
+holder_lines() {
+	/usr/bin/python3 - "$1" <<'PY'
 import sys
 lines = open(sys.argv[1]).read().split('\n')
 head = [i for i, l in enumerate(lines) if "holder's memcg" in l and ' imposed' in l]
@@ -123,40 +155,63 @@ if head:
     x = lines[head[0]].index(' imposed')
     print('\n'.join(l[x:].strip() for l in lines[head[0] + 1:] if len(l) > x))
 PY
-	}
-	name="holders: top shows a holder of the heavy memcg in the detail pane"
-	if lrs_traced "$name"; then
-		for ((i = 0; i < 60; i++)); do	# until a holder of the heavy memcg was seen
-			tm capture-pane -p -t top >"$tmp/top.txt"
-			holder_lines "$tmp/top.txt" | grep -qF -- "${heavy#lrs-test-}shared" && break
-			sleep 0.25
-		done
-		lines=$(holder_lines "$tmp/top.txt")
-		tap_check "$name (holder lines: $(echo "${lines:-none}" | head -6 | tr '\n' '|'))" \
-			grep -qF -- "${heavy#lrs-test-}shared" <<<"$lines"
+}
+# holders_screens SESSION WHAT: 4 checks of WHAT (top or replay) in SESSION: the
+# mode in the header, a holder of the heavy memcg in the detail pane, the
+# matrix (x) with the heavy memcg, its columns by holder (c) with heavy first
+holders_screens() {
+	local s=$1 what=$2 rc i lines
+	wait_for "$s" 'holders: (estimated|exact)' 20; rc=$?
+	tap_check "holders: $what names the holders' mode in its header" [ "$rc" -eq 0 ]
+	# the heavy memcg's lruvecs only, the hottest selected, the detail pane on
+	tm send-keys -t "$s" / "$heavy" Enter
+	wait_for "$s" "$heavy.*@N" 10 || tm send-keys -t "$s" Enter
+	wait_for "$s" "holder's memcg" 10
+	for ((i = 0; i < $(lrs_secs 15) * 4; i++)); do	# until a holder of the heavy memcg was seen
+		tm capture-pane -p -t "$s" >"$tmp/$s.txt"
+		holder_lines "$tmp/$s.txt" | grep -qF -- "${heavy#lrs-test-}shared" && break
+		sleep 0.25
+	done
+	lines=$(holder_lines "$tmp/$s.txt")
+	tap_check "holders: $what shows a holder of the heavy memcg in the detail pane (holder lines: $(echo "${lines:-none}" | head -6 | tr '\n' '|'))" \
+		grep -qF -- "${heavy#lrs-test-}shared" <<<"$lines"
+	[ -n "$lines" ] || sed "s/^/#   /" "$tmp/$s.txt"
+	tm send-keys -t "$s" x
+	wait_for "$s" 'waiter \\ (owner|holder)' 10; rc=$?
+	tm capture-pane -p -t "$s" >"$tmp/$s-matrix.txt"
+	tap_check "holders: $what: x shows the memcg x memcg matrix with the heavy memcg in it" \
+		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ /,\$p" "$2" | grep -q "/$3"' _ "$rc" "$tmp/$s-matrix.txt" "$heavy"
+	[ "$rc" -eq 0 ] || sed "s/^/#   /" "$tmp/$s-matrix.txt"
+	# a column heading keeps a long path's tail ("...est-hh123-shared")
+	tm send-keys -t "$s" c
+	wait_for "$s" 'waiter \\ holder' 10; rc=$?
+	tm capture-pane -p -t "$s" >"$tmp/$s-matrix2.txt"
+	tap_check "holders: $what: c switches the matrix's columns to the holder's memcg, heavy first" \
+		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ holder/p" "$2" | grep -Eq "^ *waiter \\\\ holder +(/ +)?[^ ]*$3shared( |\$)"' _ "$rc" "$tmp/$s-matrix2.txt" "${heavy#lrs-test-}"
+	sed -n '/waiter \\ holder/p' "$tmp/$s-matrix2.txt" | sed 's/^/#   /'
+	if [ -n "${LRS_KEEP_SCREENS:-}" ]; then
+		cp "$tmp/$s.txt" "$tmp/$s-matrix.txt" "$tmp/$s-matrix2.txt" "$LRS_KEEP_SCREENS/"
 	fi
-	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/top.txt" "$LRS_KEEP_SCREENS/holders-top.txt"
-	top_pid=$(pgrep -P "$(tm display -p -t top '#{pane_pid}')" -x lruscope)
-	top_ids=$(lrs_wait_bpf_loaded "${top_pid:-0}")
-	tm send-keys -t top x
-	wait_for 'waiter \\ (owner|holder)' 10; rc=$?
-	tm capture-pane -p -t top >"$tmp/matrix.txt"
-	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/matrix.txt" "$LRS_KEEP_SCREENS/holders-matrix.txt"
-	tap_check_traced "holders: x shows the memcg x memcg matrix with the heavy memcg in it" \
-		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ /,\$p" "$2" | grep -q "/$3"' _ "$rc" "$tmp/matrix.txt" "$heavy"
-	[ "$rc" -eq 0 ] || [ -n "$LRS_UNTRACED" ] || sed "s/^/#   /" "$tmp/matrix.txt"
-	tm send-keys -t top c
-	wait_for 'waiter \\ holder' 10; rc=$?
-	tm capture-pane -p -t top >"$tmp/matrix2.txt"
-	tap_check_traced "holders: c switches the matrix's columns to the holder's memcg, heavy first" \
-		bash -c '[ "$1" -eq 0 ] && sed -n "/waiter \\\\ holder/p" "$2" | grep -q "^ *waiter \\\\ holder *\(/ *\)\?/$3"' _ "$rc" "$tmp/matrix2.txt" "$heavy"
-	[ -n "${LRS_KEEP_SCREENS:-}" ] && cp "$tmp/matrix2.txt" "$LRS_KEEP_SCREENS/holders-matrix2.txt"
-	tm send-keys -t top q
-	for ((i = 0; i < 40; i++)); do kill -0 "${top_pid:-0}" 2>/dev/null || break; sleep 0.25; done
-	tap_check "holders: q ends top --holders (pid ${top_pid:-none}), which held BPF programs ($top_ids)" \
-		bash -c '[ -n "$1" ] && [ -n "$2" ] && ! kill -0 "$1" 2>/dev/null' _ "$top_pid" "$top_ids"
-	lrs_tmux_end "$SOCK"
-fi
+}
+tm new-session -d -s top -x 160 -y 50 \
+	"env -i PATH=$PATH HOME=/root TERM=xterm-256color LC_ALL=C $LRS_BIN top --holders -i 1; sleep 30"
+wait_for top 'holders: (estimated|exact)' 20
+top_pid=$(pgrep -P "$(tm display -p -t top '#{pane_pid}')" -x lruscope)
+top_ids=$(lrs_wait_bpf_loaded "${top_pid:-0}")
+holders_screens top "top --holders"
+tm send-keys -t top q
+for ((i = 0; i < 40; i++)); do kill -0 "${top_pid:-0}" 2>/dev/null || break; sleep 0.25; done
+tap_check "holders: q ends top --holders (pid ${top_pid:-none}), which held BPF programs ($top_ids)" \
+	bash -c '[ -n "$1" ] && [ -n "$2" ] && ! kill -0 "$1" 2>/dev/null' _ "$top_pid" "$top_ids"
+
+# the recording made with --holders, replayed: the same screens, without BPF
+tm new-session -d -s replay -x 160 -y 50 \
+	"env -i PATH=$PATH HOME=/root TERM=xterm-256color LC_ALL=C $LRS_BIN replay --speed 2 $tmp/rec.jsonl.zst; echo replay-exit-\$?; sleep 30"
+holders_screens replay "replay of a recording made with --holders"
+tm send-keys -t replay q
+wait_for replay 'replay-exit-0' 10; rc=$?
+tap_check "holders: q ends the replay with status 0" [ "$rc" -eq 0 ]
+lrs_tmux_end "$SOCK"
 for pid in "${LRS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
 for pid in "${LRS_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
 left=$(lrs_progs_left $report_ids ${top_ids:-})

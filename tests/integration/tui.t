@@ -6,6 +6,7 @@
 # live: traced
 set -u
 . "$(dirname "$0")/../lib.sh"
+tap_plan 21
 
 T=tui
 need_root "$T"
@@ -35,7 +36,8 @@ memcg=""
 start_load() {
 	local root ver line i
 	if "$LRS_BIN" workload --help >/dev/null 2>&1; then
-		"$LRS_BIN" workload --layout shared --readers 4 --duration 0 --size 512m --limit 64m \
+		# on node 0: the row's first cell (N0) is the one its waits are in, on two nodes too
+		lrs_on_node0 "$LRS_BIN" workload --layout shared --readers 4 --duration 0 --size 512m --limit 64m \
 			--prefix "$TAG-" --nest >"$WORK/load.out" 2>"$WORK/load.err" &
 		lrs_track_pid $!
 		for i in $(seq 1 60); do
@@ -70,7 +72,8 @@ screen_esc() { tm capture-pane -p -e -t "$1"; }
 
 # wait_for SESSION REGEX [SECS]: until the pane shows REGEX.
 wait_for() {
-	local s=$1 re=$2 secs=${3:-20} i
+	local s=$1 re=$2 secs i
+	secs=$(lrs_secs "${3:-20}")
 	for ((i = 0; i < secs * 4; i++)); do
 		screen_text "$s" | grep -Eq -- "$re" && return 0
 		sleep 0.25
@@ -88,7 +91,7 @@ start_top() {
 	tm send-keys -t "$s" "env $* $LRS_BIN top -i 1; echo lrs-exit=\$?" Enter
 	pane=$(tm display -p -t "$s" '#{pane_pid}')
 	top_pid=""
-	for i in $(seq 1 40); do
+	for i in $(seq 1 $(( $(lrs_secs 10) * 4 ))); do
 		top_pid=$(pgrep -P "$pane" -x lruscope | head -1)
 		[ -n "$top_pid" ] && break
 		sleep 0.25
@@ -119,9 +122,6 @@ save_screen() { screen_text "$1" >"$WORK/$2.txt"; screen_esc "$1" >"$WORK/$2.esc
 # Print a screen into the TAP output on failure: it is what the user saw.
 show() { sed 's/^/#   /' "$WORK/$1.txt"; }
 
-lrs_spin_probe
-runs_traced() { lrs_traced "$T: $1"; }	# names carry the test's prefix
-
 if ! start_load; then
 	tap_fail "$T: the readtwice load did not start"
 	exit 1
@@ -130,6 +130,9 @@ leaf=${memcg##*/}
 echo "# load in $memcg"
 
 # ---- 1: 256 colours, keys, q ------------------------------------------------
+# a session that stays: killing a test's last session would end the server
+# while the next one starts
+tm new-session -d -s keep -x 20 -y 5 "sleep 600"
 S1=main
 if ! start_top "$S1" TERM=xterm-256color; then
 	tap_fail "$T: lruscope top did not start in tmux"
@@ -137,9 +140,7 @@ if ! start_top "$S1" TERM=xterm-256color; then
 	exit 1
 fi
 # a row for our memcg with a rate: the load contends within a few intervals
-if ! runs_traced "the test memcg's row shows its lruvec lock wait"; then
-	wait_for "$S1" "$leaf" 30
-elif wait_for "$S1" "$leaf .*[0-9.]+[mun]?s/s" 30; then
+if wait_for "$S1" "$leaf .*[0-9.]+[mun]?s/s" 30; then
 	tap_ok "$T: the test memcg's row shows its lruvec lock wait"
 else
 	tap_fail "$T: no contended row for $memcg"
@@ -151,17 +152,14 @@ grep -q "lruscope .* live every 1s" "$WORK/first.txt" && grep -q "drops: task" "
 	grep -q "lruvec locks" "$WORK/first.txt" &&
 	tap_ok "$T: header: kernel, interval, totals, drop counters" ||
 	{ tap_fail "$T: header incomplete"; show first; }
-# the legend's scale; with no lruvec wait traced at all, the legend says so
+# the legend's scale
 legend="lock wait/s .* max [0-9.]+[mun]?s/s"
-[ -n "$LRS_UNTRACED" ] && legend="lock wait/s \(log scale; no lruvec lock contention"
 grep -Eq "$legend" "$WORK/first.txt" &&
 	tap_ok "$T: colour legend" || { tap_fail "$T: no legend"; show first; }
 # a coloured cell: a 256-colour background on our memcg's line
-if runs_traced "the test memcg's cell is coloured (256 colours)"; then
-	grep "$leaf" "$WORK/first.esc" | grep -q $'\e\\[[0-9;]*48;5;[0-9]*m' &&
-		tap_ok "$T: the test memcg's cell is coloured (256 colours)" ||
-		{ tap_fail "$T: no 256-colour cell on the $leaf row"; grep "$leaf" "$WORK/first.esc" | cat -v | sed 's/^/#   /'; }
-fi
+grep "$leaf" "$WORK/first.esc" | grep -q $'\e\\[[0-9;]*48;5;[0-9]*m' &&
+	tap_ok "$T: the test memcg's cell is coloured (256 colours)" ||
+	{ tap_fail "$T: no 256-colour cell on the $leaf row"; grep "$leaf" "$WORK/first.esc" | cat -v | sed 's/^/#   /'; }
 # the parent memcg too, indented above its child (tree order)
 parent_leaf=$(basename "$(dirname "$memcg")")
 awk -v p="$parent_leaf" -v c="$leaf" 'index($0, p) && !index($0, c) {pl = NR} index($0, c) {cl = NR} END {exit !(pl && cl && pl < cl)}' \
@@ -174,9 +172,7 @@ grep -q "other locks (top" "$WORK/first.txt" &&
 tm send-keys -t "$S1" / ; tm send-keys -t "$S1" -l "$leaf"; tm send-keys -t "$S1" Enter
 if wait_for "$S1" "$leaf@N[0-9]+ +lock 0x" 10 && wait_for "$S1" "top waiters" 5; then
 	save_screen "$S1" detail
-	if ! runs_traced "detail pane: counts, histogram, waiters, stacks, LRU sizes"; then
-		:
-	elif grep -q "LRU pages: .*inactive_file" "$WORK/detail.txt" && grep -q "wait histogram" "$WORK/detail.txt" &&
+	if grep -q "LRU pages: .*inactive_file" "$WORK/detail.txt" && grep -q "wait histogram" "$WORK/detail.txt" &&
 		grep -q "top waiting stacks" "$WORK/detail.txt" && grep -Eq "contended [0-9.]+[kMG]? \(" "$WORK/detail.txt"; then
 		tap_ok "$T: detail pane: counts, histogram, waiters, stacks, LRU sizes"
 	else
@@ -241,9 +237,7 @@ if wait_for "$S1" "a cell: 1s .*-10s .*now *$" 5; then
 		[ "$n" -ge 3 ] && break
 		sleep 1
 	done
-	if ! runs_traced "t shows the time view: the memcg's history in coloured cells"; then
-		:
-	elif grep -q "wait/s history of N0" "$WORK/time.txt" && [ "$n" -ge 3 ]; then
+	if grep -q "wait/s history of N0" "$WORK/time.txt" && [ "$n" -ge 3 ]; then
 		tap_ok "$T: t shows the time view: $leaf's history in $n coloured cells over a time axis"
 	else
 		tap_fail "$T: time view: heading or coloured history cells missing ($n cells: $hot)"
@@ -252,9 +246,9 @@ if wait_for "$S1" "a cell: 1s .*-10s .*now *$" 5; then
 	# the newest cell is the last column of the strip, where the axis says now
 	axis_now=$(grep "a cell: 1s" "$WORK/time.txt" | sed 's/ *$//' | awk '{print length($0) - 1}')
 	last=${hot##* }
-	runs_traced "the time view's newest cells end under 'now'" && { [ -n "$last" ] && [ "$last" -le "$axis_now" ] && [ "$axis_now" -eq $((COLS - 11)) ] &&
+	[ -n "$last" ] && [ "$last" -le "$axis_now" ] && [ "$axis_now" -eq $((COLS - 11)) ] &&
 		tap_ok "$T: the time view's newest cells end under 'now'" ||
-		{ tap_fail "$T: strip cells up to column ${last:-none}, 'now' ends at $axis_now"; show time; }; }
+		{ tap_fail "$T: strip cells up to column ${last:-none}, 'now' ends at $axis_now"; show time; }
 	tm send-keys -t "$S1" t
 	wait_for "$S1" "all nodes|memcg \(tree\) +N0" 5 && ! screen_text "$S1" | grep -q "wait/s history of" &&
 		tap_ok "$T: t again: back to the heatmap" ||
@@ -262,6 +256,8 @@ if wait_for "$S1" "a cell: 1s .*-10s .*now *$" 5; then
 else
 	save_screen "$S1" time
 	tap_fail "$T: t did not show the time view's axis"; show time
+	tap_fail "$T: the time view's newest cells end under 'now': no time view"
+	tap_fail "$T: t again: back to the heatmap: no time view to leave"
 fi
 
 # help, sort, pause: each shows on screen
@@ -290,18 +286,17 @@ fi
 tm kill-session -t "$S1"
 
 # ---- 2: 8 colours, SIGTERM --------------------------------------------------
-# our memcg's row with a rate; only the row where no lruvec wait is traced
+# our memcg's row with a rate
 row_re="$leaf .*[0-9.]+[mun]?s/s"
-[ -n "$LRS_UNTRACED" ] && row_re="$leaf"
 S2=term
 if start_top "$S2" TERM=screen; then
 	wait_for "$S2" "$row_re" 20
 	ids=$(prog_ids "$top_pid")
 	save_screen "$S2" eight
-	runs_traced "8-colour terminal: ANSI backgrounds only" && { grep "$leaf" "$WORK/eight.esc" | grep -Eq $'\e\\[([0-9;]*;)?4[0-7](;[0-9;]*)?m' &&
+	grep "$leaf" "$WORK/eight.esc" | grep -Eq $'\e\\[([0-9;]*;)?4[0-7](;[0-9;]*)?m' &&
 		! grep -q $'\e\\[[0-9;]*48;5;' "$WORK/eight.esc" &&
 		tap_ok "$T: 8-colour terminal: ANSI backgrounds only" ||
-		{ tap_fail "$T: no 8-colour cell on the $leaf row"; grep "$leaf" "$WORK/eight.esc" | cat -v | sed 's/^/#   /'; }; }
+		{ tap_fail "$T: no 8-colour cell on the $leaf row"; grep "$leaf" "$WORK/eight.esc" | cat -v | sed 's/^/#   /'; }
 	kill -TERM "$top_pid"
 	if exited "$top_pid" && wait_for "$S2" "lrs-exit=" 5 &&
 		[ "$(tm display -p -t "$S2" '#{alternate_on}')" = 0 ]; then
@@ -312,27 +307,34 @@ if start_top "$S2" TERM=screen; then
 	progs_gone $ids && tap_ok "$T: no BPF programs left after SIGTERM" ||
 		tap_fail "$T: BPF programs '$(echo $ids)' (none read?) still loaded after SIGTERM"
 else
-	tap_fail "$T: lruscope top did not start (SIGTERM case)"
+	tap_fail "$T: lruscope top did not start (SIGTERM case): no 8-colour screen"
+	tap_fail "$T: SIGTERM ends lruscope and restores the terminal: top did not start"
+	tap_fail "$T: no BPF programs left after SIGTERM: top did not start"
 fi
 tm kill-session -t "$S2" 2>/dev/null
 
 # ---- 3: NO_COLOR, then the terminal goes away ----------------------------------
 S3=lost
 if start_top "$S3" TERM=xterm-256color NO_COLOR=1; then
-	wait_for "$S3" "$row_re" 20
+	# without colour a level glyph (" .:-=+*#@", level 1 and up) stands before the rate
+	# (the first thing right of the name is the N0 cell)
+	mono_re="$leaf +[.:=+*#@-] {0,7}[0-9.]+[mun]?s/s"
+	wait_for "$S3" "$mono_re" 20
 	ids=$(prog_ids "$top_pid")
 	save_screen "$S3" mono
-	grep "$leaf" "$WORK/mono.esc" | grep -q "$leaf" &&
+	grep -Eq -- "$mono_re" "$WORK/mono.txt" &&
 		! grep -Eq $'\e\\[([0-9;]*;)?(3|4)[0-7](;[0-9;]*)?m|\e\\[[0-9;]*[34]8;5;' "$WORK/mono.esc" &&
-		tap_ok "$T: NO_COLOR: no colour anywhere" ||
-		{ tap_fail "$T: colour despite NO_COLOR"; grep "$leaf" "$WORK/mono.esc" | cat -v | sed 's/^/#   /'; }
+		tap_ok "$T: NO_COLOR: no colour anywhere, the $leaf row's wait marked by a level glyph" ||
+		{ tap_fail "$T: NO_COLOR: colour, or no level glyph before the $leaf row's rate"; grep "$leaf" "$WORK/mono.esc" | cat -v | sed 's/^/#   /'; }
 	tm kill-session -t "$S3"	# the pty closes: SIGHUP, then EOF
 	exited "$top_pid" && tap_ok "$T: a lost terminal ends lruscope" ||
 		tap_fail "$T: lruscope still runs after its terminal went away"
 	progs_gone $ids && tap_ok "$T: no BPF programs left after a lost terminal" ||
 		tap_fail "$T: BPF programs '$(echo $ids)' (none read?) still loaded after a lost terminal"
 else
-	tap_fail "$T: lruscope top did not start (lost terminal case)"
+	tap_fail "$T: lruscope top did not start (lost terminal case): no NO_COLOR screen"
+	tap_fail "$T: a lost terminal ends lruscope: top did not start"
+	tap_fail "$T: no BPF programs left after a lost terminal: top did not start"
 fi
 
 # keep the screens for a human: the first thing a kernel developer sees
