@@ -184,7 +184,7 @@ tap_check "runner: a pattern runs the tests whose path has it (c-pass)" \
 # ("# live: traced") runs in the lab guest, counted as if it ran here, named so at its count
 # and at the run's end; the other tests run here. A stand-in for the guest's runner
 # (LRS_LIVE_RUNNER) runs it locally and writes what the real one writes.
-mkdir -p "$tmp/live/tests/x"
+mkdir -p "$tmp/live/tests/x" "$tmp/build-live"	# a build of its own: no unit binaries
 cat >"$tmp/live/tests/x/g-live.t" <<'SH'
 #!/usr/bin/env bash
 # live: traced
@@ -208,9 +208,9 @@ for t in "$@"; do
 done
 SH
 chmod +x "$tmp"/live/tests/x/*.t "$tmp/fake-guest"
-LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
+LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build-live LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
 	LRS_SPIN_VERDICT="untraced: a stand-in verdict" "$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/untraced" 2>&1
-LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
+LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build-live LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
 	LRS_SPIN_VERDICT="traced: a stand-in verdict" "$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/traced" 2>&1
 sed 's/^/#   /' "$tmp/untraced"
 tap_check "runner: the verdict and its evidence are printed at the top of the run" \
