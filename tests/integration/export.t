@@ -31,7 +31,7 @@ BIN = os.environ.get("LRS_BIN", os.path.join(ROOT, "build", "lruscope"))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
 TAG = "lrs-test-exp%d-" % os.getpid()
 
-plan(40)
+plan(43)
 if os.getuid() != 0:
     print("not ok - export: needs root (run: sudo make check)")
     sys.exit(1)
@@ -246,6 +246,7 @@ def main():
     requests_ok(exp)
     textfile_checks(promtool)
     folding_checks()
+    defaults_checks(len(locks))
 
 
 def docs_checks(pport, page):
@@ -433,6 +434,47 @@ def folding_checks():
           "other %s folded_total %s" % (s.get('lruscope_memcgs{series="other"}'), s.get("lruscope_folded_memcgs_total")))
     check("export: --holders adds the imposed family", "# TYPE lruscope_lruvec_lock_imposed_seconds_total counter" in (text or ""),
           "no imposed family on the page")
+
+
+def defaults_checks(default_locks):
+    """No --listen: the default address, loopback only; --user root keeps root; --top-locks 1
+    lists one other lock where the default (20) listed default_locks with a rate."""
+    names = ["export: with no --listen it serves on the default 127.0.0.1:9464, loopback only",
+             "export: --user root serves as root (uid 0)",
+             "export: --top-locks 1 lists one other lock (the default run had %d with a rate)"
+             % default_locks]
+    probe = socket.socket()
+    try:
+        probe.bind(("127.0.0.1", 9464))
+        busy = ""
+    except OSError as e:
+        busy = "another program holds 127.0.0.1:9464 (%s): the default address cannot be tried" % e
+    finally:
+        probe.close()
+    if busy:
+        for name in names:
+            check(name, False, busy)
+        return
+    err = open(os.path.join(tmp, "default.err"), "w")
+    p = start([BIN, "export", "-i", "1", "-d", str(secs(20)), "--user", "root", "--top-locks", "1"],
+              stdout=subprocess.DEVNULL, stderr=err)
+
+    def lock_labels():
+        code, text, _ = scrape(9464)
+        if code != 200:
+            return None
+        return {re.search(r'lock="([^"]*)"', k).group(1) for k in samples(text)
+                if k.startswith("lruscope_lock_wait_seconds_total{")}
+    got = wait_for("default", lock_labels, 40)
+    listening = subprocess.run(["ss", "-Hltnp"], capture_output=True, text=True).stdout
+    ours = [l.split()[3] for l in listening.splitlines() if "pid=%d," % p.pid in l]
+    check(names[0], ours == ["127.0.0.1:9464"], "listening on %s; %s" % (ours, open(err.name).read()[-200:]))
+    status = open("/proc/%d/status" % p.pid).read() if p.poll() is None else ""
+    uid = (re.search(r"^Uid:\s+(\d+)", status, re.M) or [None, "gone"])[1]
+    check(names[1], uid == "0", "Uid %s" % uid)
+    check(names[2], got is not None and len(got) == 1 and default_locks > 1, "locks on the page: %s" % got)
+    os.killpg(p.pid, signal.SIGTERM)
+    p.wait(timeout=30)
 
 
 if __name__ == "__main__":
