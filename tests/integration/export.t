@@ -444,6 +444,7 @@ def defaults_checks(default_locks):
              "export: --top-locks 1 lists one other lock (the default run had %d with a rate)"
              % default_locks]
     probe = socket.socket()
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)	# a past run's TIME_WAIT is no holder
     try:
         probe.bind(("127.0.0.1", 9464))
         busy = ""
@@ -473,7 +474,8 @@ def defaults_checks(default_locks):
     uid = (re.search(r"^Uid:\s+(\d+)", status, re.M) or [None, "gone"])[1]
     check(names[1], uid == "0", "Uid %s" % uid)
     check(names[2], got is not None and len(got) == 1 and default_locks > 1, "locks on the page: %s" % got)
-    os.killpg(p.pid, signal.SIGTERM)
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGTERM)
     p.wait(timeout=30)
 
 
