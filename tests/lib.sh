@@ -58,12 +58,13 @@ lrs_memcg_root() {
 	return 1
 }
 
-# lrs_on_node0 COMMAND...: COMMAND on node 0's CPUs, so that its pages and its lruvec waits
-# are on node 0 (the lab guest has two nodes; most hosts one, where this is all CPUs).
-lrs_on_node0() {
+# lrs_node0: the command words that run a command on node 0's CPUs, so that its pages and
+# its lruvec waits are on node 0 (the lab guest has two nodes; most hosts one, where this is
+# all CPUs): $(lrs_node0) CMD... & leaves CMD's own pid in $! (taskset execs it).
+lrs_node0() {
 	local cpus
 	cpus=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null)
-	if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
+	echo "taskset -c ${cpus:-0-$(($(nproc) - 1))}"
 }
 
 # Processes and cgroups a test created, removed by lrs_cleanup (trap it).

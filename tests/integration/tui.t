@@ -37,7 +37,7 @@ start_load() {
 	local root ver line i
 	if "$LRS_BIN" workload --help >/dev/null 2>&1; then
 		# on node 0: the row's first cell (N0) is the one its waits are in, on two nodes too
-		lrs_on_node0 "$LRS_BIN" workload --layout shared --readers 4 --duration 0 --size 512m --limit 64m \
+		$(lrs_node0) "$LRS_BIN" workload --layout shared --readers 4 --duration 0 --size 512m --limit 64m \
 			--prefix "$TAG-" --nest >"$WORK/load.out" 2>"$WORK/load.err" &
 		lrs_track_pid $!
 		for i in $(seq 1 60); do
