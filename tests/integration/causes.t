@@ -6,9 +6,9 @@
 # names; /lrs-k-page waits only in activation, page spelling (activate_page);
 # its holders held the lock 75% in reclaim and 25% unknown. Checked through
 # the real program: report text, JSON and CSV, the TUI's detail pane in tmux
-# and the GUI's side panel in a --screenshot PNG. No root needed: every
-# lruvec-lock stack of this host is untraced (see tests/lib.sh lrs_spin_traced),
-# so live causes belong to the lab. See tests/PROTOCOL.md.
+# and the GUI's side panel in a --screenshot PNG. No root needed: it reads a
+# made-up recording; live causes are the lab's (tests/lab/causes.t). See
+# tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
 tap_plan 13

@@ -9,7 +9,7 @@
 #   refs       no .c/.h/.py/.md/.8 (nor test or make) file refers to design notes
 #              outside the repository or to issue numbers
 #   tap        in a test script, a check's whole condition is the command the
-#              check helper (tap_check, tap_check_traced) runs: nothing chained after it with `&&`, and no
+#              check helper (tap_check) runs: nothing chained after it with `&&`, and no
 #              `|| true` after it (tap_rules.py says exactly what it matches)
 set -u
 . "$(dirname "$0")/../lib.sh"

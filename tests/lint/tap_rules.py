@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """tests/lint/lint.t's "tap" rule: in shell test scripts, the check helpers
-(tap_check, tap_check_traced) must take the whole condition.
+(tap_check) must take the whole condition.
 Offences: a `&&` after the helper on its (logical) line, or a `|| true` after it.
 Quoted strings and comments are blanked first. Prints FILE:LINE: what, one per offence."""
 import re, sys
@@ -33,7 +33,7 @@ for path in sys.argv[1:]:
     for i, (n, line) in enumerate(logical):
         code = blank_quotes(line)
         code = re.sub(r'(^|\s)#.*$', '', code)
-        m = re.search(r'(^|[\s;(|&])tap_check(_traced)?\s', code)
+        m = re.search(r'(^|[\s;(|&])tap_check\s', code)
         if not m:
             continue
         rest = code[m.end():]
