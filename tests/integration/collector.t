@@ -138,7 +138,7 @@ check("collector: readers wait mostly on their own memcg's lruvec (>= 50%)",
 lru_locks = {lv['lock'] for lv in snap['lruvecs']}
 check('collector: other locks are reported apart from lruvec locks',
       snap['other_locks'] and not any(o['lock'] in lru_locks for o in snap['other_locks']),
-      f"{len(snap['other_locks'])} other locks")
+      f"{len(snap['other_locks'])} other locks; drops {snap['drops']}")
 named = [o['name'] for o in snap['other_locks'] if o['name'] and not o['name'].startswith(('spinlock 0x', 'lock 0x'))]
 check('collector: other locks are named (zone, caller or symbol)', named, str([o['name'] for o in snap['other_locks']][:5]))
 stacks = [s for lv in snap['lruvecs'] for s in lv['stacks']]

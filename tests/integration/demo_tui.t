@@ -49,12 +49,13 @@ for layout in shared isolated; do
 		tap_check "demo tui: the shared run's heatmap shows its memcg ${memcg:-?} with a rate" \
 			grep -qxF -- "${memcg:-none}" <<<"$rows"
 	else
-		# its 4 containers' rows; with 2 readers each they contend only while both
-		# run: in 6 s at least one shows a rate
+		# its 4 containers' rows. With 2 readers each, a container's lock has one
+		# waiter at a time: the first waiter, which the contention tracepoint never
+		# sees under native qspinlock (the lab guest), so a rate is not asked for.
 		shown=$(grep -l "demo [0-9]/2  isolated layout: " "$WORK"/screen.* 2>/dev/null | xargs -r cat |
 			grep -oE '^[ >]/lrs-demo-c[0-9]+ ' | sed 's|^[ >]/||' | sort -u)
-		tap_check "demo tui: the isolated run's heatmap shows its 4 memcgs ($(echo $shown)), 1 or more with a rate ($(echo $rows))" \
-			[ "$(grep -c . <<<"$shown")" -eq 4 -a -n "$rows" ]
+		tap_check "demo tui: the isolated run's heatmap shows its 4 memcgs ($(echo $shown); with a rate: $(echo $rows))" \
+			[ "$(grep -c . <<<"$shown")" -eq 4 ]
 	fi
 done
 [ -n "$(banner shared)" ] || { echo "# the last screen:"; sed 's/^/#   /' "$WORK/screen.$n"; }

@@ -460,7 +460,7 @@ cp many-b.jsonl "$WORK/renamed-second.jsonl"
 "$LRS_BIN" diff --gui many-a.jsonl many-b.jsonl >"$WORK/win.out" 2>&1 &
 win_pid=$!
 lrs_track_pid $win_pid
-win=$(timeout 20 xdotool search --sync --onlyvisible --name '^lruscope diff$' 2>/dev/null | head -n 1)
+win=$(timeout "$(lrs_secs 20)" xdotool search --sync --onlyvisible --name '^lruscope diff$' 2>/dev/null | head -n 1)
 tap_check "$T: --gui: a window 'lruscope diff' opens ($(head -c 200 "$WORK/win.out"))" [ -n "$win" ]
 sleep 1
 # first_line WINDOW: the largest difference of the window's first text line from the headless

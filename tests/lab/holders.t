@@ -1,6 +1,5 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
-# live: traced
 """Lab, holders: lruscope itself in the 6.1 guest (binary, its libraries and the loader packed
 into the initramfs), where fentry loads, exact mode on. A heavy and a light memcg whose readers
 are pinned to both nodes' CPUs (tests/lab/lib/guest-holders.sh); `report --holders -f json`
