@@ -102,6 +102,7 @@ test_model_LAYERS        := model
 test_percpu_merge_LAYERS := live model
 test_recording_LAYERS    := text ui replay model
 test_sources_LAYERS      := text ui replay live model
+test_spin_choice_LAYERS  := live model
 test_tui_LAYERS          := tui ui walk replay model
 test_walk_LAYERS         := tui text ui walk replay model
 bench_frames_LAYERS      := tui ui walk replay model

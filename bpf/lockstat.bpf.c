@@ -31,6 +31,13 @@ const volatile __u32 stack_every = 16;	/* a stack on 1 in N waits per CPU; 0: ne
 const volatile __u64 stack_gap_ns = 5000000;
 const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
+/* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */
+const volatile bool have_task_btf = true;
+/*
+ * Spinlock waits come from the slowpath hooks (lockstat_slowpath.bpf.h): the
+ * tracepoint programs leave plain spinlock waits (flags LCB_F_SPIN) to them.
+ */
+const volatile bool spin_slowpath = false;
 
 /* Every event we could not account is counted here, never dropped silently. */
 __u64 drop_task = 0;		/* end without begin, or nesting deeper than we keep */
@@ -109,6 +116,8 @@ struct pending {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
+	__u32 busy;		/* one of our programs runs on this CPU (slowpath mode) */
+	__u32 pad;
 	__u64 last_stack_ns;	/* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 };
@@ -302,6 +311,8 @@ __u64 cmp_last_pid_ns = 0;
 
 /* a pending wait counted in lock_last.waiting: its end must uncount it */
 #define PENDING_F_WAITING (1U << 31)
+/* a pending wait begun by the slowpath hooks: only their exit hook ends it */
+#define PENDING_F_SLOWPATH (1U << 30)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -782,10 +793,29 @@ static __noinline void holders_end(struct pending *p, __u64 now)
  */
 #define NOT_A_SPINLOCK_T (LCB_F_MUTEX | LCB_F_READ | LCB_F_WRITE | LCB_F_PERCPU)
 
+/* The waiter's memcg and whether lock is its own mmap_lock, with or without a BTF task. */
+static __always_inline __u64 waiter_memcg(void)
+{
+	if (have_task_btf)
+		return own_memcg_cgid(bpf_get_current_task_btf());
+	return current_memcg_cgid((struct task_struct *)bpf_get_current_task());
+}
+
+static __always_inline bool waits_on_own_mmap_lock(void *lock)
+{
+	struct task_struct *task;
+	struct mm_struct *mm;
+
+	if (have_task_btf)
+		return is_own_mmap_lock(bpf_get_current_task_btf(), lock);
+	task = (struct task_struct *)bpf_get_current_task();
+	mm = BPF_CORE_READ(task, mm);
+	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
+}
+
 static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32 flags,
 				 struct pending_stack *cs)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 now;
 
 	p->lock_addr = (__u64)lock;
@@ -798,9 +828,9 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	} else {
 		classify(p, lock);
 	}
-	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && is_own_mmap_lock(task, lock))
+	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
-	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? own_memcg_cgid(task) : 0;
+	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? waiter_memcg() : 0;
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every) {
 		now = bpf_ktime_get_ns();
@@ -818,16 +848,12 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	p->start_ns = bpf_ktime_get_ns();
 }
 
-SEC("tp_btf/contention_begin")
-int BPF_PROG(contention_begin, void *lock, unsigned int flags)
+static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void *lock,
+				      unsigned int flags)
 {
-	__u32 zero = 0;
-	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
 	struct task_pending *ts;
 	__u32 d;
 
-	if (!cs)
-		return 0;
 	if (flags & LCB_F_SPIN) {
 		d = cs->depth;
 		if (d >= CPU_DEPTH) {
@@ -873,6 +899,48 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 }
 
 /*
+ * With the slowpath hooks on, none of our programs runs inside another on the
+ * same CPU (cs->busy): a map update of ours that waits on a lock of a map ours
+ * holds elsewhere is how a program in the slow path deadlocks (an ABBA through
+ * hash-map bucket locks). Such a nested wait is dropped, and counted.
+ */
+static __always_inline bool enter_prog(struct pending_stack *cs)
+{
+	if (!spin_slowpath)
+		return true;
+	if (cs->busy) {
+		__sync_fetch_and_add(&drop_task, 1);
+		return false;
+	}
+	cs->busy = 1;
+	return true;
+}
+
+static __always_inline void leave_prog(struct pending_stack *cs)
+{
+	if (spin_slowpath)
+		cs->busy = 0;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(contention_begin, void *lock, unsigned int flags)
+{
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+
+	if (!cs)
+		return 0;
+	/* a queued spinlock's wait: the slowpath hooks count it, first waiter included */
+	if (spin_slowpath && flags == LCB_F_SPIN)
+		return 0;
+	if (!enter_prog(cs))
+		return 0;
+	begin_wait(ctx, cs, lock, flags);
+	leave_prog(cs);
+	return 0;
+}
+
+/*
  * Count a finished wait in this CPU's copies (plain adds: no other CPU writes
  * them, and tracing programs do not nest on a CPU).
  */
@@ -892,7 +960,7 @@ static __always_inline void account(struct pending *p, __u64 now)
 	st = bpf_map_lookup_elem(&lock_stats, &key);
 	if (!st) {
 		struct lock_stat init = {
-			.flags = p->flags & ~PENDING_F_WAITING, .kind = p->kind,
+			.flags = p->flags & ~(PENDING_F_WAITING | PENDING_F_SLOWPATH), .kind = p->kind,
 			.owner_node = p->owner_node, .identity = 1,
 		};
 
@@ -941,28 +1009,31 @@ static __always_inline void account(struct pending *p, __u64 now)
 	}
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(contention_end, void *lock, int ret)
+/* A finished spinning wait: count it, and charge its holder. */
+static __always_inline void end_spin(struct pending *p, __u64 now)
 {
-	__u64 now = bpf_ktime_get_ns();
-	__u32 zero = 0;
-	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	account(p, now);
+	/* two calls, not nested: each adds its frame to this one's (6.1: 512 in all) */
+	if (track_holders && p->kind == LOCK_KIND_LRUVEC)
+		holders_end(p, now);
+	if (track_holders && exact_holders && p->kind == LOCK_KIND_LRUVEC)
+		holders_exact_end(p, now);
+}
+
+static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 now)
+{
 	struct task_pending *ts;
 	struct pending p;
 	__u32 d;
 
-	if (!cs)
-		return 0;
 	d = cs->depth;
 	if (d > 0 && d <= CPU_DEPTH && cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
+		/* the slowpath hooks' own wait, inside the slow path: its exit hook ends it */
+		if (cs->slot[(d - 1) & (CPU_DEPTH - 1)].flags & PENDING_F_SLOWPATH)
+			return 0;
 		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 		cs->depth = d - 1;
-		account(&p, now);
-		/* two calls, not nested: each adds its frame to this one's (6.1: 512 in all) */
-		if (track_holders && p.kind == LOCK_KIND_LRUVEC)
-			holders_end(&p, now);
-		if (track_holders && exact_holders && p.kind == LOCK_KIND_LRUVEC)
-			holders_exact_end(&p, now);
+		end_spin(&p, now);
 		return 0;
 	}
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0, 0);
@@ -980,3 +1051,20 @@ int BPF_PROG(contention_end, void *lock, int ret)
 	__sync_fetch_and_add(&drop_task, 1);
 	return 0;
 }
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(contention_end, void *lock, int ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+
+	if (!cs || !enter_prog(cs))
+		return 0;
+	end_wait(cs, lock, now);
+	leave_prog(cs);
+	return 0;
+}
+
+#include "lockstat_slowpath.bpf.h"
+

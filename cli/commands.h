@@ -74,6 +74,7 @@ int lrs_cli__writable(const char *cmd, const char *opt, const char *path);
 	{ "stack-every", required_argument, NULL, 'S' }, \
 	{ "max-locks", required_argument, NULL, 'L' }, \
 	{ "holders", no_argument, NULL, 'H' }, \
+	{ "spin-source", required_argument, NULL, 'P' }, \
 	{ "verbose", no_argument, NULL, 'v' }
 
 #define LRS_COLLECTOR_OPTS_HELP \
@@ -84,6 +85,10 @@ int lrs_cli__writable(const char *cmd, const char *opt, const char *path);
 	"                          waits on locks beyond it are counted in drops.stats_full\n" \
 	"      --holders           also infer who held the lruvec locks others waited on\n" \
 	"                          (docs/holders.md)\n" \
+	"      --spin-source SRC   where spinlock waits come from: auto (default: the\n" \
+	"                          tracepoint where it sees every waiter, else the slow\n" \
+	"                          path), tracepoint, or slowpath (fentry on the queued-\n" \
+	"                          spinlock slow path: first waiters and test-and-set too)\n" \
 	"  -v, --verbose           libbpf's messages\n"
 
 struct lrs_collector_opts;

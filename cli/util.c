@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "collector/live/spin_choice.h"
 #include "collector/live/live.h"
 
 volatile sig_atomic_t lrs_stop;
@@ -147,6 +148,14 @@ int lrs_cli__collector_option(const char *cmd, int c, const char *arg, struct lr
 		return 1;
 	case 'H':
 		opts->holders = true;
+		return 1;
+	case 'P':
+		opts->spin_source = lrs_spin_request__parse(arg);
+		if (opts->spin_source < 0) {
+			fprintf(stderr, "lruscope %s: --spin-source '%s': want auto, tracepoint or slowpath\n",
+				cmd, arg);
+			return -EINVAL;
+		}
 		return 1;
 	case 'v':
 		opts->verbose = true;

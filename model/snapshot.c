@@ -123,6 +123,23 @@ const struct lrs_lruvec *lrs_snapshot__find_lruvec(const struct lrs_snapshot *sn
 	return NULL;
 }
 
+static const char *const spin_names[] = {
+	[LRS_SPIN_TRACEPOINT] = "tracepoint", [LRS_SPIN_SLOWPATH] = "slowpath", [LRS_SPIN_NONE] = "none",
+};
+
+const char *lrs_spin_name__str(enum lrs_spin_name name)
+{
+	return name > LRS_SPIN_UNKNOWN && name <= LRS_SPIN_NONE ? spin_names[name] : NULL;
+}
+
+int lrs_spin_name__parse(const char *s)
+{
+	for (int i = LRS_SPIN_TRACEPOINT; i <= LRS_SPIN_NONE; i++)
+		if (s && !strcmp(s, spin_names[i]))
+			return i;
+	return -1;
+}
+
 int lrs_hist__bucket(uint64_t wait_ns)
 {
 	int b = 0;

@@ -116,6 +116,30 @@ struct lrs_bpf_cost {
 	uint64_t runs;
 };
 
+/*
+ * Which source counted spinlock waits (sleeping locks always come from the
+ * contention tracepoints): the tracepoint sees no first waiter on native
+ * queued spinlocks and nothing on test-and-set ones; the slowpath hooks see
+ * every contended acquisition. LRS_SPIN_UNKNOWN: not said (older recordings,
+ * drgn walks).
+ */
+enum lrs_spin_name {
+	LRS_SPIN_UNKNOWN = 0,
+	LRS_SPIN_TRACEPOINT,
+	LRS_SPIN_SLOWPATH,
+	LRS_SPIN_NONE,		/* no source can see spinlock waits here */
+};
+
+struct lrs_spin_source {
+	enum lrs_spin_name name;
+	bool first_waiter;	/* the first waiter of a spinlock is counted */
+	char why[512];
+};
+
+/* "tracepoint", "slowpath", "none", or NULL for LRS_SPIN_UNKNOWN; and back (-1: no such name). */
+const char *lrs_spin_name__str(enum lrs_spin_name name);
+int lrs_spin_name__parse(const char *s);
+
 struct lrs_holders;
 
 struct lrs_snapshot {
@@ -134,6 +158,7 @@ struct lrs_snapshot {
 	struct lrs_drops drops;
 	char *unavailable;	/* "stacks: ..." features that degraded, or NULL */
 	struct lrs_bpf_cost bpf_cost;
+	struct lrs_spin_source spin_source;
 	struct lrs_holders *holders;	/* lock holders (model/holders.h), or NULL */
 };
 

@@ -20,6 +20,7 @@
 #include "collector/live/ksyms.h"
 #include "collector/live/lockstat.h"
 #include "collector/live/lruvec_table.h"
+#include "collector/live/spin_probe.h"
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
 {
@@ -47,6 +48,7 @@ struct live {
 	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
 	int stats_fd;				/* keeps BPF run-time stats on, or -1 */
 	unsigned int max_memcgs;		/* what the lruvec iterator's maps hold */
+	struct lrs_spin_source spin;		/* where spinlock waits come from, and why */
 };
 
 /*
@@ -102,8 +104,17 @@ static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
 	uint64_t faults = lrs_lruvec_iter__read_faults(lv->iter);
 	uint64_t full = lrs_lruvec_iter__map_full(lv->iter);
 	const char *names = lrs_lruvec_iter__names_unavailable(lv->iter);
-	char buf[768];
-	int n = snprintf(buf, sizeof(buf), "%s", lv->unavailable ? lv->unavailable : "");
+	char buf[2048];
+	int n = snprintf(buf, sizeof(buf), "%.600s", lv->unavailable ? lv->unavailable : "");
+
+	/* blind spots of the spinlock source, first in line: an empty heatmap is no proof */
+	if (lv->spin.name == LRS_SPIN_NONE || !lv->spin.first_waiter)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s: %s", n ? "; " : "",
+			      lv->spin.name == LRS_SPIN_NONE ? "spinlock waits (lruvec locks too)"
+							    : "first spinlock waiters",
+			      lv->spin.why);
+	if (n >= (int)sizeof(buf) / 2)
+		n = (int)sizeof(buf) / 2;	/* room for the rest */
 
 	if (names)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s", n ? "; " : "", names);
@@ -146,6 +157,7 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 	snap->interval_ns = snap->t_ns - lv->last_t_ns;
 	lv->last_t_ns = snap->t_ns;
 	snprintf(snap->kernel, sizeof(snap->kernel), "%s", lv->kernel);
+	snap->spin_source = lv->spin;
 	err = lrs_attribute(&table, &rd, lv->ksyms, &stacks, &lv->paths, snap);
 	if (!err && lv->holders)
 		err = lrs_holders__collect(lv->lockstat, lv->exact, &rd, &lv->paths, lv->ksyms, &stacks,
@@ -272,6 +284,58 @@ static int check_kernel(const struct utsname *uts, char *err, size_t err_len)
 	return 0;
 }
 
+/* Load and attach the lock collector, with or without the slowpath hooks. */
+static int load_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts, char *err,
+			       size_t err_len)
+{
+	int ret = lrs_lockstat__prepare(lopts, &lv->lockstat, err, err_len);
+
+	if (!ret)
+		ret = lrs_lockstat__start(lv->lockstat, err, err_len);
+	if (ret) {
+		lrs_lockstat__destroy(lv->lockstat);
+		lv->lockstat = NULL;
+	}
+	return ret;
+}
+
+/*
+ * Choose the spinlock waits' source (collector/live/spin_choice.h) and load
+ * the collector with it: the slowpath hooks where they are wanted and load,
+ * the tracepoints alone otherwise. lv->spin says which, and why.
+ */
+static int open_lock_collector(struct live *lv, const struct lrs_collector_opts *opts,
+			       struct lrs_lockstat_opts *lopts, char *err, size_t err_len)
+{
+	enum lrs_spin_request req = (enum lrs_spin_request)opts->spin_source;
+	struct lrs_slowpath_funcs funcs;
+	struct lrs_spin_facts facts;
+	int ret;
+
+	lrs_spin_probe__facts(&facts, &funcs);
+	lopts->tracepoints = facts.tracepoint;
+	lopts->slowpath_native = funcs.native;
+	lopts->slowpath_pv = funcs.pv;
+	lopts->spin_slowpath = lrs_spin__want_slowpath(req, &facts) && (funcs.native || funcs.pv);
+	if (lopts->spin_slowpath) {
+		ret = load_lock_collector(lv, lopts, err, err_len);
+		if (!ret)
+			facts.slowpath = true;
+		else
+			snprintf(facts.slowpath_why, sizeof(facts.slowpath_why), "%s", err);
+	} else if (req == LRS_SPIN_ASK_TRACEPOINT || (facts.kind == LRS_SPINLOCKS_PARAVIRT && facts.tracepoint)) {
+		snprintf(facts.slowpath_why, sizeof(facts.slowpath_why), "not needed");
+	}
+	ret = lrs_spin__choose(req, &facts, &lv->spin, err, err_len);
+	if (ret)
+		return ret;
+	if (facts.slowpath)
+		return 0;
+	err[0] = 0;
+	lopts->spin_slowpath = false;
+	return load_lock_collector(lv, lopts, err, err_len);
+}
+
 int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out,
 			char *err, size_t err_len)
 {
@@ -338,7 +402,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		lopts.exact_last_fd = lrs_holders_exact__map_fd(lv->exact);
 	}
 	err[0] = 0;	/* no exact mode is not an error: the header says "estimated" */
-	ret = lrs_lockstat__prepare(&lopts, &lv->lockstat, err, err_len);
+	ret = open_lock_collector(lv, opts, &lopts, err, err_len);
 	if (ret)
 		goto fail;
 	lv->max_memcgs = opts->max_memcgs ? opts->max_memcgs : 8192;
@@ -354,9 +418,6 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		lv->unavailable = strdup("symbols: /proc/kallsyms unreadable, stacks show addresses");
 	else if (!opts->stack_every)
 		lv->unavailable = strdup("stacks: off (--stack-every 0)");
-	ret = lrs_lockstat__start(lv->lockstat, err, err_len);
-	if (ret)
-		goto fail;
 	if (lv->exact && lrs_holders_exact__start(lv->exact, err, err_len)) {
 		/* attached nowhere: the estimate alone stays valid */
 		lrs_holders_exact__destroy(lv->exact);

@@ -19,6 +19,7 @@ struct lrs_collector_opts {
 	bool verbose;			/* libbpf messages on stderr */
 	bool holders;			/* track lock holders (model/holders.h) */
 	bool bpf_stats;			/* turn on BPF run-time stats: snapshots carry bpf_cost */
+	int spin_source;		/* enum lrs_spin_request (collector/live/spin_choice.h) */
 };
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);

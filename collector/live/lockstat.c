@@ -21,6 +21,7 @@ struct lrs_lockstat {
 	struct lockstat_bpf *skel;
 	bool attached;
 	bool holders;
+	bool spin_slowpath;
 	int nr_cpus;		/* possible CPUs: copies in a per-CPU map's value */
 };
 
@@ -91,13 +92,29 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		bpf_map__set_max_entries(ls->skel->maps.exact_stats, 1);
 		bpf_map__set_max_entries(ls->skel->maps.exact_matrix, 1);
 	}
+	ls->skel->rodata->spin_slowpath = opts->spin_slowpath;
+	if (!opts->tracepoints)	/* task storage (5.11+) serves the tracepoints' sleeping waits only */
+		bpf_map__set_autocreate(ls->skel->maps.task_pending, false);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_native_enter,
+				  opts->spin_slowpath && opts->slowpath_native);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_native_exit,
+				  opts->spin_slowpath && opts->slowpath_native);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_enter, opts->spin_slowpath && opts->slowpath_pv);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_exit, opts->spin_slowpath && opts->slowpath_pv);
+	bpf_program__set_autoload(ls->skel->progs.contention_begin, opts->tracepoints);
+	bpf_program__set_autoload(ls->skel->progs.contention_end, opts->tracepoints);
 	ret = lockstat_bpf__load(ls->skel);
 	if (ret) {
-		snprintf(err, err_len,
-			 "lock collector: loading the BPF programs failed (%s); run with -v for the verifier's log",
-			 strerror(-ret));
+		if (opts->spin_slowpath)
+			snprintf(err, err_len, "fentry/fexit on the spinlock slow path refused (%s)",
+				 strerror(-ret));
+		else
+			snprintf(err, err_len,
+				 "lock collector: loading the BPF programs failed (%s); run with -v for the "
+				 "verifier's log", strerror(-ret));
 		goto fail;
 	}
+	ls->spin_slowpath = opts->spin_slowpath;
 	*out = ls;
 	return 0;
 fail:
@@ -110,9 +127,12 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
 	int ret = lockstat_bpf__attach(ls->skel);
 
 	if (ret) {
-		snprintf(err, err_len,
-			 "lock collector: attaching to lock:contention_begin/end failed (%s): they need Linux 5.19+",
-			 strerror(-ret));
+		if (ls->spin_slowpath)
+			snprintf(err, err_len, "attaching fentry/fexit to the spinlock slow path failed (%s)",
+				 strerror(-ret));
+		else
+			snprintf(err, err_len, "lock collector: attaching to lock:contention_begin/end failed "
+				 "(%s): they need Linux 5.19+", strerror(-ret));
 		return ret;
 	}
 	ls->attached = true;

@@ -21,6 +21,10 @@ struct lrs_lockstat_opts {
 	bool track_holders;
 	bool exact_holders;
 	int exact_last_fd;
+	/* spinlock waits from the slowpath hooks (bpf/lockstat_slowpath.bpf.h), on these functions */
+	bool spin_slowpath;
+	bool slowpath_native, slowpath_pv;
+	bool tracepoints;	/* lock:contention_begin/end exist: sleeping locks (and spinlocks) */
 };
 
 /* Kinds, as bpf/lockstat.h's enum lock_kind. */

@@ -111,6 +111,32 @@ static int opt_addr(struct decode *d, const struct lrs_jval *obj, const char *ke
 	return 0;
 }
 
+/* "spin_source": {"name", "first_waiter", "why"}; absent in older recordings: unknown. */
+static int decode_spin_source(struct decode *d, const struct lrs_jval *v, struct lrs_spin_source *out)
+{
+	const char *name, *why;
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	if (!v)
+		return 0;
+	name = lrs_jval__str(lrs_jval__get(v, "name"));
+	n = lrs_spin_name__parse(name);
+	if (v->type != LRS_JOBJ || n < 0) {
+		bad(d, "\"spin_source\" names no source (want tracepoint, slowpath or none)");
+		return -EINVAL;
+	}
+	out->name = (enum lrs_spin_name)n;
+	if (lrs_jval__get(v, "first_waiter") &&
+	    lrs_jval__bool(lrs_jval__get(v, "first_waiter"), &out->first_waiter)) {
+		bad(d, "\"spin_source\".\"first_waiter\" is not true or false");
+		return -EINVAL;
+	}
+	why = lrs_jval__str(lrs_jval__get(v, "why"));
+	snprintf(out->why, sizeof(out->why), "%s", why ? why : "");
+	return 0;
+}
+
 static int opt_bool(struct decode *d, const struct lrs_jval *obj, const char *key, bool *out)
 {
 	const struct lrs_jval *v = lrs_jval__get(obj, key);
@@ -592,6 +618,8 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 		goto fail;
 	kernel = lrs_jval__str(lrs_jval__get(root, "kernel"));
 	snprintf(s->kernel, sizeof(s->kernel), "%s", kernel ? kernel : "");
+	if (decode_spin_source(d, lrs_jval__get(root, "spin_source"), &s->spin_source))
+		goto fail;
 	nodes = lrs_jval__get(root, "nodes");
 	if (nodes && nodes->type != LRS_JARR) {
 		bad(d, "\"nodes\" is not an array");

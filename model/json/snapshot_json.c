@@ -145,6 +145,17 @@ void lrs_snapshot_json__write_head_fields(struct lrs_json *j, const struct lrs_s
 	for (size_t i = 0; i < snap->nr_nodes; i++)
 		lrs_json__i64(j, snap->nodes[i]);
 	lrs_json__arr_end(j);
+	if (lrs_spin_name__str(snap->spin_source.name)) {
+		lrs_json__key(j, "spin_source");
+		lrs_json__obj_begin(j);
+		lrs_json__key(j, "name");
+		lrs_json__str(j, lrs_spin_name__str(snap->spin_source.name));
+		lrs_json__key(j, "first_waiter");
+		lrs_json__bool(j, snap->spin_source.first_waiter);
+		lrs_json__key(j, "why");
+		lrs_json__str(j, snap->spin_source.why);
+		lrs_json__obj_end(j);
+	}
 }
 
 void lrs_snapshot_json__write_stacks(struct lrs_json *j, const struct lrs_snapshot *snap)

@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 65
+tap_plan 68
 need_root "errors"
 
 T=errors
@@ -88,6 +88,27 @@ tap_check "$T: --max-locks 2000000: usage error naming the range, before loading
 	exited_saying 2 "$dir/locks.err" "from 1 to 1048576"
 run_rc locks-max "$LRS_BIN" report -d 0.5 --max-locks 1048576
 tap_check "$T: --max-locks 1048576, the top of the range, loads (rc $rc: $(head -c 200 "$dir/locks-max.err"))" \
+	test $rc -eq 0
+run_rc spin timeout 20 "$LRS_BIN" report -d 1 --spin-source kprobe
+tap_check "$T: --spin-source kprobe: usage error naming the choices, before loading ($(cat "$dir/spin.err"))" \
+	exited_saying 2 "$dir/spin.err" "want auto, tracepoint or slowpath"
+# --spin-source slowpath loads where fentry on the slow path does (bpftrace's kfunc probe is
+# the independent judge), and elsewhere fails in one line saying why, status 1
+if timeout 60 bpftrace -e 'kfunc:native_queued_spin_lock_slowpath, kfunc:__pv_queued_spin_lock_slowpath { } interval:ms:100 { exit(); }' >/dev/null 2>&1; then
+	fentry_ok=1
+else
+	fentry_ok=0
+fi
+run_rc spin-slow timeout 120 "$LRS_BIN" report -d 0.5 -f json --spin-source slowpath
+if [ $fentry_ok = 1 ]; then
+	tap_check "$T: --spin-source slowpath loads where fentry does (rc $rc: $(head -c 200 "$dir/spin-slow.err"))" \
+		test $rc -eq 0
+else
+	tap_check "$T: --spin-source slowpath where fentry is refused: status 1, one line saying why ($(cat "$dir/spin-slow.err"))" \
+		eval '[ $rc -eq 1 ] && [ "$(wc -l <"$dir/spin-slow.err")" -eq 1 ] && grep -q "slowpath hooks cannot load here: fentry/fexit on the spinlock slow path refused" "$dir/spin-slow.err"'
+fi
+run_rc spin-tp timeout 60 "$LRS_BIN" report -d 0.5 --spin-source tracepoint
+tap_check "$T: --spin-source tracepoint loads where the tracepoint exists (rc $rc: $(head -c 200 "$dir/spin-tp.err"))" \
 	test $rc -eq 0
 for speed in 0.1 200; do
 	run_rc speed "$LRS_BIN" replay "$dir/r.jsonl" --speed $speed

@@ -653,6 +653,7 @@ int lrs_series__update(struct lrs_series *s, const struct lrs_snapshot *snap, st
 	e->nr_imposed = s->nr_imposed;
 	e->drops = snap->drops;
 	e->kernel = snap->kernel;
+	e->spin = &snap->spin_source;
 	return 0;
 }
 

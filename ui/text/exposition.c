@@ -254,6 +254,13 @@ static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_fo
 	fputs("\",kernel=\"", f);
 	label_value(f, e->kernel ? e->kernel : "");
 	fputs("\"} 1\n", f);
+	if (e->spin && lrs_spin_name__str(e->spin->name)) {
+		family(f, fmt, "lruscope_spin_source_info", GAUGE, NULL,
+		       "Where spinlock waits are counted from (source=none: no spinlock wait is seen "
+		       "here), and whether first waiters are.");
+		fprintf(f, "lruscope_spin_source_info{source=\"%s\",first_waiter=\"%s\"} 1\n",
+			lrs_spin_name__str(e->spin->name), e->spin->first_waiter ? "true" : "false");
+	}
 }
 
 int lrs_expo__write(FILE *f, const struct lrs_exposition *e, enum lrs_expo_format fmt)

@@ -66,6 +66,7 @@ struct lrs_exposition {
 	struct lrs_expo_self self;
 	const char *version;
 	const char *kernel;
+	const struct lrs_spin_source *spin;	/* NULL or LRS_SPIN_UNKNOWN: no family */
 };
 
 enum lrs_expo_format {

@@ -108,6 +108,7 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 	size_t memcgs = 0, shown = 0;
 	char a[16], b[16], name[512];
 	const char *bold = opts->color ? "\033[1m" : "", *off = opts->color ? "\033[0m" : "";
+	const char *warn = opts->color ? "\033[1;31m" : "";
 
 	if (!lidx || !oidx) {
 		free(lidx);
@@ -135,6 +136,11 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 		", insert_failed %" PRIu64 ", negative_time %" PRIu64 "\n",
 		snap->drops.task, snap->drops.stack, snap->drops.stats_full, snap->drops.insert_failed,
 		snap->drops.negative_time);
+	if (lrs_spin_name__str(snap->spin_source.name))
+		fprintf(f, "spinlock waits from: %s%s%s (%s)\n",
+			snap->spin_source.name == LRS_SPIN_NONE ? warn : bold,
+			lrs_spin_name__str(snap->spin_source.name), off,
+			snap->spin_source.first_waiter ? "first waiters included" : "first waiters unseen");
 	if (snap->unavailable)
 		fprintf(f, "unavailable: %s\n", snap->unavailable);
 

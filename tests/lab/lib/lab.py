@@ -413,8 +413,8 @@ CONTENDED = dict(cpus_per_node=3, cpu="qemu64,-hypervisor", accel="tcg,thread=si
 
 
 def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300, disk="256M",
-                       extra=None):
-    """Boot a CONTENDED guest whose PID 1 is init, with lruscope and its libraries in the
+                       extra=None, machine=None):
+    """Boot a guest (machine: Guest's CPU words, default CONTENDED) whose PID 1 is init, with lruscope and its libraries in the
     initramfs (and extra: {guest path: host path}), until it prints marker; returns (serial
     lines, the data disk's path). A boot that times out is reported on stdout as a TAP comment
     and retried once; a second raises."""
@@ -422,7 +422,7 @@ def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300,
 
     def boot(d):
         g = Guest(kdir, d, append=append, init=init, extra=files, disk=disk, timeout=timeout,
-                  **CONTENDED)
+                  **(machine or CONTENDED))
         try:
             return g.wait_for(marker), g.disk_path()
         finally:

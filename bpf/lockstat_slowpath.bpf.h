@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The slowpath source of spinlock waits, part of lockstat.bpf.c (one object:
+ * it shares cpu_pending and the counters). fentry/fexit on the queued-spinlock
+ * slow path, which is entered whenever the fast path failed: before
+ * virt_spin_lock() (test-and-set guests) and before the pending-bit spin of
+ * the first waiter, both of which lock:contention_begin never sees. Loaded
+ * only with --spin-source slowpath (or auto's choice); user space turns the
+ * hooks of a function the kernel lacks off.
+ *
+ * The hazards of a program in this function (a deadlock through map bucket
+ * locks; recursion) are met by per-CPU state only on entry, no map update
+ * while another of our programs runs on this CPU (enter_prog), and the
+ * kernel's own guard against a program nesting in itself.
+ */
+
+/* A contended acquisition begins: a wait on this CPU's stack. */
+static __always_inline int slowpath_enter(void *ctx, void *lock)
+{
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	__u32 d;
+
+	if (!cs || !enter_prog(cs))
+		return 0;
+	d = cs->depth;
+	if (d >= CPU_DEPTH) {
+		__sync_fetch_and_add(&drop_task, 1);
+	} else {
+		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs);
+		cs->depth = d + 1;
+	}
+	leave_prog(cs);
+	return 0;
+}
+
+/*
+ * The lock is taken. Its wait is the newest of lock's on this CPU's stack;
+ * waits above it lost their exit (the kernel skipped a hook that would have
+ * nested in itself) and are dropped, counted.
+ */
+static __always_inline int slowpath_exit(void *lock)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 zero = 0;
+	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	struct pending p;
+	__u32 d, found = CPU_DEPTH;
+
+	if (!cs || !enter_prog(cs))
+		return 0;
+	d = cs->depth;
+	if (d > CPU_DEPTH)
+		d = CPU_DEPTH;
+	/* newest first; a constant index per step keeps the verifier's bounds */
+	for (int at = CPU_DEPTH - 1; at >= 0; at--) {
+		if ((__u32)at >= d)
+			continue;
+		if (cs->slot[at].lock_addr == (__u64)lock && (cs->slot[at].flags & PENDING_F_SLOWPATH)) {
+			found = (__u32)at;
+			break;
+		}
+	}
+	if (found >= CPU_DEPTH) {
+		/* its entry was not recorded: nested in one of ours, or begun before we attached */
+		__sync_fetch_and_add(&drop_task, 1);
+		leave_prog(cs);
+		return 0;
+	}
+	if (d - 1 > found)
+		__sync_fetch_and_add(&drop_task, d - 1 - found);
+	p = cs->slot[found & (CPU_DEPTH - 1)];
+	cs->depth = found;
+	end_spin(&p, now);
+	leave_prog(cs);
+	return 0;
+}
+
+SEC("fentry/native_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_native_enter, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_enter(ctx, lock);
+}
+
+SEC("fexit/native_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_native_exit, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_exit(lock);
+}
+
+SEC("fentry/__pv_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_pv_enter, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_enter(ctx, lock);
+}
+
+SEC("fexit/__pv_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_pv_exit, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_exit(lock);
+}

@@ -1,0 +1,102 @@
+#!/bin/busybox sh
+# PID 1 of the spin-source lab guests (tests/lab/spin.t). A readtwice load, every reader in one
+# memcg (lrs-test-spin-shared) pinned round the CPUs, and lruscope's two spinlock sources on it:
+#   lrs_phase=compare: `report --spin-source slowpath` and, inside its window, `report
+#     --spin-source tracepoint` (both ended by SIGINT, so the tracepoint's window lies within
+#     the slowpath's): /slowpath.json, /tracepoint.json; then `report` with the default
+#     source: /auto.json.
+#   lrs_phase=stress: `record --spin-source slowpath -i 10` for lrs_dur seconds under every
+#     reader the guest can run: /stress.rec.
+# Kernel command line words: lrs_phase=, lrs_dur=SECS (default 10), lrs_readers=N (default 2 per
+# CPU). Results go to the ext4 data disk, read by the host with debugfs after the guest stops.
+/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+phase=compare dur=10 readers=
+for w in $(cat /proc/cmdline); do
+	case "$w" in
+	lrs_phase=*) phase=${w#lrs_phase=} ;;
+	lrs_dur=*) dur=${w#lrs_dur=} ;;
+	lrs_readers=*) readers=${w#lrs_readers=} ;;
+	esac
+done
+echo "LRS kernel $(uname -r)"
+echo "LRS cpu_flags $(grep -m1 -o ' hypervisor' /proc/cpuinfo | tr -d ' ')"
+mount -t cgroup2 none /sys/fs/cgroup
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
+export LRS_WORKDIR=/mnt HOME=/tmp
+ncpu=$(nproc)
+[ -n "$readers" ] || readers=$((2 * ncpu))
+/lruscope workload --layout shared --readers "$readers" --duration 0 --size 64m --limit 8m \
+	--prefix lrs-test-spin- > /mnt/workload.out 2>&1 &
+load=$!
+for i in $(seq 1 60); do
+	[ -s /sys/fs/cgroup/lrs-test-spin-shared/cgroup.procs ] && break
+	sleep 0.5
+done
+sleep 1
+n=0
+for p in $(cat /sys/fs/cgroup/lrs-test-spin-shared/cgroup.procs); do
+	taskset -p -c $((n % ncpu)) $p > /dev/null && n=$((n + 1))
+done
+echo "LRS pinned $n on $ncpu"
+# attached PID: wait until lruscope PID holds BPF links and no new one came for 5 s (every hook
+# attached: its first snapshot, where a report's window starts, follows at once)
+attached() {
+	last=0 same=0
+	for i in $(seq 1 1200); do
+		kill -0 $1 2>/dev/null || return 1
+		now=$(ls -l /proc/$1/fd 2>/dev/null | grep -c bpf_link)
+		if [ "$now" -gt 0 ] && [ "$now" = "$last" ]; then
+			same=$((same + 1))
+			[ $same -ge 10 ] && return 0
+		else
+			same=0
+		fi
+		last=$now
+		sleep 0.5
+	done
+	return 1
+}
+# stop PID NAME: SIGINT ends a report with what it measured
+stop() {
+	kill -INT $1
+	wait $1
+	echo "LRS rc $2 $?"
+}
+# heartbeat while the guest works: a stalled guest shows where in the host's timeout message
+( while :; do sleep 20; echo "LRS hb $(cut -d' ' -f1 /proc/uptime) load $(cut -d' ' -f1 /proc/loadavg)"; done ) &
+hb=$!
+case "$phase" in
+compare)
+	/lruscope report -d 3600 -f json --spin-source slowpath > /mnt/slowpath.json 2> /mnt/slowpath.err &
+	sp=$!
+	attached $sp || echo "LRS warn slowpath report never attached"
+	/lruscope report -d 3600 -f json --spin-source tracepoint > /mnt/tracepoint.json \
+		2> /mnt/tracepoint.err &
+	tp=$!
+	attached $tp || echo "LRS warn tracepoint report never attached"
+	echo "LRS window_start $(cut -d' ' -f1 /proc/uptime)"
+	sleep "$dur"
+	stop $tp tracepoint
+	stop $sp slowpath
+	/lruscope report -d 2 -f json > /mnt/auto.json 2> /mnt/auto.err
+	echo "LRS rc auto $?"
+	;;
+stress)
+	/lruscope record -o /mnt/stress.rec -i 10 -d "$dur" -q --spin-source slowpath 2> /mnt/stress.err
+	echo "LRS rc stress $?"
+	;;
+esac
+kill $hb
+kill -TERM $load
+wait $load
+echo "LRS workload $(tail -n 1 /mnt/workload.out | head -c 300)"
+dmesg | grep -i -E "lockup|rcu.*stall|bpf|BUG" | head -20 | sed 's/^/LRS kmsg /'
+sync
+umount /mnt
+echo LRS-SPIN-DONE
+poweroff -f

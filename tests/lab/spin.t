@@ -1,0 +1,219 @@
+#!/usr/bin/python3
+# time-limit: 2400  (four TCG guests, one of them under load for three minutes; a first run
+# also fetches the kernels)
+"""Lab, spin sources: where lock:contention_begin is blind, the slowpath source sees.
+
+On the host: `report -f json` names its spinlock source, and it is the one the host's kind
+calls for (tests/lib.sh's verdict: a host that traces every spinlock wait keeps the
+tracepoint; one that traces none takes the slow path, or says it sees none).
+
+In Debian's 6.1 guest (tests/lab/lib/guest-spin.sh), readers of one memcg pinned round the
+CPUs, `report --spin-source slowpath` with `report --spin-source tracepoint` inside its window:
+- test-and-set spinlocks ("hypervisor" CPUID bit, no paravirt spinlocks: virt_spin_lock()):
+  the tracepoint counts no lruvec wait and says it sees none, the slowpath counts them, and
+  the loaded memcg holds at least 95% of the lruvec wait; auto picks the slow path, sure of
+  the kind through virt_spin_lock_key;
+- native queued spinlocks (no hypervisor bit), 2 vCPUs: the slowpath counts more lruvec waits
+  than the tracepoint (the first waiters), and every lruvec the tracepoint saw wait has at
+  least as many waits in the slowpath's count; auto picks the slow path;
+- a stress run: the slowpath hooks attached for three minutes on 6 vCPUs, readers on all of
+  them: the recording counts lruvec waits in every interval (no hook lost), the guest ends
+  (no lockup, no stall in the kernel log), drops are counted, not silent.
+LRS_SPIN_KEEP=DIR keeps the guests' reports there."""
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import lab  # noqa: E402
+import labtest  # noqa: E402
+
+LOADED = "/lrs-test-spin-shared"
+MIN_SHARE = 0.95
+STRESS_SECS = 180
+TAS = dict(cpus_per_node=3, cpu="qemu64", accel="tcg,thread=single")
+NATIVE = dict(cpus_per_node=1, cpu="qemu64,-hypervisor", accel="tcg")
+STRESS = lab.CONTENDED
+PLAN = 12
+
+
+def keep(name, data):
+    d = os.environ.get("LRS_SPIN_KEEP")
+    if d:
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data or b"")
+
+
+def boot(tap, kdir, work, label, machine, append, files, timeout=900):
+    """Boot a guest, return ({name: bytes}, {name: rc}, serial lines); None if it did not end."""
+    try:
+        lines, disk = lab.run_lruscope_guest(kdir, work, os.path.join(lab.HERE, "guest-spin.sh"),
+                                             "LRS-SPIN-DONE", labtest.binary(), append=append,
+                                             timeout=timeout, machine=machine, disk="320M")
+    except lab.LabError as e:
+        tap.check("%s: the guest ran its reports" % label, [str(e)])
+        return None
+    out = {}
+    for name in files:
+        out[name] = lab.read_guest_file(disk, "/" + name)
+        keep("%s-%s" % (label, name), out[name])
+    rc = {l.split()[2]: l.split()[3] for l in lines if l.startswith("LRS rc ")}
+    return out, rc, lines
+
+
+def load_reports(tap, label, out, rc, names):
+    """{name: snapshot} of the JSON reports; one check that each ran and parsed."""
+    snaps, probs = {}, []
+    for name in names:
+        err = (out.get(name + ".err") or b"").decode(errors="replace").strip()[-300:]
+        try:
+            snaps[name] = json.loads(out.get(name + ".json") or b"")
+        except ValueError:
+            probs.append("%s: unreadable JSON (rc %s): %s" % (name, rc.get(name), err))
+            continue
+        if rc.get(name) != "0":
+            probs.append("%s: rc %s: %s" % (name, rc.get(name), err))
+    tap.check("%s: the reports ran (%s)" % (label, ", ".join(names)), probs)
+    return snaps
+
+
+def lruvec_waits(snap, memcg=None):
+    return sum(lv["contended"] for lv in snap.get("lruvecs", [])
+               if memcg is None or lv["memcg"] == memcg)
+
+
+def lruvec_wait_ns(snap, memcg=None):
+    return sum(lv["wait_ns"] for lv in snap.get("lruvecs", [])
+               if memcg is None or lv["memcg"] == memcg)
+
+
+def source(snap):
+    return snap.get("spin_source") or {}
+
+
+def host_part(tap):
+    """The host's own report names its source, the one its kind calls for."""
+    verdict = subprocess.run(["bash", "-c", ". %s/tests/lib.sh && lrs_spin_verdict" % lab.ROOT],
+                             stdout=subprocess.PIPE, text=True).stdout.strip()
+    r = subprocess.run([labtest.binary(), "report", "-d", "1", "-f", "json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        src = source(json.loads(r.stdout))
+    except ValueError:
+        src = {}
+    want = {"traced": ("tracepoint",), "untraced": ("slowpath", "none")}.get(verdict.split(":")[0])
+    probs = [] if src.get("name") in (want or ()) and src.get("why") else [
+        "host verdict %r, report rc %d, spin_source %r: %s" % (verdict, r.returncode, src,
+                                                               r.stderr.strip()[-200:])]
+    if src.get("name") == "tracepoint" and not src.get("first_waiter"):
+        probs.append("the tracepoint was kept where it misses first waiters: %r" % src)
+    tap.check("host: report -f json names its spinlock source, the one the host's kind calls for "
+              "(%s)" % verdict.split(":")[0], probs)
+
+
+def compare(tap, kdir, work, label, machine, append):
+    """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
+    run), after one check that they ran; None, with its 3 other checks skipped, if the guest
+    did not end."""
+    names = ("slowpath", "tracepoint", "auto")
+    got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
+               [n + ext for n in names for ext in (".json", ".err")])
+    if not got:
+        tap.skip_n(3, label + " guest", "the guest did not end (above)")
+        return None
+    snaps = load_reports(tap, label, got[0], got[1], names)
+    return tuple(snaps.get(n, {}) for n in names)
+
+
+def tas_part(tap, kdir, work):
+    got = compare(tap, kdir, work, "test-and-set", TAS, "lrs_dur=20")
+    if not got:
+        return
+    sp, tp, auto = got
+    print("# test-and-set: lruvec waits: tracepoint %d, slowpath %d (%d ns); sources %r / %r"
+          % (lruvec_waits(tp), lruvec_waits(sp), lruvec_wait_ns(sp), source(tp).get("name"),
+             source(sp).get("name")))
+    tap.check("test-and-set: the tracepoint counts no lruvec wait, and says it sees none",
+              [] if tp and lruvec_waits(tp) == 0 and source(tp).get("name") == "none" else
+              ["tracepoint: %d lruvec waits, spin_source %r" % (lruvec_waits(tp), source(tp))])
+    total, mine = lruvec_wait_ns(sp), lruvec_wait_ns(sp, LOADED)
+    tap.check("test-and-set: the slowpath counts the lruvec waits, %d%%+ of their wait on %s"
+              % (MIN_SHARE * 100, LOADED),
+              [] if source(sp).get("name") == "slowpath" and source(sp).get("first_waiter") and
+              lruvec_waits(sp) >= 100 and total and mine >= MIN_SHARE * total else
+              ["slowpath: %d waits, %d of %d ns on %s, spin_source %r" % (
+                  lruvec_waits(sp), mine, total, LOADED, source(sp))])
+    why = source(auto).get("why", "")
+    tap.check("test-and-set: auto takes the slow path, sure of the kind (virt_spin_lock_key)",
+              [] if source(auto).get("name") == "slowpath" and "virt_spin_lock_key is on" in why
+              else ["auto: %r" % source(auto)])
+
+
+def native_part(tap, kdir, work):
+    got = compare(tap, kdir, work, "native", NATIVE, "lrs_dur=20 lrs_readers=4")
+    if not got:
+        return
+    sp, tp, auto = got
+    print("# native: lruvec waits: tracepoint %d, slowpath %d" % (lruvec_waits(tp),
+                                                                  lruvec_waits(sp)))
+    tap.check("native, 2 vCPUs: the slowpath counts more lruvec waits than the tracepoint "
+              "(the first waiters)",
+              [] if sp and lruvec_waits(sp) > lruvec_waits(tp) and lruvec_waits(sp) >= 100 and
+              source(sp).get("name") == "slowpath" else
+              ["slowpath %d, tracepoint %d lruvec waits" % (lruvec_waits(sp), lruvec_waits(tp))])
+    by = {(lv["memcg"], lv["node"]): lv["contended"] for lv in sp.get("lruvecs", [])}
+    short = ["%s@N%d: tracepoint %d, slowpath %d" % (lv["memcg"], lv["node"], lv["contended"],
+                                                     by.get((lv["memcg"], lv["node"]), 0))
+             for lv in tp.get("lruvecs", [])
+             if lv["contended"] > by.get((lv["memcg"], lv["node"]), 0)]
+    tap.check("native: every lruvec the tracepoint saw wait has as many waits or more in the "
+              "slowpath's count", short if tp else ["no tracepoint report"])
+    tap.check("native: auto takes the slow path (native queued spinlocks)",
+              [] if source(auto).get("name") == "slowpath" and
+              "native" in source(auto).get("why", "") else ["auto: %r" % source(auto)])
+
+
+def stress_part(tap, kdir, work):
+    got = boot(tap, kdir, work, "stress", STRESS,
+               "lrs_phase=stress lrs_dur=%d lrs_readers=12" % STRESS_SECS,
+               ["stress.rec", "stress.err"], timeout=1500)
+    if not got:
+        tap.skip_n(2, "stress guest", "the guest did not end (above)")
+        return
+    out, rc, lines = got
+    err = (out.get("stress.err") or b"").decode(errors="replace").strip()[-300:]
+    recs = []
+    for line in (out.get("stress.rec") or b"").decode(errors="replace").splitlines():
+        try:
+            recs.append(json.loads(line))
+        except ValueError:
+            pass
+    snaps = [r for r in recs if "t_ns" in r]
+    tap.check("stress: record --spin-source slowpath ran %d s on 6 vCPUs" % STRESS_SECS,
+              [] if rc.get("stress") == "0" and len(snaps) >= STRESS_SECS // 10 - 1 else
+              ["rc %s, %d snapshots: %s" % (rc.get("stress"), len(snaps), err)])
+    ids = {lv["memcg_id"] for s in snaps[:1] for lv in s.get("lruvecs", []) if lv["memcg"] == LOADED}
+    per = [sum(lv.get("contended", 0) for lv in s.get("lruvecs", []) if lv.get("memcg_id") in ids)
+           for s in snaps[1:]]
+    print("# stress: lruvec waits per 10 s on %s: %s; drops at the end %r" % (
+        LOADED, per, snaps[-1].get("drops") if snaps else None))
+    tap.check("stress: the hooks counted lruvec waits in every interval (none lost), drops counted",
+              [] if per and all(n > 0 for n in per) and snaps and "drops" in snaps[-1]
+              and source(snaps[-1]).get("name") == "slowpath" else
+              ["per interval %r, spin_source %r" % (per, source(snaps[-1]) if snaps else None)])
+    bad = [l for l in lines if l.startswith("LRS kmsg ") and any(
+        w in l.lower() for w in ("lockup", "stall", "bug:", "hung"))]
+    tap.check("stress: no lockup, stall or BUG in the guest's kernel log", bad)
+
+
+def body(tap, kdir, work):
+    host_part(tap)
+    tas_part(tap, kdir, os.path.join(work, "tas"))
+    native_part(tap, kdir, os.path.join(work, "native"))
+    stress_part(tap, kdir, os.path.join(work, "stress"))
+
+
+if __name__ == "__main__":
+    labtest.main("spin", body, plan=PLAN)
