@@ -33,6 +33,8 @@ const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 /* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */
 const volatile bool have_task_btf = true;
+/* atomic compare-and-swap (5.12+); else each node's pgdat is checked on every wait */
+const volatile bool have_cmpxchg = true;
 /*
  * Spinlock waits come from the slowpath hooks (lockstat_slowpath.bpf.h): the
  * tracepoint programs leave plain spinlock waits (flags LCB_F_SPIN) to them.
@@ -170,7 +172,7 @@ static __always_inline void learn_pgdat(int node, struct pglist_data *pgdat)
 {
 	__u64 *slot;
 
-	if (node < 0 || node >= LOCKSTAT_MAX_NODES)
+	if (!have_cmpxchg || node < 0 || node >= LOCKSTAT_MAX_NODES)
 		return;
 	slot = &known_pgdat[node & (LOCKSTAT_MAX_NODES - 1)];
 	/* two CPUs may learn it at once: only the one that fills the slot counts it */
@@ -192,6 +194,45 @@ static __always_inline int known_node(struct pglist_data *pgdat)
 	return -1;
 }
 
+/* Before 5.11 the LRU lock is the node's: pgdat->lru_lock (CO-RE flavour of the old layout). */
+struct pglist_data___old {
+	spinlock_t lru_lock;
+	int node_id;
+} __attribute__((preserve_access_index));
+
+/* &node_data[0] from kallsyms (user space sets it where lruvecs have no lock of their own) */
+const volatile __u64 node_data_addr = 0;
+
+/*
+ * Is lock a node's pgdat->lru_lock? The would-be pgdat's node_id must lead
+ * back to it through node_data[]: a random lock never closes that cycle.
+ */
+static __always_inline void classify_node_lock(struct pending *p, void *lock)
+{
+	struct pglist_data___old *pgdat =
+		(void *)((char *)lock - bpf_core_field_offset(struct pglist_data___old, lru_lock));
+	__u64 back = 0;
+	int node;
+
+	if (!node_data_addr)
+		return;
+	node = known_node((struct pglist_data *)pgdat);
+	if (node == -1)
+		return;
+	if (node == -2) {
+		node = BPF_CORE_READ(pgdat, node_id);
+		if (node < 0 || node >= LOCKSTAT_MAX_NODES || (__u32)node >= nr_nodes)
+			return;
+		if (bpf_probe_read_kernel(&back, sizeof(back),
+					  (void *)(node_data_addr + (__u64)node * sizeof(__u64))) ||
+		    back != (__u64)pgdat)
+			return;
+		learn_pgdat(node, (struct pglist_data *)pgdat);
+	}
+	p->kind = LOCK_KIND_NODE_LOCK;
+	p->owner_node = node;
+}
+
 static __always_inline __u64 cgroup_id_of_css(struct cgroup_subsys_state *css)
 {
 	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
@@ -205,10 +246,8 @@ static __always_inline __u64 cgroup_id_of_css(struct cgroup_subsys_state *css)
  */
 static __always_inline void classify(struct pending *p, void *lock)
 {
-	struct lruvec *lruvec = (void *)((char *)lock - bpf_core_field_offset(struct lruvec, lru_lock));
-	struct mem_cgroup_per_node *pn =
-		(void *)((char *)lruvec - bpf_core_field_offset(struct mem_cgroup_per_node, lruvec));
-	struct mem_cgroup_per_node *back = NULL;
+	struct mem_cgroup_per_node *pn, *back = NULL;
+	struct lruvec *lruvec;
 	struct pglist_data *pgdat;
 	struct mem_cgroup *memcg;
 	int node;
@@ -217,6 +256,13 @@ static __always_inline void classify(struct pending *p, void *lock)
 	p->owner_cgid = 0;
 	p->owner_node = -1;
 
+	/* before the per-memcg lock, no field offset of its layout may be relocated */
+	if (!bpf_core_field_exists(struct lruvec, lru_lock)) {
+		classify_node_lock(p, lock);
+		return;
+	}
+	lruvec = (void *)((char *)lock - bpf_core_field_offset(struct lruvec, lru_lock));
+	pn = (void *)((char *)lruvec - bpf_core_field_offset(struct mem_cgroup_per_node, lruvec));
 	pgdat = BPF_CORE_READ(lruvec, pgdat);
 	if (!pgdat)
 		return;
@@ -830,7 +876,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	}
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
-	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC ? waiter_memcg() : 0;
+	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK ? waiter_memcg() : 0;
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every) {
 		now = bpf_ktime_get_ns();
@@ -974,7 +1020,7 @@ static __always_inline void account(struct pending *p, __u64 now)
 	if (wait > st->wait_max_ns)
 		st->wait_max_ns = wait;
 
-	if (p->kind == LOCK_KIND_LRUVEC) {
+	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK) {
 		struct waiter_key wk = {
 			.lock_addr = p->lock_addr,
 			.owner_cgid = p->owner_cgid,

@@ -26,6 +26,7 @@ enum lock_kind {
 	LOCK_KIND_LRUVEC = 1,		/* a memcg's lruvec: owner_cgid and owner_node set */
 	LOCK_KIND_NODE_LRUVEC = 2,	/* pgdat->__lruvec (memcg off): owner_node set */
 	LOCK_KIND_MMAP = 3,		/* the waiting task's own mm->mmap_lock */
+	LOCK_KIND_NODE_LOCK = 4,	/* pgdat->lru_lock (before 5.11): every memcg's on a node */
 };
 
 /*

@@ -39,7 +39,7 @@ static __always_inline int slowpath_enter(void *ctx, void *lock)
  * waits above it lost their exit (the kernel skipped a hook that would have
  * nested in itself) and are dropped, counted.
  */
-static __always_inline int slowpath_exit(void *lock)
+static __always_inline int slowpath_exit(void *lock, const bool holders)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 zero = 0;
@@ -71,7 +71,10 @@ static __always_inline int slowpath_exit(void *lock)
 		__sync_fetch_and_add(&drop_task, d - 1 - found);
 	p = cs->slot[found & (CPU_DEPTH - 1)];
 	cs->depth = found;
-	end_spin(&p, now);
+	if (holders)
+		end_spin(&p, now);
+	else
+		account(&p, now);
 	leave_prog(cs);
 	return 0;
 }
@@ -85,7 +88,7 @@ int BPF_PROG(slowpath_native_enter, struct qspinlock *lock, __u32 val)
 SEC("fexit/native_queued_spin_lock_slowpath")
 int BPF_PROG(slowpath_native_exit, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_exit(lock);
+	return slowpath_exit(lock, true);
 }
 
 SEC("fentry/__pv_queued_spin_lock_slowpath")
@@ -97,5 +100,22 @@ int BPF_PROG(slowpath_pv_enter, struct qspinlock *lock, __u32 val)
 SEC("fexit/__pv_queued_spin_lock_slowpath")
 int BPF_PROG(slowpath_pv_exit, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_exit(lock);
+	return slowpath_exit(lock, true);
+}
+
+/*
+ * The same exits without the holder code, whose bpf_loop() callback a verifier
+ * before 5.13 refuses even unreached (it reads every instruction first): for
+ * those kernels, where holders are off.
+ */
+SEC("fexit/native_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_native_exit_counts, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_exit(lock, false);
+}
+
+SEC("fexit/__pv_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_pv_exit_counts, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_exit(lock, false);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "collector/live/spin_choice.h"
 #include "demo/demo.h"
 
 static unsigned int default_readers(void)
@@ -28,7 +29,7 @@ static void usage(FILE *f)
 "usage: sudo lruscope demo [--readers N] [--layout shared|isolated|both]\n"
 "                          [--duration SECS] [--runs K] [--size BYTES] [--limit BYTES]\n"
 "                          [--read 4k|dd] [--batch] [--json] [-i SECS] [--no-color]\n"
-"                          [--record DIR]\n"
+"                          [--record DIR] [--spin-source SRC]\n"
 "\n"
 "The per-memcg lru_lock experiment (Linux 5.11), rebuilt on today's kernel.\n"
 "Before 5.11 a NUMA node had one LRU lock that every container queued on; since,\n"
@@ -68,6 +69,8 @@ static void usage(FILE *f)
 "                      missing; existing files are refused, never overwritten),\n"
 "                      with waiting stacks even in --batch, and print the\n"
 "                      'lruscope diff' command that compares them\n"
+"  --spin-source SRC   where spinlock waits come from: auto (default), tracepoint\n"
+"                      or slowpath (see 'lruscope report --help')\n"
 "\n"
 "Readers run with cpu.shares %d (a cpu cgroup %scpu on cgroup v1, cpu.weight\n"
 "on v2) so other load on a small machine disturbs the measurement less.\n"
@@ -111,6 +114,7 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "record", required_argument, NULL, 'R' },
+		{ "spin-source", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -208,6 +212,14 @@ static int parse_args(int argc, char **argv, struct lrs_demo_opts *o)
 				return -EINVAL;
 			}
 			o->record_dir = optarg;
+			break;
+		case 'P':
+			o->spin_source = lrs_spin_request__parse(optarg);
+			if (o->spin_source < 0) {
+				fprintf(stderr, "lruscope demo: --spin-source '%s': want auto, tracepoint or "
+					"slowpath\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 			usage(stdout);

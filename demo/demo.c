@@ -361,6 +361,7 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 		fprintf(stderr, "lruscope demo: loading the BPF collector...\n");
 	lrs_collector_opts__defaults(&co);
 	co.interval_s = o->interval_s;
+	co.spin_source = o->spin_source;
 	if (o->batch && !o->record_dir)
 		co.stack_every = 0;	/* no view shows stacks: keep their cost out of the waits */
 	ret = lrs_collector__open(&co, &src, err, sizeof(err));

@@ -39,6 +39,7 @@ struct lrs_demo_opts {
 	bool batch, json, no_color;
 	bool limit_given, size_given;
 	const char *record_dir;		/* --record DIR: a recording per layout, or NULL */
+	int spin_source;		/* --spin-source (collector/live/spin_choice.h) */
 };
 
 /*

@@ -98,9 +98,14 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	bpf_program__set_autoload(ls->skel->progs.slowpath_native_enter,
 				  opts->spin_slowpath && opts->slowpath_native);
 	bpf_program__set_autoload(ls->skel->progs.slowpath_native_exit,
-				  opts->spin_slowpath && opts->slowpath_native);
+				  opts->spin_slowpath && opts->slowpath_native && !opts->no_bpf_loop);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_native_exit_counts,
+				  opts->spin_slowpath && opts->slowpath_native && opts->no_bpf_loop);
 	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_enter, opts->spin_slowpath && opts->slowpath_pv);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_exit, opts->spin_slowpath && opts->slowpath_pv);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_exit,
+				  opts->spin_slowpath && opts->slowpath_pv && !opts->no_bpf_loop);
+	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_exit_counts,
+				  opts->spin_slowpath && opts->slowpath_pv && opts->no_bpf_loop);
 	bpf_program__set_autoload(ls->skel->progs.contention_begin, opts->tracepoints);
 	bpf_program__set_autoload(ls->skel->progs.contention_end, opts->tracepoints);
 	ret = lockstat_bpf__load(ls->skel);

@@ -25,6 +25,7 @@ struct lrs_lockstat_opts {
 	bool spin_slowpath;
 	bool slowpath_native, slowpath_pv;
 	bool tracepoints;	/* lock:contention_begin/end exist: sleeping locks (and spinlocks) */
+	bool no_bpf_loop;	/* a kernel before bpf_loop (5.17): no holder code is loaded */
 };
 
 /* Kinds, as bpf/lockstat.h's enum lock_kind. */

@@ -124,7 +124,27 @@ def compare(tap, kdir, work, label, machine, append):
         tap.skip_n(3, label + " guest", "the guest did not end (above)")
         return None
     snaps = load_reports(tap, label, got[0], got[1], names)
+    print_cost(label, got[2], snaps)
     return tuple(snaps.get(n, {}) for n in names)
+
+
+def all_waits(snap):
+    return lruvec_waits(snap) + sum(o["contended"] for o in snap.get("other_locks", []))
+
+
+def print_cost(label, lines, snaps):
+    """BPF run time per counted wait of each source, on the same waits (a figure, not a check)."""
+    cost = {l.split()[2]: [int(x) for x in l.split()[3:6]] for l in lines
+            if l.startswith("LRS cost ") and len(l.split()) >= 6}
+    per = {}
+    for name, (ns, runs, misses) in sorted(cost.items()):
+        waits = all_waits(snaps.get(name, {}))
+        per[name] = ns / waits if waits else 0
+        print("# %s cost: %s: %d ns of BPF in %d runs for %d waits: %.0f ns per wait; %d nested "
+              "runs skipped by the kernel" % (label, name, ns, runs, waits, per[name], misses))
+    if per.get("tracepoint") and per.get("slowpath"):
+        print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
+            label, per["slowpath"] / per["tracepoint"]))
 
 
 def tas_part(tap, kdir, work):

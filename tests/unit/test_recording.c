@@ -139,8 +139,15 @@ static void test_line_round_trip(void **state)
 	assert_non_null(s);
 	free(s->unavailable);
 	s->unavailable = strdup("stacks: \"quoted\" and \\ and \n");
+	s->spin_source.name = LRS_SPIN_SLOWPATH;
+	s->spin_source.first_waiter = true;
+	snprintf(s->spin_source.why, sizeof(s->spin_source.why), "test-and-set \"spinlocks\"");
 	a = json_of(s);
+	assert_non_null(strstr(a, "\"spin_source\":{\"name\":\"slowpath\",\"first_waiter\":true,"));
 	assert_int_equal(lrs_recording__decode_line(a, strlen(a), NULL, &r, err, sizeof(err)), 0);
+	assert_int_equal(r->spin_source.name, LRS_SPIN_SLOWPATH);
+	assert_true(r->spin_source.first_waiter);
+	assert_string_equal(r->spin_source.why, "test-and-set \"spinlocks\"");
 	b = json_of(r);
 	assert_string_equal(a, b);
 	free(a);
@@ -173,6 +180,9 @@ static void round_trip(const char *name)
 		in[t] = lrs_synth__snapshot(memcgs, 2, t_ns, 5);
 		assert_non_null(in[t]);
 		in[t]->t_ns = (t + 1) * 1000000000ULL;
+		/* delta lines carry the spin source too */
+		in[t]->spin_source.name = t < 5 ? LRS_SPIN_TRACEPOINT : LRS_SPIN_NONE;
+		snprintf(in[t]->spin_source.why, sizeof(in[t]->spin_source.why), "line %zu", t);
 	}
 	/* a waiter leaves, a stack goes: the lists change shape between lines */
 	in[2]->lruvecs[2].nr_waiters = 1;

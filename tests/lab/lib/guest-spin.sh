@@ -61,8 +61,20 @@ attached() {
 	done
 	return 1
 }
+# cost PID NAME: the run time and runs of lruscope PID's BPF programs (run-time stats are on)
+cost() {
+	ns=0 runs=0 misses=0
+	for fd in /proc/$1/fdinfo/*; do
+		grep -q '^prog_type:' "$fd" 2>/dev/null || continue
+		ns=$((ns + $(awk '/^run_time_ns:/ {print $2}' "$fd")))
+		runs=$((runs + $(awk '/^run_cnt:/ {print $2}' "$fd")))
+		misses=$((misses + $(awk '/^recursion_misses:/ {print $2; f=1} END {if (!f) print 0}' "$fd")))
+	done
+	echo "LRS cost $2 $ns $runs $misses"
+}
 # stop PID NAME: SIGINT ends a report with what it measured
 stop() {
+	cost $1 $2
 	kill -INT $1
 	wait $1
 	echo "LRS rc $2 $?"
@@ -72,6 +84,8 @@ stop() {
 hb=$!
 case "$phase" in
 compare)
+	# BPF run time per program, for the cost of each source on the same waits
+	sysctl -w kernel.bpf_stats_enabled=1 > /dev/null || echo "LRS warn no BPF run-time stats"
 	/lruscope report -d 3600 -f json --spin-source slowpath > /mnt/slowpath.json 2> /mnt/slowpath.err &
 	sp=$!
 	attached $sp || echo "LRS warn slowpath report never attached"

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "collector/live/kernel_features.h"
+
+unsigned int lrs_kernel_version(const char *release)
+{
+	unsigned int major = 0, minor = 0;
+
+	sscanf(release, "%u.%u", &major, &minor);
+	return major << 8 | minor;
+}
+
+/* Whether BTF type struct_name has a member named member. */
+static bool has_member(const struct btf *btf, const char *struct_name, const char *member)
+{
+	int id = btf ? btf__find_by_name_kind(btf, struct_name, BTF_KIND_STRUCT) : -1;
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), member))
+			return true;
+	return false;
+}
+
+static uint64_t kallsyms_addr(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	uint64_t addr, found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, sym) == 3 && !strcmp(sym, name))
+			found = addr;
+	fclose(f);
+	return found;
+}
+
+void lrs_kernel_features__probe(const char *release, struct lrs_kernel_features *f)
+{
+	unsigned int v = lrs_kernel_version(release);
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	memset(f, 0, sizeof(*f));
+	/* helpers by release (a verifier that lacks one refuses the program); types by BTF */
+	f->lruvec_lock = btf ? has_member(btf, "lruvec", "lru_lock") : v >= 0x050b;
+	f->task_btf = v >= 0x050b;
+	f->cmpxchg = v >= 0x050c;
+	f->bpf_loop = v >= 0x0513;
+	f->mem_alloc = v >= 0x0601;
+	f->cgroup_iter = btf ? btf__find_by_name_kind(btf, "bpf_iter__cgroup", BTF_KIND_STRUCT) > 0
+			     : v >= 0x0601;
+	if (!f->lruvec_lock)
+		f->node_data = kallsyms_addr("node_data");
+	btf__free(btf);
+}
