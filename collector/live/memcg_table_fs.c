@@ -176,6 +176,8 @@ struct fs_walk {
 	uint64_t *pages;	/* one memcg's: nr_nodes x LRS_NR_LRU_LISTS */
 	bool *present;
 	bool *node_seen;	/* any memcg's */
+	size_t *parent;		/* by memcg: its parent's index, SIZE_MAX for the root */
+	size_t cap_parent;
 };
 
 static int grow(void **arr, size_t *cap, size_t nr, size_t size)
@@ -317,9 +319,55 @@ static int add_memcg(struct fs_walk *w, int dirfd, const char *name, size_t pare
 	mi->path = lrs_memcg_child_path(parent == SIZE_MAX ? NULL : t->memcgs[parent].path, name);
 	if (!mi->path)
 		return -ENOMEM;
+	err = grow((void **)&w->parent, &w->cap_parent, t->nr_memcgs, sizeof(*w->parent));
+	if (err) {
+		free(mi->path);
+		return err;
+	}
+	w->parent[t->nr_memcgs] = parent;
 	self = t->nr_memcgs++;
 	err = add_lruvecs(w, dirfd, self);
 	return err ? err : walk_children(w, dirfd, self, level + 1);
+}
+
+/*
+ * v2's memory.numa_stat counts a memcg's descendants' pages too (5.10 as today; v1's plain
+ * lines are the memcg's own): subtract each child's from its parent, as the iterator reads
+ * a lruvec's own lists. Reads of parent and child are moments apart: a difference below 0
+ * is 0.
+ */
+static int own_pages(struct fs_walk *w)
+{
+	struct lrs_lruvec_table *t = w->t;
+	size_t *index = malloc(sizeof(*index) * (t->nr_memcgs ? t->nr_memcgs : 1) * w->nr_nodes);
+	int64_t *own = calloc(t->nr_lruvecs ? t->nr_lruvecs : 1, sizeof(*own) * LRS_NR_LRU_LISTS);
+	int err = index && own ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < t->nr_memcgs * w->nr_nodes; i++)
+		index[i] = SIZE_MAX;
+	for (size_t i = 0; !err && i < t->nr_lruvecs; i++) {
+		index[t->lruvecs[i].memcg * w->nr_nodes + (size_t)t->lruvecs[i].node] = i;
+		for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
+			own[i * LRS_NR_LRU_LISTS + l] = (int64_t)t->lruvecs[i].lru_pages[l];
+	}
+	for (size_t i = 0; !err && i < t->nr_lruvecs; i++) {
+		const struct lrs_lruvec_info *li = &t->lruvecs[i];
+		size_t p = w->parent[li->memcg], pi;
+
+		if (p == SIZE_MAX || (pi = index[p * w->nr_nodes + (size_t)li->node]) == SIZE_MAX)
+			continue;
+		for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
+			own[pi * LRS_NR_LRU_LISTS + l] -= (int64_t)li->lru_pages[l];
+	}
+	for (size_t i = 0; !err && i < t->nr_lruvecs; i++)
+		for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
+			int64_t v = own[i * LRS_NR_LRU_LISTS + l];
+
+			t->lruvecs[i].lru_pages[l] = v > 0 ? (uint64_t)v : 0;
+		}
+	free(index);
+	free(own);
+	return err;
 }
 
 int lrs_memcg_table_fs__read(const struct lrs_cgroup_root *root, unsigned int nr_nodes,
@@ -345,6 +393,8 @@ int lrs_memcg_table_fs__read(const struct lrs_cgroup_root *root, unsigned int nr
 	if (w.pages && w.present && w.node_seen)
 		err = add_memcg(&w, fd, "", SIZE_MAX, 0);
 	close(fd);
+	if (!err && root->version == 2)
+		err = own_pages(&w);
 	if (!err && !(out->nodes = calloc(nr_nodes, sizeof(*out->nodes))))
 		err = -ENOMEM;
 	for (unsigned int n = 0; !err && n < nr_nodes; n++)
@@ -353,6 +403,7 @@ int lrs_memcg_table_fs__read(const struct lrs_cgroup_root *root, unsigned int nr
 	free(w.pages);
 	free(w.present);
 	free(w.node_seen);
+	free(w.parent);
 	if (err)
 		lrs_lruvec_table__clear(out);
 	return err;

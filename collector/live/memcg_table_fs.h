@@ -38,7 +38,10 @@ int lrs_numa_stat__parse(const char *numa_stat, const char *stat_text, int versi
  * Walk the hierarchy under root (pre-order, children by name) into out: every
  * memcg with its id, parent's id, level and path ("/" for the root), one
  * lruvec per memcg and node that its memory.numa_stat names, and one node
- * entry (locks 0) per node named anywhere. A memcg removed while walked is
+ * entry (locks 0) per node named anywhere. A lruvec's pages are its memcg's
+ * own: v2's numa_stat counts descendants too, whose numbers are subtracted
+ * (a removed child whose pages are not yet freed is no directory: its pages
+ * stay its parent's). A memcg removed while walked is
  * left out; one without memory.numa_stat (a root on some kernels) has no
  * lruvecs. Returns 0 or -errno (root unreadable, out of memory); out is
  * cleared on error and is freed with lrs_lruvec_table__clear().

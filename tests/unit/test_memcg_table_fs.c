@@ -85,7 +85,11 @@ static const struct lrs_lruvec_info *lruvec(const struct lrs_lruvec_table *t, si
 	return NULL;
 }
 
-/* v2: /, /b, /b/x, /a (no numa_stat: removed under the walk), a file that is no memcg */
+/*
+ * v2: /, /b, /b/x, /a (no numa_stat: removed under the walk), /c, /c/y, a file that is no
+ * memcg. v2 counts descendants in a memcg's numa_stat: / 100 times the pattern, /b 3, /b/x 2
+ * (/b's own: 1), /c 1 and /c/y 2 (read moments apart: /c's own is 0, not below).
+ */
 static void test_v2_tree(void **state)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -102,21 +106,29 @@ static void test_v2_tree(void **state)
 	put(d, "memory.numa_stat", text);
 	put(d, "cgroup.procs", "1\n");
 	dir(&t, "/b", d, sizeof(d));
-	v2_numa_stat(text, sizeof(text), page, 1);
+	v2_numa_stat(text, sizeof(text), page, 3);
 	put(d, "memory.numa_stat", text);
 	dir(&t, "/b/x", d, sizeof(d));
 	v2_numa_stat(text, sizeof(text), page, 2);
 	put(d, "memory.numa_stat", text);
 	dir(&t, "/a", d, sizeof(d));
+	dir(&t, "/c", d, sizeof(d));
+	v2_numa_stat(text, sizeof(text), page, 1);
+	put(d, "memory.numa_stat", text);
+	dir(&t, "/c/y", d, sizeof(d));
+	v2_numa_stat(text, sizeof(text), page, 2);
+	put(d, "memory.numa_stat", text);
 	snprintf(root.path, sizeof(root.path), "%s", t.root);
 
 	assert_int_equal(lrs_memcg_table_fs__read(&root, NODES, &table), 0);
-	assert_int_equal(table.nr_memcgs, 4);
+	assert_int_equal(table.nr_memcgs, 6);
 	/* pre-order, children by name */
 	assert_string_equal(table.memcgs[0].path, "/");
 	assert_string_equal(table.memcgs[1].path, "/a");
 	assert_string_equal(table.memcgs[2].path, "/b");
 	assert_string_equal(table.memcgs[3].path, "/b/x");
+	assert_string_equal(table.memcgs[4].path, "/c");
+	assert_string_equal(table.memcgs[5].path, "/c/y");
 	assert_int_equal(table.memcgs[0].level, 0);
 	assert_int_equal(table.memcgs[3].level, 2);
 	assert_int_equal(table.memcgs[0].cgid, ino(&t, ""));
@@ -125,8 +137,8 @@ static void test_v2_tree(void **state)
 	assert_int_equal(table.memcgs[3].parent_cgid, ino(&t, "/b"));
 	assert_false(table.memcgs[1].dying);
 
-	/* nodes 0 and 2 for /, /b and /b/x; none for /a; node 1 has no memory */
-	assert_int_equal(table.nr_lruvecs, 6);
+	/* nodes 0 and 2 for all but /a; node 1 has no memory */
+	assert_int_equal(table.nr_lruvecs, 10);
 	assert_null(lruvec(&table, 1, 0));
 	assert_null(lruvec(&table, 2, 1));
 	li = lruvec(&table, 2, 0);
@@ -142,7 +154,11 @@ static void test_v2_tree(void **state)
 	assert_int_equal(li->lru_pages[LRS_INACTIVE_FILE], 10);
 	assert_int_equal(li->lru_pages[LRS_ACTIVE_FILE], 12);
 	assert_int_equal(li->lru_pages[LRS_UNEVICTABLE], 18);
-	assert_int_equal(lruvec(&table, 0, 0)->lru_pages[LRS_ACTIVE_ANON], 200);
+	assert_int_equal(lruvec(&table, 0, 0)->lru_pages[LRS_ACTIVE_ANON], (100 - 3 - 1) * 2);
+	assert_int_equal(lruvec(&table, 0, 2)->lru_pages[LRS_UNEVICTABLE], (100 - 3 - 1) * 9);
+	for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
+		assert_int_equal(lruvec(&table, 4, 2)->lru_pages[l], 0);
+	assert_int_equal(lruvec(&table, 5, 2)->lru_pages[LRS_UNEVICTABLE], 18);
 	/* lruvecs by memcg, then node, as the iterator's table has them */
 	for (size_t i = 1; i < table.nr_lruvecs; i++)
 		assert_true(table.lruvecs[i - 1].memcg < table.lruvecs[i].memcg ||
@@ -157,7 +173,7 @@ static void test_v2_tree(void **state)
 
 	/* with one possible node, node 2 is out of range: left out */
 	assert_int_equal(lrs_memcg_table_fs__read(&root, 1, &table), 0);
-	assert_int_equal(table.nr_lruvecs, 3);
+	assert_int_equal(table.nr_lruvecs, 5);
 	assert_int_equal(table.nr_nodes, 1);
 	lrs_lruvec_table__clear(&table);
 	rm_tree(t.root);
