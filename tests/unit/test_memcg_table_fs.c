@@ -59,6 +59,16 @@ static void dir(const struct tree *t, const char *rel, char *out, size_t len)
 		assert_int_equal(mkdir(out, 0755), 0);
 }
 
+/* a v2 memcg directory rel with its memory.numa_stat, the pattern times mul */
+static void v2_memcg(const struct tree *t, const char *rel, size_t page, uint64_t mul)
+{
+	char d[512], text[1024];
+
+	dir(t, rel, d, sizeof(d));
+	v2_numa_stat(text, sizeof(text), page, mul);
+	put(d, "memory.numa_stat", text);
+}
+
 static void rm_tree(const char *path)
 {
 	char cmd[600];
@@ -97,27 +107,17 @@ static void test_v2_tree(void **state)
 	struct lrs_cgroup_root root = { .version = 2 };
 	struct lrs_lruvec_table table;
 	const struct lrs_lruvec_info *li;
-	char d[512], text[1024];
+	char d[512];
 
 	snprintf(t.root, sizeof(t.root), "/tmp/lrs-test-memcgfs.XXXXXX");
 	assert_non_null(mkdtemp(t.root));
-	dir(&t, "", d, sizeof(d));
-	v2_numa_stat(text, sizeof(text), page, 100);
-	put(d, "memory.numa_stat", text);
-	put(d, "cgroup.procs", "1\n");
-	dir(&t, "/b", d, sizeof(d));
-	v2_numa_stat(text, sizeof(text), page, 3);
-	put(d, "memory.numa_stat", text);
-	dir(&t, "/b/x", d, sizeof(d));
-	v2_numa_stat(text, sizeof(text), page, 2);
-	put(d, "memory.numa_stat", text);
+	v2_memcg(&t, "", page, 100);
+	put(t.root, "cgroup.procs", "1\n");
+	v2_memcg(&t, "/b", page, 3);
+	v2_memcg(&t, "/b/x", page, 2);
 	dir(&t, "/a", d, sizeof(d));
-	dir(&t, "/c", d, sizeof(d));
-	v2_numa_stat(text, sizeof(text), page, 1);
-	put(d, "memory.numa_stat", text);
-	dir(&t, "/c/y", d, sizeof(d));
-	v2_numa_stat(text, sizeof(text), page, 2);
-	put(d, "memory.numa_stat", text);
+	v2_memcg(&t, "/c", page, 1);
+	v2_memcg(&t, "/c/y", page, 2);
 	snprintf(root.path, sizeof(root.path), "%s", t.root);
 
 	assert_int_equal(lrs_memcg_table_fs__read(&root, NODES, &table), 0);
