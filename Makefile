@@ -100,6 +100,7 @@ test_json_LAYERS         := model
 test_layout_LAYERS       := ui
 test_model_LAYERS        := model
 test_percpu_merge_LAYERS := live model
+test_memcg_table_fs_LAYERS := live model
 test_recording_LAYERS    := text ui replay model
 test_sources_LAYERS      := text ui replay live model
 test_spin_choice_LAYERS  := live model

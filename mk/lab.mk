@@ -6,8 +6,9 @@ DRGN_TESTS := $(sort $(wildcard tests/drgn/*.t))
 
 .PHONY: lab-check lab-bench lab-fetch
 
+# LAB_KERNEL=5.10: bullseye's kernel (one lru_lock per node) instead of this machine's suite's
 lab-fetch:
-	$(Q)tests/lab/lib/fetch-kernel.sh $(LRS_CACHE)/lab >/dev/null
+	$(Q)tests/lab/lib/fetch-kernel.sh $(LRS_CACHE)/lab $(LAB_KERNEL) >/dev/null
 
 # the synthetic-program tests and the lab tests, through the project's runner
 lab-check:

@@ -53,12 +53,13 @@ def missing_tools():
     return out
 
 
-def kernel_dir():
-    """Fetch (once per version) and return the cached kernel directory."""
+def kernel_dir(release=None):
+    """Fetch (once per version) and return the cached kernel directory. release: None for
+    this machine's suite's kernel (6.1), "5.10" for bullseye's (one lru_lock per node)."""
     base = os.path.join(CACHE, "lab")
     os.makedirs(base, exist_ok=True)
-    r = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), base],
-                       stdout=subprocess.PIPE, text=True)
+    r = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), base] + (
+        [release] if release else []), stdout=subprocess.PIPE, text=True)
     if r.returncode != 0:
         raise LabError("cannot fetch the lab kernel (fetch-kernel.sh exit %d)" % r.returncode)
     return r.stdout.strip().splitlines()[-1]
