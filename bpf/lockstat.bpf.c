@@ -171,10 +171,13 @@ __u32 known_nodes = 0;
 static __always_inline void learn_pgdat(int node, struct pglist_data *pgdat)
 {
 	__u64 *slot;
+	__u32 i = (__u32)node;
 
 	if (!have_cmpxchg || node < 0 || node >= LOCKSTAT_MAX_NODES)
 		return;
-	slot = &known_pgdat[node & (LOCKSTAT_MAX_NODES - 1)];
+	/* keep the mask: clang drops it after the range check, and the verifier needs it */
+	asm volatile("" : "+r"(i));
+	slot = &known_pgdat[i & (LOCKSTAT_MAX_NODES - 1)];
 	/* two CPUs may learn it at once: only the one that fills the slot counts it */
 	if (!*slot && __sync_val_compare_and_swap(slot, 0, (__u64)pgdat) == 0)
 		__sync_fetch_and_add(&known_nodes, 1);

@@ -18,6 +18,9 @@ lab-check:
 # walk throughput on the lab vmcore: folios/s, memcgs/s, time to enumerate 1,000 memcgs
 lab-bench:
 	$(Q)LRS_CACHE=$(LRS_CACHE) $(PYTHON) tests/lab/lib/bench.py
+	@# spin sources: BPF ns per wait, tracepoint and slowpath on the same waits (6.1 guest)
+	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/lib/spin_bench.py \
+		| grep -E "cost|^not ok|skipped" || true
 	@# holders: the estimate against exact mode (fentry) in the 6.1 guest, one run
 	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/holders.t \
 		| grep -E "^# run [0-9]|# SKIP|^not ok" || true

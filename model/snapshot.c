@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The snapshot type: allocation, appenders, look-ups and histogram maths. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,20 @@ const struct lrs_lruvec *lrs_snapshot__find_lruvec(const struct lrs_snapshot *sn
 		if (snap->lruvecs[i].memcg_id == memcg_id && snap->lruvecs[i].node == node)
 			return &snap->lruvecs[i];
 	return NULL;
+}
+
+bool lrs_lruvec__is_node_lock(const struct lrs_lruvec *lv)
+{
+	return lv->memcg_id == 0 && lv->memcg && !strcmp(lv->memcg, LRS_NODE_LOCK_MEMCG);
+}
+
+char *lrs_lruvec__name(const struct lrs_lruvec *lv, char *buf, size_t len)
+{
+	if (lrs_lruvec__is_node_lock(lv))
+		snprintf(buf, len, "N%d %s", lv->node, LRS_NODE_LOCK_MEMCG);
+	else
+		snprintf(buf, len, "%s@N%d", lv->memcg ? lv->memcg : "?", lv->node);
+	return buf;
 }
 
 static const char *const spin_names[] = {

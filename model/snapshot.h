@@ -162,6 +162,16 @@ struct lrs_snapshot {
 	struct lrs_holders *holders;	/* lock holders (model/holders.h), or NULL */
 };
 
+/*
+ * Before Linux 5.11 a node had one LRU lock (pgdat->lru_lock) that every
+ * memcg's pages on it took: its row is this pseudo memcg, memcg_id 0, and its
+ * waiters carry their own memcgs. Shown as "N0 (node lock)".
+ */
+#define LRS_NODE_LOCK_MEMCG "(node lock)"
+bool lrs_lruvec__is_node_lock(const struct lrs_lruvec *lv);
+/* "path@N0", or "N0 (node lock)"; returns buf. */
+char *lrs_lruvec__name(const struct lrs_lruvec *lv, char *buf, size_t len);
+
 struct lrs_snapshot *lrs_snapshot__new(void);
 void lrs_snapshot__free(struct lrs_snapshot *snap);	/* accepts NULL */
 

@@ -197,6 +197,25 @@ int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_locksta
 		struct lrs_lruvec *lv;
 		size_t li;
 
+		if (r->kind == LRS_LOCK_NODE_LOCK) {
+			/* before 5.11: the node's one lock, a row of its own (memcg_id 0) */
+			uint64_t key = u64map__key2(0, (uint64_t)r->owner_node);
+
+			if (!u64map__get(&lruvec_index, key, &li)) {
+				lv = lrs_snapshot__add_lruvec(snap);
+				if (!lv || lrs_snapshot__add_node(snap, r->owner_node) ||
+				    !(lv->memcg = strdup(LRS_NODE_LOCK_MEMCG)))
+					goto out;
+				lv->node = r->owner_node;
+				lv->lock_addr = r->lock_addr;
+				li = snap->nr_lruvecs - 1;
+				if (u64map__set(&lruvec_index, key, li))
+					goto out;
+			}
+			lv = &snap->lruvecs[li];
+			lv->counters = r->counters;
+			continue;
+		}
 		if (r->kind == LRS_LOCK_LRUVEC) {
 			uint64_t key = u64map__key2(r->owner_cgid, (uint64_t)r->owner_node);
 
@@ -292,15 +311,13 @@ int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_locksta
 	/* sampled stacks, per lock */
 	for (size_t i = 0; i < rd->nr_stacks; i++) {
 		const struct lrs_stack_row *s = &rd->stacks[i];
-		size_t idx;
+		size_t idx, li;
 
-		if (s->owner_cgid) {
-			size_t li;
-
-			if (u64map__get(&addr_index, u64map__key2(s->lock_addr, s->owner_cgid), &li) &&
-			    stack_use__append(&snap->lruvecs[li].stacks, &snap->lruvecs[li].nr_stacks, s))
+		/* an lruvec's (a node lock's owner is 0), else another lock's */
+		if (u64map__get(&addr_index, u64map__key2(s->lock_addr, s->owner_cgid), &li)) {
+			if (stack_use__append(&snap->lruvecs[li].stacks, &snap->lruvecs[li].nr_stacks, s))
 				goto out;
-		} else if (u64map__get(&other_index, s->lock_addr, &idx)) {
+		} else if (!s->owner_cgid && u64map__get(&other_index, s->lock_addr, &idx)) {
 			if (stack_use__append(&snap->other_locks[idx].stacks,
 					      &snap->other_locks[idx].nr_stacks, s))
 				goto out;

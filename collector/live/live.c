@@ -20,6 +20,8 @@
 #include "collector/live/ksyms.h"
 #include "collector/live/lockstat.h"
 #include "collector/live/lruvec_table.h"
+#include "collector/live/kernel_features.h"
+#include "collector/live/memcg_table_fs.h"
 #include "collector/live/spin_probe.h"
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
@@ -49,6 +51,8 @@ struct live {
 	int stats_fd;				/* keeps BPF run-time stats on, or -1 */
 	unsigned int max_memcgs;		/* what the lruvec iterator's maps hold */
 	struct lrs_spin_source spin;		/* where spinlock waits come from, and why */
+	struct lrs_kernel_features features;
+	unsigned int nr_nodes;
 };
 
 /*
@@ -132,6 +136,17 @@ static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
 	return snap->unavailable ? 0 : -ENOMEM;
 }
 
+/*
+ * Every memcg x node with its LRU sizes: from the BPF cgroup iterator, or on
+ * kernels without one (before 6.1) from the cgroup file system.
+ */
+static int read_table(struct live *lv, struct lrs_lruvec_table *table)
+{
+	if (lv->iter)
+		return lrs_lruvec_iter__read(lv->iter, table);
+	return lrs_memcg_table_fs__read(&lv->root, lv->nr_nodes, table);
+}
+
 static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 {
 	struct live *lv = src->ctx;
@@ -147,7 +162,7 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 	err = lrs_lockstat__read(lv->lockstat, &rd);
 	if (err)
 		goto fail;
-	err = lrs_lruvec_iter__read(lv->iter, &table);
+	err = read_table(lv, &table);
 	if (err) {
 		lrs_lockstat_read__clear(&rd);
 		goto fail;
@@ -192,7 +207,7 @@ fail:
 static int learn_paths_now(struct live *lv, char *err, size_t err_len)
 {
 	struct lrs_lruvec_table table;
-	int ret = lrs_lruvec_iter__read(lv->iter, &table);
+	int ret = read_table(lv, &table);
 
 	if (!ret) {
 		ret = lrs_path_memory__learn(&lv->paths, &table);
@@ -250,19 +265,8 @@ int lrs_collector__check_privileges(char *err, size_t err_len)
 	return -EPERM;
 }
 
-/* Kernel version as a number: 5.19 -> 0x0513. */
-static unsigned int kernel_version(const char *release)
-{
-	unsigned int major = 0, minor = 0;
-
-	sscanf(release, "%u.%u", &major, &minor);
-	return major << 8 | minor;
-}
-
 static int check_kernel(const struct utsname *uts, char *err, size_t err_len)
 {
-	unsigned int v = kernel_version(uts->release);
-
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		snprintf(err, err_len,
 			 "lruscope: kernel %s has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF): "
@@ -270,17 +274,66 @@ static int check_kernel(const struct utsname *uts, char *err, size_t err_len)
 			 uts->release);
 		return -ENOTSUP;
 	}
-	if (v < 0x0513) {
-		snprintf(err, err_len,
-			 "lruscope: kernel %s has no lock:contention_begin/end tracepoints (Linux 5.19+): "
-			 "live collection is unavailable; recordings and drgn walks still work",
-			 uts->release);
-		return -ENOTSUP;
-	}
 	if (access("/sys/fs/cgroup", F_OK)) {
 		snprintf(err, err_len, "lruscope: no cgroup file system at /sys/fs/cgroup");
 		return -ENOTSUP;
 	}
+	return 0;
+}
+
+/* Add what degraded to the header's "unavailable" line (out of memory: left out). */
+static void note_unavailable(struct live *lv, const char *what)
+{
+	char *joined;
+
+	if (!lv->unavailable) {
+		lv->unavailable = strdup(what);
+		return;
+	}
+	if (asprintf(&joined, "%s; %s", lv->unavailable, what) < 0)
+		return;
+	free(lv->unavailable);
+	lv->unavailable = joined;
+}
+
+/*
+ * What the kernel lacks switches programs off: the BPF side's feature flags,
+ * map sizes where maps must be preallocated, and a note for the header.
+ */
+static int kernel_options(struct live *lv, const struct lrs_collector_opts *opts,
+			  struct lrs_lockstat_opts *lopts, char *err, size_t err_len)
+{
+	const struct lrs_kernel_features *f = &lv->features;
+	char note[256] = "";
+
+	if (opts->holders && !f->bpf_loop) {
+		snprintf(err, err_len, "lruscope: --holders needs bpf_loop() and per-CPU map lookups "
+			 "(Linux 5.19+); this kernel is %s: run without --holders", lv->kernel);
+		return -ENOTSUP;
+	}
+	lopts->have_task_btf = f->task_btf;
+	lopts->have_cmpxchg = f->cmpxchg;
+	lopts->no_bpf_loop = !f->bpf_loop;
+	lopts->node_data = f->node_data;
+	/*
+	 * Before BPF's own allocator (6.1) a map that allocates on use calls the
+	 * slab allocator under its bucket lock: from the spinlock slow path that
+	 * can deadlock. Such kernels get preallocated maps, smaller.
+	 */
+	lopts->prealloc = !f->mem_alloc;
+	if (lopts->prealloc) {
+		lopts->max_locks = lopts->max_locks < 4096 ? lopts->max_locks : 4096;
+		lopts->max_waiters = lopts->max_waiters < 4096 ? lopts->max_waiters : 4096;
+		lopts->max_stacks = lopts->max_stacks < 1024 ? lopts->max_stacks : 1024;
+		snprintf(note, sizeof(note), "maps preallocated (kernel before 6.1): at most %u locks",
+			 lopts->max_locks);
+	}
+	if (!f->lruvec_lock && !f->node_data)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note),
+			 "%snode locks: kallsyms lists no node_data, so pgdat->lru_lock waits show as "
+			 "other locks", note[0] ? "; " : "");
+	if (note[0])
+		note_unavailable(lv, note);
 	return 0;
 }
 
@@ -395,7 +448,11 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		goto fail;
 	}
 
-	lopts.nr_nodes = nr_nodes;
+	lopts.nr_nodes = lv->nr_nodes = nr_nodes;
+	lrs_kernel_features__probe(uts.release, &lv->features);
+	ret = kernel_options(lv, opts, &lopts, err, err_len);
+	if (ret)
+		goto fail;
 	lv->holders = lopts.track_holders = opts->holders;
 	if (opts->holders && !lrs_holders_exact__prepare(&lv->exact, err, err_len)) {
 		lopts.exact_holders = true;
@@ -406,18 +463,20 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	if (ret)
 		goto fail;
 	lv->max_memcgs = opts->max_memcgs ? opts->max_memcgs : 8192;
-	ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, lv->max_memcgs,
-				       &lv->iter, err, err_len);
-	if (ret)
-		goto fail;
+	if (lv->features.cgroup_iter) {
+		ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, lv->max_memcgs,
+					       &lv->iter, err, err_len);
+		if (ret)
+			goto fail;
+	}
 	ret = learn_paths_now(lv, err, err_len);
 	if (ret)
 		goto fail;
 	lv->ksyms = lrs_ksyms__load();
 	if (!lv->ksyms || !lv->ksyms->nr)
-		lv->unavailable = strdup("symbols: /proc/kallsyms unreadable, stacks show addresses");
+		note_unavailable(lv, "symbols: /proc/kallsyms unreadable, stacks show addresses");
 	else if (!opts->stack_every)
-		lv->unavailable = strdup("stacks: off (--stack-every 0)");
+		note_unavailable(lv, "stacks: off (--stack-every 0)");
 	if (lv->exact && lrs_holders_exact__start(lv->exact, err, err_len)) {
 		/* attached nowhere: the estimate alone stays valid */
 		lrs_holders_exact__destroy(lv->exact);
@@ -426,9 +485,9 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	}
 	if (opts->bpf_stats) {
 		lv->stats_fd = lrs_bpf_stats__enable();
-		if (lv->stats_fd < 0 && !lv->unavailable)
+		if (lv->stats_fd < 0)
 			/* the exporter then has no lruscope_bpf_run_seconds_total */
-			lv->unavailable = strdup("bpf cost: the kernel refused BPF run-time stats");
+			note_unavailable(lv, "bpf cost: the kernel refused BPF run-time stats");
 	}
 	lv->last_t_ns = lrs_now_ns();
 	*out = src;

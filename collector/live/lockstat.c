@@ -36,6 +36,17 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
+/* Clear BPF_F_NO_PREALLOC: every map that allocates on use allocates at load instead. */
+static void preallocate_maps(struct lockstat_bpf *skel)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, skel->obj)
+		if (bpf_map__map_flags(map) & BPF_F_NO_PREALLOC &&
+		    bpf_map__type(map) != BPF_MAP_TYPE_TASK_STORAGE)
+			bpf_map__set_map_flags(map, bpf_map__map_flags(map) & ~BPF_F_NO_PREALLOC);
+}
+
 int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_lockstat **out,
 			  char *err, size_t err_len)
 {
@@ -93,6 +104,11 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		bpf_map__set_max_entries(ls->skel->maps.exact_matrix, 1);
 	}
 	ls->skel->rodata->spin_slowpath = opts->spin_slowpath;
+	ls->skel->rodata->have_task_btf = opts->have_task_btf;
+	ls->skel->rodata->have_cmpxchg = opts->have_cmpxchg;
+	ls->skel->rodata->node_data_addr = opts->node_data;
+	if (opts->prealloc)
+		preallocate_maps(ls->skel);
 	if (!opts->tracepoints)	/* task storage (5.11+) serves the tracepoints' sleeping waits only */
 		bpf_map__set_autocreate(ls->skel->maps.task_pending, false);
 	bpf_program__set_autoload(ls->skel->progs.slowpath_native_enter,

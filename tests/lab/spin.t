@@ -29,68 +29,14 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import lab  # noqa: E402
 import labtest  # noqa: E402
+from spinlab import LOADED, boot, compare, lruvec_waits, lruvec_wait_ns, source  # noqa: E402
 
-LOADED = "/lrs-test-spin-shared"
 MIN_SHARE = 0.95
 STRESS_SECS = 180
 TAS = dict(cpus_per_node=3, cpu="qemu64", accel="tcg,thread=single")
 NATIVE = dict(cpus_per_node=1, cpu="qemu64,-hypervisor", accel="tcg")
 STRESS = lab.CONTENDED
 PLAN = 12
-
-
-def keep(name, data):
-    d = os.environ.get("LRS_SPIN_KEEP")
-    if d:
-        with open(os.path.join(d, name), "wb") as f:
-            f.write(data or b"")
-
-
-def boot(tap, kdir, work, label, machine, append, files, timeout=900):
-    """Boot a guest, return ({name: bytes}, {name: rc}, serial lines); None if it did not end."""
-    try:
-        lines, disk = lab.run_lruscope_guest(kdir, work, os.path.join(lab.HERE, "guest-spin.sh"),
-                                             "LRS-SPIN-DONE", labtest.binary(), append=append,
-                                             timeout=timeout, machine=machine, disk="320M")
-    except lab.LabError as e:
-        tap.check("%s: the guest ran its reports" % label, [str(e)])
-        return None
-    out = {}
-    for name in files:
-        out[name] = lab.read_guest_file(disk, "/" + name)
-        keep("%s-%s" % (label, name), out[name])
-    rc = {l.split()[2]: l.split()[3] for l in lines if l.startswith("LRS rc ")}
-    return out, rc, lines
-
-
-def load_reports(tap, label, out, rc, names):
-    """{name: snapshot} of the JSON reports; one check that each ran and parsed."""
-    snaps, probs = {}, []
-    for name in names:
-        err = (out.get(name + ".err") or b"").decode(errors="replace").strip()[-300:]
-        try:
-            snaps[name] = json.loads(out.get(name + ".json") or b"")
-        except ValueError:
-            probs.append("%s: unreadable JSON (rc %s): %s" % (name, rc.get(name), err))
-            continue
-        if rc.get(name) != "0":
-            probs.append("%s: rc %s: %s" % (name, rc.get(name), err))
-    tap.check("%s: the reports ran (%s)" % (label, ", ".join(names)), probs)
-    return snaps
-
-
-def lruvec_waits(snap, memcg=None):
-    return sum(lv["contended"] for lv in snap.get("lruvecs", [])
-               if memcg is None or lv["memcg"] == memcg)
-
-
-def lruvec_wait_ns(snap, memcg=None):
-    return sum(lv["wait_ns"] for lv in snap.get("lruvecs", [])
-               if memcg is None or lv["memcg"] == memcg)
-
-
-def source(snap):
-    return snap.get("spin_source") or {}
 
 
 def host_part(tap):
@@ -111,40 +57,6 @@ def host_part(tap):
         probs.append("the tracepoint was kept where it misses first waiters: %r" % src)
     tap.check("host: report -f json names its spinlock source, the one the host's kind calls for "
               "(%s)" % verdict.split(":")[0], probs)
-
-
-def compare(tap, kdir, work, label, machine, append):
-    """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
-    run), after one check that they ran; None, with its 3 other checks skipped, if the guest
-    did not end."""
-    names = ("slowpath", "tracepoint", "auto")
-    got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
-               [n + ext for n in names for ext in (".json", ".err")])
-    if not got:
-        tap.skip_n(3, label + " guest", "the guest did not end (above)")
-        return None
-    snaps = load_reports(tap, label, got[0], got[1], names)
-    print_cost(label, got[2], snaps)
-    return tuple(snaps.get(n, {}) for n in names)
-
-
-def all_waits(snap):
-    return lruvec_waits(snap) + sum(o["contended"] for o in snap.get("other_locks", []))
-
-
-def print_cost(label, lines, snaps):
-    """BPF run time per counted wait of each source, on the same waits (a figure, not a check)."""
-    cost = {l.split()[2]: [int(x) for x in l.split()[3:6]] for l in lines
-            if l.startswith("LRS cost ") and len(l.split()) >= 6}
-    per = {}
-    for name, (ns, runs, misses) in sorted(cost.items()):
-        waits = all_waits(snaps.get(name, {}))
-        per[name] = ns / waits if waits else 0
-        print("# %s cost: %s: %d ns of BPF in %d runs for %d waits: %.0f ns per wait; %d nested "
-              "runs skipped by the kernel" % (label, name, ns, runs, waits, per[name], misses))
-    if per.get("tracepoint") and per.get("slowpath"):
-        print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
-            label, per["slowpath"] / per["tracepoint"]))
 
 
 def tas_part(tap, kdir, work):
@@ -214,7 +126,8 @@ def stress_part(tap, kdir, work):
     tap.check("stress: record --spin-source slowpath ran %d s on 6 vCPUs" % STRESS_SECS,
               [] if rc.get("stress") == "0" and len(snaps) >= STRESS_SECS // 10 - 1 else
               ["rc %s, %d snapshots: %s" % (rc.get("stress"), len(snaps), err)])
-    ids = {lv["memcg_id"] for s in snaps[:1] for lv in s.get("lruvecs", []) if lv["memcg"] == LOADED}
+    ids = {lv["memcg_id"] for s in snaps[:1] for lv in s.get("lruvecs", [])
+           if lv["memcg"] == LOADED}
     per = [sum(lv.get("contended", 0) for lv in s.get("lruvecs", []) if lv.get("memcg_id") in ids)
            for s in snaps[1:]]
     print("# stress: lruvec waits per 10 s on %s: %s; drops at the end %r" % (
@@ -223,8 +136,8 @@ def stress_part(tap, kdir, work):
               [] if per and all(n > 0 for n in per) and snaps and "drops" in snaps[-1]
               and source(snaps[-1]).get("name") == "slowpath" else
               ["per interval %r, spin_source %r" % (per, source(snaps[-1]) if snaps else None)])
-    bad = [l for l in lines if l.startswith("LRS kmsg ") and any(
-        w in l.lower() for w in ("lockup", "stall", "bug:", "hung"))]
+    bad = [line for line in lines if line.startswith("LRS kmsg ") and any(
+        w in line.lower() for w in ("lockup", "stall", "bug:", "hung"))]
     tap.check("stress: no lockup, stall or BUG in the guest's kernel log", bad)
 
 

@@ -86,7 +86,7 @@ static void text_row(FILE *f, const struct lrs_lock_counters *c, const char *typ
 
 static void lruvec_name(char *buf, size_t len, const struct lrs_lruvec *lv)
 {
-	snprintf(buf, len, "%s@N%d", lv->memcg ? lv->memcg : "?", lv->node);
+	lrs_lruvec__name(lv, buf, len);
 }
 
 /* The lruvec's sampled wait by cause, under its row; nothing when no stack was sampled. */

@@ -1,0 +1,102 @@
+"""The spin-source lab guests (tests/lab/lib/guest-spin.sh), shared by tests/lab/spin.t and
+tests/lab/lib/spin_bench.py: boot one, read its reports back, and the figures of each."""
+
+import json
+import os
+
+import lab
+import labtest
+
+LOADED = "/lrs-test-spin-shared"
+
+
+def keep(name, data):
+    d = os.environ.get("LRS_SPIN_KEEP")
+    if d:
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data or b"")
+
+
+def boot(tap, kdir, work, label, machine, append, files, timeout=900):
+    """Boot a guest, return ({name: bytes}, {name: rc}, serial lines); None if it did not end."""
+    try:
+        lines, disk = lab.run_lruscope_guest(kdir, work, os.path.join(lab.HERE, "guest-spin.sh"),
+                                             "LRS-SPIN-DONE", labtest.binary(), append=append,
+                                             timeout=timeout, machine=machine, disk="320M")
+    except lab.LabError as e:
+        tap.check("%s: the guest ran its reports" % label, [str(e)])
+        return None
+    out = {}
+    for name in files:
+        out[name] = lab.read_guest_file(disk, "/" + name)
+        keep("%s-%s" % (label, name), out[name])
+    rc = {ln.split()[2]: ln.split()[3] for ln in lines if ln.startswith("LRS rc ")}
+    return out, rc, lines
+
+
+def load_reports(tap, label, out, rc, names):
+    """{name: snapshot} of the JSON reports; one check that each ran and parsed."""
+    snaps, probs = {}, []
+    for name in names:
+        err = (out.get(name + ".err") or b"").decode(errors="replace").strip()[-300:]
+        try:
+            snaps[name] = json.loads(out.get(name + ".json") or b"")
+        except ValueError:
+            probs.append("%s: unreadable JSON (rc %s): %s" % (name, rc.get(name), err))
+            continue
+        if rc.get(name) != "0":
+            probs.append("%s: rc %s: %s" % (name, rc.get(name), err))
+    tap.check("%s: the reports ran (%s)" % (label, ", ".join(names)), probs)
+    return snaps
+
+
+def lruvec_waits(snap, memcg=None):
+    return sum(lv["contended"] for lv in snap.get("lruvecs", [])
+               if memcg is None or lv["memcg"] == memcg)
+
+
+def lruvec_wait_ns(snap, memcg=None):
+    return sum(lv["wait_ns"] for lv in snap.get("lruvecs", [])
+               if memcg is None or lv["memcg"] == memcg)
+
+
+def source(snap):
+    return snap.get("spin_source") or {}
+
+
+def compare(tap, kdir, work, label, machine, append):
+    """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
+    run), after one check that they ran; None, with its 3 other checks skipped, if the guest
+    did not end."""
+    names = ("slowpath", "tracepoint", "auto")
+    got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
+               [n + ext for n in names for ext in (".json", ".err")])
+    if not got:
+        tap.skip_n(3, label + " guest", "the guest did not end (above)")
+        return None
+    snaps = load_reports(tap, label, got[0], got[1], names)
+    print_cost(label, got[2], snaps)
+    return tuple(snaps.get(n, {}) for n in names)
+
+
+def all_waits(snap):
+    return lruvec_waits(snap) + sum(o["contended"] for o in snap.get("other_locks", []))
+
+
+def print_cost(label, lines, snaps, min_waits=1000):
+    """BPF run time per counted wait of each source, on the same waits (a figure, not a check;
+    only where each source counted min_waits, else the collector's fixed cost dominates)."""
+    cost = {ln.split()[2]: [int(x) for x in ln.split()[3:6]] for ln in lines
+            if ln.startswith("LRS cost ") and len(ln.split()) >= 6}
+    per = {}
+    for name, (ns, runs, misses) in sorted(cost.items()):
+        waits = all_waits(snaps.get(name, {}))
+        if waits < min_waits:
+            continue
+        per[name] = ns / waits
+        print("# %s cost: %s: %d ns of BPF in %d runs for %d waits: %.0f ns per wait; %d nested "
+              "runs skipped by the kernel" % (label, name, ns, runs, waits, per[name], misses))
+    if per.get("tracepoint") and per.get("slowpath"):
+        print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
+            label, per["slowpath"] / per["tracepoint"]))
+    return per
