@@ -335,17 +335,19 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 
 const char *lrs_lruvec_iter__names_unavailable(const struct lrs_lruvec_iter *it)
 {
+	if (!it)	/* no iterator (before 6.1): memcgs are read from cgroupfs at each interval */
+		return "memcg names: one created and removed between two intervals goes unnamed (no cgroup iterator before 6.1)";
 	return it->names_unavailable;
 }
 
 uint64_t lrs_lruvec_iter__read_faults(const struct lrs_lruvec_iter *it)
 {
-	return it->skel->bss->read_faults;
+	return it ? it->skel->bss->read_faults : 0;
 }
 
 uint64_t lrs_lruvec_iter__map_full(const struct lrs_lruvec_iter *it)
 {
-	return it->skel->bss->map_full;
+	return it ? it->skel->bss->map_full : 0;
 }
 
 const struct bpf_object *lrs_lruvec_iter__object(const struct lrs_lruvec_iter *it)

@@ -16,6 +16,9 @@ CPUs, `report --spin-source slowpath` with `report --spin-source tracepoint` ins
 - native queued spinlocks (no hypervisor bit), 2 vCPUs: the slowpath counts more lruvec waits
   than the tracepoint (the first waiters), and every lruvec the tracepoint saw wait has at
   least as many waits in the slowpath's count; auto picks the slow path;
+- Debian bullseye's 5.10 (one pgdat->lru_lock per node, no contention tracepoint, no cgroup
+  iterator), one memcg per container: the report counts from the slow path, names the node
+  lock ("N0 (node lock)") and lists the containers' memcgs among its waiters;
 - a stress run: the slowpath hooks attached for three minutes on 6 vCPUs, readers on all of
   them: the recording counts lruvec waits in every interval (no hook lost), the guest ends
   (no lockup, no stall in the kernel log), drops are counted, not silent.
@@ -36,7 +39,8 @@ STRESS_SECS = 180
 TAS = dict(cpus_per_node=3, cpu="qemu64", accel="tcg,thread=single")
 NATIVE = dict(cpus_per_node=1, cpu="qemu64,-hypervisor", accel="tcg")
 STRESS = lab.CONTENDED
-PLAN = 12
+PLAN = 14
+K510 = dict(cpus_per_node=2, cpu="qemu64,-hypervisor", accel="tcg")
 
 
 def host_part(tap):
@@ -107,6 +111,44 @@ def native_part(tap, kdir, work):
               "native" in source(auto).get("why", "") else ["auto: %r" % source(auto)])
 
 
+def node_lock_part(tap, work):
+    try:
+        kdir = lab.kernel_dir("5.10")
+    except lab.LabError as e:
+        tap.check("5.10: the kernel is fetched", [str(e)])
+        tap.skip_n(1, "5.10 guest", "no kernel (above)")
+        return
+    got = boot(tap, kdir, work, "5.10", K510, "lrs_phase=node lrs_dur=15 lrs_readers=8",
+               ["node.json", "node.err", "node.txt"])
+    if not got:
+        tap.skip_n(1, "5.10 guest", "the guest did not end (above)")
+        return
+    out, rc, _ = got
+    snap, probs = {}, []
+    try:
+        snap = json.loads(out.get("node.json") or b"")
+    except ValueError:
+        probs.append("unreadable JSON")
+    if rc.get("node") != "0":
+        probs.append("rc %s: %s" % (rc.get("node"), (out.get("node.err") or b"").decode(
+            errors="replace").strip()[-400:]))
+    tap.check("5.10: report runs there, counting from the slow path (no contention tracepoint)",
+              probs or ([] if source(snap).get("name") == "slowpath" else
+                        ["spin_source %r" % source(snap)]))
+    rows = [lv for lv in snap.get("lruvecs", []) if lv["memcg"] == "(node lock)"]
+    waiters = {w.get("memcg") for lv in rows for w in lv.get("waiters", [])}
+    mine = {m for m in waiters if m and m.startswith("/lrs-test-spin-c")}
+    print("# 5.10: node lock rows %s; waiter memcgs %s" % (
+        [(lv["node"], lv["contended"]) for lv in rows], sorted(m or "?" for m in waiters)))
+    text = (out.get("node.txt") or b"").decode(errors="replace")
+    tap.check("5.10: the report names the node lock, the containers' memcgs among its waiters",
+              [] if rows and sum(lv["contended"] for lv in rows) > 0 and len(mine) >= 2 and
+              "N0 (node lock)" in text else
+              ["node lock rows %r, waiter memcgs %r; text: %s" % (
+                  [(lv["node"], lv["contended"]) for lv in rows], sorted(m or "?" for m in waiters),
+                  text[:600])])
+
+
 def stress_part(tap, kdir, work):
     got = boot(tap, kdir, work, "stress", STRESS,
                "lrs_phase=stress lrs_dur=%d lrs_readers=12" % STRESS_SECS,
@@ -145,6 +187,7 @@ def body(tap, kdir, work):
     host_part(tap)
     tas_part(tap, kdir, os.path.join(work, "tas"))
     native_part(tap, kdir, os.path.join(work, "native"))
+    node_lock_part(tap, os.path.join(work, "5.10"))
     stress_part(tap, kdir, os.path.join(work, "stress"))
 
 

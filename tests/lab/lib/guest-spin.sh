@@ -5,6 +5,9 @@
 #     --spin-source tracepoint` (both ended by SIGINT, so the tracepoint's window lies within
 #     the slowpath's): /slowpath.json, /tracepoint.json; then `report` with the default
 #     source: /auto.json.
+#   lrs_phase=node: the load in one memcg per container (lrs-test-spin-c*) instead, and
+#     `report -f json` (/node.json) and a text report (/node.txt) over it: on 5.10 every
+#     container waits on its node's one pgdat->lru_lock.
 #   lrs_phase=stress: `record --spin-source slowpath -i 10` for lrs_dur seconds under every
 #     reader the guest can run: /stress.rec.
 # Kernel command line words: lrs_phase=, lrs_dur=SECS (default 10), lrs_readers=N (default 2 per
@@ -30,16 +33,18 @@ mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
 export LRS_WORKDIR=/mnt HOME=/tmp
 ncpu=$(nproc)
 [ -n "$readers" ] || readers=$((2 * ncpu))
-/lruscope workload --layout shared --readers "$readers" --duration 0 --size 64m --limit 8m \
+layout=shared
+[ "$phase" = node ] && layout=isolated
+/lruscope workload --layout $layout --readers "$readers" --duration 0 --size 64m --limit 8m \
 	--prefix lrs-test-spin- > /mnt/workload.out 2>&1 &
 load=$!
 for i in $(seq 1 60); do
-	[ -s /sys/fs/cgroup/lrs-test-spin-shared/cgroup.procs ] && break
+	[ -n "$(cat /sys/fs/cgroup/lrs-test-spin-*/cgroup.procs 2>/dev/null)" ] && break
 	sleep 0.5
 done
 sleep 1
 n=0
-for p in $(cat /sys/fs/cgroup/lrs-test-spin-shared/cgroup.procs); do
+for p in $(cat /sys/fs/cgroup/lrs-test-spin-*/cgroup.procs); do
 	taskset -p -c $((n % ncpu)) $p > /dev/null && n=$((n + 1))
 done
 echo "LRS pinned $n on $ncpu"
@@ -99,6 +104,12 @@ compare)
 	stop $sp slowpath
 	/lruscope report -d 2 -f json > /mnt/auto.json 2> /mnt/auto.err
 	echo "LRS rc auto $?"
+	;;
+node)
+	/lruscope report -d "$dur" -f json > /mnt/node.json 2> /mnt/node.err
+	echo "LRS rc node $?"
+	/lruscope report -d 3 > /mnt/node.txt 2>&1
+	echo "LRS rc node_text $?"
 	;;
 stress)
 	/lruscope record -o /mnt/stress.rec -i 10 -d "$dur" -q --spin-source slowpath 2> /mnt/stress.err
