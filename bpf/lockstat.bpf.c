@@ -33,8 +33,6 @@ const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 /* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */
 const volatile bool have_task_btf = true;
-/* atomic compare-and-swap (5.12+); else each node's pgdat is checked on every wait */
-const volatile bool have_cmpxchg = true;
 /*
  * Spinlock waits come from the slowpath hooks (lockstat_slowpath.bpf.h): the
  * tracepoint programs leave plain spinlock waits (flags LCB_F_SPIN) to them.
@@ -173,7 +171,7 @@ static __always_inline void learn_pgdat(int node, struct pglist_data *pgdat)
 	__u64 *slot;
 	__u32 i = (__u32)node;
 
-	if (!have_cmpxchg || node < 0 || node >= LOCKSTAT_MAX_NODES)
+	if (node < 0 || node >= LOCKSTAT_MAX_NODES)
 		return;
 	/* keep the mask: clang drops it after the range check, and the verifier needs it */
 	asm volatile("" : "+r"(i));
@@ -210,7 +208,7 @@ const volatile __u64 node_data_addr = 0;
  * Is lock a node's pgdat->lru_lock? The would-be pgdat's node_id must lead
  * back to it through node_data[]: a random lock never closes that cycle.
  */
-static __always_inline void classify_node_lock(struct pending *p, void *lock)
+static __always_inline void classify_node_lock(struct pending *p, void *lock, const bool compat)
 {
 	struct pglist_data___old *pgdat =
 		(void *)((char *)lock - bpf_core_field_offset(struct pglist_data___old, lru_lock));
@@ -230,7 +228,8 @@ static __always_inline void classify_node_lock(struct pending *p, void *lock)
 					  (void *)(node_data_addr + (__u64)node * sizeof(__u64))) ||
 		    back != (__u64)pgdat)
 			return;
-		learn_pgdat(node, (struct pglist_data *)pgdat);
+		if (!compat)
+			learn_pgdat(node, (struct pglist_data *)pgdat);
 	}
 	p->kind = LOCK_KIND_NODE_LOCK;
 	p->owner_node = node;
@@ -247,7 +246,7 @@ static __always_inline __u64 cgroup_id_of_css(struct cgroup_subsys_state *css)
  * back to the same mem_cgroup_per_node: a random lock never closes that cycle.
  * Reads are probe reads: a lock that is not an lruvec's reads harmlessly.
  */
-static __always_inline void classify(struct pending *p, void *lock)
+static __always_inline void classify(struct pending *p, void *lock, const bool compat)
 {
 	struct mem_cgroup_per_node *pn, *back = NULL;
 	struct lruvec *lruvec;
@@ -261,7 +260,7 @@ static __always_inline void classify(struct pending *p, void *lock)
 
 	/* before the per-memcg lock, no field offset of its layout may be relocated */
 	if (!bpf_core_field_exists(struct lruvec, lru_lock)) {
-		classify_node_lock(p, lock);
+		classify_node_lock(p, lock, compat);
 		return;
 	}
 	lruvec = (void *)((char *)lock - bpf_core_field_offset(struct lruvec, lru_lock));
@@ -280,7 +279,8 @@ static __always_inline void classify(struct pending *p, void *lock)
 	if ((char *)pgdat + bpf_core_field_offset(struct pglist_data, __lruvec) == (char *)lruvec) {
 		p->kind = LOCK_KIND_NODE_LRUVEC;
 		p->owner_node = node;
-		learn_pgdat(node, pgdat);
+		if (!compat)
+			learn_pgdat(node, pgdat);
 		return;
 	}
 	memcg = BPF_CORE_READ(pn, memcg);
@@ -291,7 +291,8 @@ static __always_inline void classify(struct pending *p, void *lock)
 	p->kind = LOCK_KIND_LRUVEC;
 	p->owner_node = node;
 	p->owner_cgid = BPF_CORE_READ(memcg, css.cgroup, kn, id);
-	learn_pgdat(node, pgdat);
+	if (!compat)
+		learn_pgdat(node, pgdat);
 }
 
 static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
@@ -862,8 +863,13 @@ static __always_inline bool waits_on_own_mmap_lock(void *lock)
 	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
 }
 
+/*
+ * compat: for kernels before 5.19, whose verifier refuses an atomic
+ * compare-and-exchange anywhere in a program, even unreached: a literal, so
+ * that such programs hold none.
+ */
 static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32 flags,
-				 struct pending_stack *cs)
+				 struct pending_stack *cs, const bool compat)
 {
 	__u64 now;
 
@@ -875,7 +881,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 		p->owner_cgid = 0;
 		p->owner_node = -1;
 	} else {
-		classify(p, lock);
+		classify(p, lock, compat);
 	}
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
@@ -909,7 +915,7 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 			__sync_fetch_and_add(&drop_task, 1);
 			return 0;
 		}
-		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, flags, cs);
+		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, flags, cs, false);
 		cs->depth = d + 1;
 		return 0;
 	}
@@ -942,7 +948,7 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 		__sync_fetch_and_add(&drop_task, 1);
 		return 0;
 	}
-	fill(&ts->slot[ts->depth & (TASK_DEPTH - 1)], ctx, lock, flags, cs);
+	fill(&ts->slot[ts->depth & (TASK_DEPTH - 1)], ctx, lock, flags, cs, false);
 	ts->depth++;
 	return 0;
 }

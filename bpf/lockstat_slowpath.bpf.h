@@ -15,7 +15,7 @@
  */
 
 /* A contended acquisition begins: a wait on this CPU's stack. */
-static __always_inline int slowpath_enter(void *ctx, void *lock)
+static __always_inline int slowpath_enter(void *ctx, void *lock, const bool compat)
 {
 	__u32 zero = 0;
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
@@ -27,7 +27,7 @@ static __always_inline int slowpath_enter(void *ctx, void *lock)
 	if (d >= CPU_DEPTH) {
 		__sync_fetch_and_add(&drop_task, 1);
 	} else {
-		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs);
+		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs, compat);
 		cs->depth = d + 1;
 	}
 	leave_prog(cs);
@@ -39,7 +39,7 @@ static __always_inline int slowpath_enter(void *ctx, void *lock)
  * waits above it lost their exit (the kernel skipped a hook that would have
  * nested in itself) and are dropped, counted.
  */
-static __always_inline int slowpath_exit(void *lock, const bool holders)
+static __always_inline int slowpath_exit(void *lock, const bool compat)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 zero = 0;
@@ -71,10 +71,10 @@ static __always_inline int slowpath_exit(void *lock, const bool holders)
 		__sync_fetch_and_add(&drop_task, d - 1 - found);
 	p = cs->slot[found & (CPU_DEPTH - 1)];
 	cs->depth = found;
-	if (holders)
-		end_spin(&p, now);
+	if (compat)
+		account(&p, now);	/* no holder code: it uses atomics with fetch and bpf_loop */
 	else
-		account(&p, now);
+		end_spin(&p, now);
 	leave_prog(cs);
 	return 0;
 }
@@ -82,40 +82,52 @@ static __always_inline int slowpath_exit(void *lock, const bool holders)
 SEC("fentry/native_queued_spin_lock_slowpath")
 int BPF_PROG(slowpath_native_enter, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_enter(ctx, lock);
+	return slowpath_enter(ctx, lock, false);
 }
 
 SEC("fexit/native_queued_spin_lock_slowpath")
 int BPF_PROG(slowpath_native_exit, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_exit(lock, true);
+	return slowpath_exit(lock, false);
 }
 
 SEC("fentry/__pv_queued_spin_lock_slowpath")
 int BPF_PROG(slowpath_pv_enter, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_enter(ctx, lock);
+	return slowpath_enter(ctx, lock, false);
 }
 
 SEC("fexit/__pv_queued_spin_lock_slowpath")
 int BPF_PROG(slowpath_pv_exit, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_exit(lock, true);
+	return slowpath_exit(lock, false);
 }
 
 /*
- * The same exits without the holder code, whose bpf_loop() callback a verifier
- * before 5.13 refuses even unreached (it reads every instruction first): for
- * those kernels, where holders are off.
+ * The same hooks for kernels before 5.19 (holders off there): no holder code,
+ * whose bpf_loop() callback and fetching atomics such a verifier refuses even
+ * unreached (it reads every instruction first), and no compare-and-exchange.
  */
-SEC("fexit/native_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_native_exit_counts, struct qspinlock *lock, __u32 val)
+SEC("fentry/native_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_native_enter_compat, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_exit(lock, false);
+	return slowpath_enter(ctx, lock, true);
+}
+
+SEC("fexit/native_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_native_exit_compat, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_exit(lock, true);
+}
+
+SEC("fentry/__pv_queued_spin_lock_slowpath")
+int BPF_PROG(slowpath_pv_enter_compat, struct qspinlock *lock, __u32 val)
+{
+	return slowpath_enter(ctx, lock, true);
 }
 
 SEC("fexit/__pv_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_pv_exit_counts, struct qspinlock *lock, __u32 val)
+int BPF_PROG(slowpath_pv_exit_compat, struct qspinlock *lock, __u32 val)
 {
-	return slowpath_exit(lock, false);
+	return slowpath_exit(lock, true);
 }

@@ -56,7 +56,6 @@ void lrs_kernel_features__probe(const char *release, struct lrs_kernel_features 
 	/* helpers by release (a verifier that lacks one refuses the program); types by BTF */
 	f->lruvec_lock = btf ? has_member(btf, "lruvec", "lru_lock") : v >= 0x050b;
 	f->task_btf = v >= 0x050b;
-	f->cmpxchg = v >= 0x050c;
 	f->bpf_loop = v >= 0x0513;
 	f->mem_alloc = v >= 0x0601;
 	f->cgroup_iter = btf ? btf__find_by_name_kind(btf, "bpf_iter__cgroup", BTF_KIND_STRUCT) > 0

@@ -13,7 +13,6 @@
 struct lrs_kernel_features {
 	bool lruvec_lock;	/* struct lruvec has lru_lock: one lock per memcg and node (5.11+) */
 	bool task_btf;		/* bpf_get_current_task_btf(), task storage (5.11+) */
-	bool cmpxchg;		/* BPF atomic compare-and-exchange (5.12+) */
 	bool bpf_loop;		/* bpf_loop() and bpf_map_lookup_percpu_elem() (5.19+) */
 	bool mem_alloc;		/* BPF's own allocator: maps that allocate on use take no kernel lock (6.1+) */
 	bool cgroup_iter;	/* the BPF cgroup iterator (6.1+) */

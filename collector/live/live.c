@@ -312,7 +312,6 @@ static int kernel_options(struct live *lv, const struct lrs_collector_opts *opts
 		return -ENOTSUP;
 	}
 	lopts->have_task_btf = f->task_btf;
-	lopts->have_cmpxchg = f->cmpxchg;
 	lopts->no_bpf_loop = !f->bpf_loop;
 	lopts->node_data = f->node_data;
 	/*

@@ -36,6 +36,22 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
+/* The slowpath hooks of the functions this kernel has, full or compat (before 5.19). */
+static void set_slowpath_autoload(struct lockstat_bpf *skel, const struct lrs_lockstat_opts *o)
+{
+	bool native = o->spin_slowpath && o->slowpath_native, pv = o->spin_slowpath && o->slowpath_pv;
+	bool full = !o->no_bpf_loop;
+
+	bpf_program__set_autoload(skel->progs.slowpath_native_enter, native && full);
+	bpf_program__set_autoload(skel->progs.slowpath_native_exit, native && full);
+	bpf_program__set_autoload(skel->progs.slowpath_pv_enter, pv && full);
+	bpf_program__set_autoload(skel->progs.slowpath_pv_exit, pv && full);
+	bpf_program__set_autoload(skel->progs.slowpath_native_enter_compat, native && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_native_exit_compat, native && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_pv_enter_compat, pv && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_pv_exit_compat, pv && !full);
+}
+
 /* Clear BPF_F_NO_PREALLOC: every map that allocates on use allocates at load instead. */
 static void preallocate_maps(struct lockstat_bpf *skel)
 {
@@ -105,23 +121,12 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	}
 	ls->skel->rodata->spin_slowpath = opts->spin_slowpath;
 	ls->skel->rodata->have_task_btf = opts->have_task_btf;
-	ls->skel->rodata->have_cmpxchg = opts->have_cmpxchg;
 	ls->skel->rodata->node_data_addr = opts->node_data;
 	if (opts->prealloc)
 		preallocate_maps(ls->skel);
 	if (!opts->tracepoints)	/* task storage (5.11+) serves the tracepoints' sleeping waits only */
 		bpf_map__set_autocreate(ls->skel->maps.task_pending, false);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_native_enter,
-				  opts->spin_slowpath && opts->slowpath_native);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_native_exit,
-				  opts->spin_slowpath && opts->slowpath_native && !opts->no_bpf_loop);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_native_exit_counts,
-				  opts->spin_slowpath && opts->slowpath_native && opts->no_bpf_loop);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_enter, opts->spin_slowpath && opts->slowpath_pv);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_exit,
-				  opts->spin_slowpath && opts->slowpath_pv && !opts->no_bpf_loop);
-	bpf_program__set_autoload(ls->skel->progs.slowpath_pv_exit_counts,
-				  opts->spin_slowpath && opts->slowpath_pv && opts->no_bpf_loop);
+	set_slowpath_autoload(ls->skel, opts);
 	bpf_program__set_autoload(ls->skel->progs.contention_begin, opts->tracepoints);
 	bpf_program__set_autoload(ls->skel->progs.contention_end, opts->tracepoints);
 	ret = lockstat_bpf__load(ls->skel);

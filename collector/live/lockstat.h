@@ -25,9 +25,8 @@ struct lrs_lockstat_opts {
 	bool spin_slowpath;
 	bool slowpath_native, slowpath_pv;
 	bool tracepoints;	/* lock:contention_begin/end exist: sleeping locks (and spinlocks) */
-	bool no_bpf_loop;	/* a kernel before bpf_loop (5.19): no holder code is loaded */
+	bool no_bpf_loop;	/* before 5.19: the compat hooks, no holder code */
 	bool have_task_btf;	/* bpf_get_current_task_btf() (5.11+) */
-	bool have_cmpxchg;	/* BPF compare-and-exchange (5.12+) */
 	bool prealloc;		/* preallocate the maps (no BPF allocator: before 6.1) */
 	uint64_t node_data;	/* &node_data[0], to find pgdat->lru_lock before 5.11; or 0 */
 };

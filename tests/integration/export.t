@@ -31,7 +31,7 @@ BIN = os.environ.get("LRS_BIN", os.path.join(ROOT, "build", "lruscope"))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
 TAG = "lrs-test-exp%d-" % os.getpid()
 
-plan(43)
+plan(44)
 if os.getuid() != 0:
     print("not ok - export: needs root (run: sudo make check)")
     sys.exit(1)
@@ -217,6 +217,16 @@ def main():
     bpf = prom_query(pport, 'rate(lruscope_bpf_run_seconds_total[10s])')
     check("export: the tool's own BPF cost is scraped (lruscope_bpf_run_seconds_total has a rate)",
           bool(bpf) and float(bpf[0]["value"][1]) > 0, str(bpf))
+    # the spinlock source, as the collector chose it here (a report makes the same choice)
+    r = subprocess.run([BIN, "report", "-d", "0.2", "-f", "json"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    want = (json.loads(r.stdout).get("spin_source") or {}) if r.returncode == 0 else {}
+    spin = [x["metric"] for x in prom_query(pport, "lruscope_spin_source_info == 1")]
+    check("export: in Prometheus, lruscope_spin_source_info names the spinlock source (%s)"
+          % want.get("name"), len(spin) == 1 and want.get("name") and
+          spin[0].get("source") == want["name"] and
+          spin[0].get("first_waiter") == str(want.get("first_waiter")).lower(),
+          "series %s, report's %s" % (spin, want))
 
     docs_checks(pport, text)
 

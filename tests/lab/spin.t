@@ -26,20 +26,22 @@ LRS_SPIN_KEEP=DIR keeps the guests' reports there."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import lab  # noqa: E402
 import labtest  # noqa: E402
-from spinlab import LOADED, boot, compare, lruvec_waits, lruvec_wait_ns, source  # noqa: E402
+from spinlab import (LOADED, boot, compare, lruvec_waits, lruvec_wait_ns, source,  # noqa: E402
+                     tui_first_frame)
 
 MIN_SHARE = 0.95
 STRESS_SECS = 180
 TAS = dict(cpus_per_node=3, cpu="qemu64", accel="tcg,thread=single")
 NATIVE = dict(cpus_per_node=1, cpu="qemu64,-hypervisor", accel="tcg")
 STRESS = lab.CONTENDED
-PLAN = 14
+PLAN = 15
 K510 = dict(cpus_per_node=2, cpu="qemu64,-hypervisor", accel="tcg")
 
 
@@ -66,8 +68,9 @@ def host_part(tap):
 def tas_part(tap, kdir, work):
     got = compare(tap, kdir, work, "test-and-set", TAS, "lrs_dur=20")
     if not got:
+        tap.skip_n(1, "test-and-set views", "the guest did not end (above)")
         return
-    sp, tp, auto = got
+    sp, tp, auto, blind = got
     print("# test-and-set: lruvec waits: tracepoint %d, slowpath %d (%d ns); sources %r / %r"
           % (lruvec_waits(tp), lruvec_waits(sp), lruvec_wait_ns(sp), source(tp).get("name"),
              source(sp).get("name")))
@@ -85,13 +88,39 @@ def tas_part(tap, kdir, work):
     tap.check("test-and-set: auto takes the slow path, sure of the kind (virt_spin_lock_key)",
               [] if source(auto).get("name") == "slowpath" and "virt_spin_lock_key is on" in why
               else ["auto: %r" % source(auto)])
+    views_part(tap, work, blind)
+
+
+def views_part(tap, work, blind):
+    """The blind tracepoint's recording, replayed in the views here: each says so."""
+    rec = os.path.join(work, "tracepoint.jsonl")
+    with open(rec, "wb") as f:
+        f.write(blind or b"")
+    screen = tui_first_frame(labtest.binary(), rec, work)
+    text = subprocess.run([labtest.binary(), "report", "-i", rec], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True).stdout
+    png = os.path.join(work, "blind.png")
+    gui = subprocess.run([labtest.binary(), "replay", rec, "--gui", "--screenshot", png],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    keep_dir = os.environ.get("LRS_SPIN_KEEP")
+    if keep_dir and os.path.exists(png):
+        shutil.copy(png, os.path.join(keep_dir, "blind.png"))
+    probs = []
+    if "unavailable: spinlock waits (lruvec locks too)" not in screen:
+        probs.append("TUI first frame: %r" % screen[:800])
+    if "spinlock waits from: none" not in text or "unavailable: spinlock waits" not in text:
+        probs.append("report -i: %r" % text[:600])
+    if gui.returncode != 0 or not os.path.exists(png) or not os.path.getsize(png):
+        probs.append("gui --screenshot: rc %d: %s" % (gui.returncode, gui.stdout[-300:]))
+    tap.check("test-and-set: where the source is blind, the TUI's first frame, the report and the "
+              "GUI say so (a recording of the guest's tracepoint, replayed here)", probs)
 
 
 def native_part(tap, kdir, work):
     got = compare(tap, kdir, work, "native", NATIVE, "lrs_dur=20 lrs_readers=4")
     if not got:
         return
-    sp, tp, auto = got
+    sp, tp, auto, _ = got
     print("# native: lruvec waits: tracepoint %d, slowpath %d" % (lruvec_waits(tp),
                                                                   lruvec_waits(sp)))
     tap.check("native, 2 vCPUs: the slowpath counts more lruvec waits than the tracepoint "

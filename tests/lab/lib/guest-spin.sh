@@ -104,6 +104,9 @@ compare)
 	stop $sp slowpath
 	/lruscope report -d 2 -f json > /mnt/auto.json 2> /mnt/auto.err
 	echo "LRS rc auto $?"
+	# what every view shows where the source is blind (the host replays it in its views)
+	/lruscope record -o /mnt/tracepoint.jsonl -d 3 -q --spin-source tracepoint 2> /mnt/record.err
+	echo "LRS rc record $?"
 	;;
 node)
 	/lruscope report -d "$dur" -f json > /mnt/node.json 2> /mnt/node.err

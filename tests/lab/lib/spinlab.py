@@ -3,6 +3,8 @@ tests/lab/lib/spin_bench.py: boot one, read its reports back, and the figures of
 
 import json
 import os
+import subprocess
+import time
 
 import lab
 import labtest
@@ -66,17 +68,18 @@ def source(snap):
 
 def compare(tap, kdir, work, label, machine, append):
     """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
-    run), after one check that they ran; None, with its 3 other checks skipped, if the guest
+    run) and the bytes of its tracepoint recording, after one check that the reports ran; None, with its 3 other checks skipped, if the guest
     did not end."""
     names = ("slowpath", "tracepoint", "auto")
     got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
-               [n + ext for n in names for ext in (".json", ".err")])
+               [n + ext for n in names for ext in (".json", ".err")] +
+               ["tracepoint.jsonl"])
     if not got:
         tap.skip_n(3, label + " guest", "the guest did not end (above)")
         return None
     snaps = load_reports(tap, label, got[0], got[1], names)
     print_cost(label, got[2], snaps)
-    return tuple(snaps.get(n, {}) for n in names)
+    return tuple(snaps.get(n, {}) for n in names) + (got[0].get("tracepoint.jsonl"),)
 
 
 def all_waits(snap):
@@ -100,3 +103,23 @@ def print_cost(label, lines, snaps, min_waits=1000):
         print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
             label, per["slowpath"] / per["tracepoint"]))
     return per
+
+
+def tui_first_frame(binary, recording, work):
+    """The TUI's screen (tmux capture-pane, 160 columns) once a replay of recording shows its
+    first frame; "" if it never did."""
+    sock = "lrs-test-spin-%d" % os.getpid()
+    tm = ["tmux", "-L", sock]
+    try:
+        subprocess.run(tm + ["new-session", "-d", "-x", "160", "-y", "40", "-s", "spin",
+                             "%s replay --once --no-color %s; sleep 30" % (binary, recording)],
+                       check=True)
+        for _ in range(100):
+            screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "spin"],
+                                    stdout=subprocess.PIPE, text=True).stdout
+            if "lruscope" in screen and "memcgs" in screen:
+                return screen
+            time.sleep(0.1)
+        return ""
+    finally:
+        subprocess.run(tm + ["kill-server"], stderr=subprocess.DEVNULL)
