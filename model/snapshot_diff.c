@@ -69,6 +69,7 @@ struct lrs_snapshot *lrs_snapshot__clone(const struct lrs_snapshot *snap)
 	memcpy(c->kernel, snap->kernel, sizeof(c->kernel));
 	c->drops = snap->drops;
 	c->bpf_cost = snap->bpf_cost;
+	c->spin_source = snap->spin_source;
 	for (size_t i = 0; i < snap->nr_nodes; i++)
 		if (lrs_snapshot__add_node(c, snap->nodes[i]))
 			goto fail;

@@ -33,6 +33,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import lab  # noqa: E402
 import labtest  # noqa: E402
+sys.path.insert(0, os.path.join(lab.ROOT, "tests", "integration"))
+import gui_png  # noqa: E402
 from spinlab import (LOADED, boot, compare, lruvec_waits, lruvec_wait_ns, source,  # noqa: E402
                      tui_first_frame)
 
@@ -91,6 +93,18 @@ def tas_part(tap, kdir, work):
     views_part(tap, work, blind)
 
 
+def warn_pixels(png):
+    """Pixels of the GUI's warning colour (255, 170, 60, anti-aliased) on the header's second
+    line, where the unavailable note is drawn (the first holds "PAUSED" in that colour)."""
+    w, h, rows = gui_png.read_png(png)
+    n = 0
+    for y in range(19, min(36, h)):
+        for x in range(w // 2, w):
+            r, g, b = gui_png.px(rows, x, y)
+            n += r > 200 and 120 < g < 200 and b < 110
+    return n
+
+
 def views_part(tap, work, blind):
     """The blind tracepoint's recording, replayed in the views here: each says so."""
     rec = os.path.join(work, "tracepoint.jsonl")
@@ -110,8 +124,10 @@ def views_part(tap, work, blind):
         probs.append("TUI first frame: %r" % screen[:800])
     if "spinlock waits from: none" not in text or "unavailable: spinlock waits" not in text:
         probs.append("report -i: %r" % text[:600])
-    if gui.returncode != 0 or not os.path.exists(png) or not os.path.getsize(png):
-        probs.append("gui --screenshot: rc %d: %s" % (gui.returncode, gui.stdout[-300:]))
+    warn = warn_pixels(png) if gui.returncode == 0 and os.path.exists(png) else -1
+    if warn < 50:
+        probs.append("gui --screenshot: rc %d, %d warning-coloured pixels on the header's second "
+                     "line: %s" % (gui.returncode, warn, gui.stdout[-300:]))
     tap.check("test-and-set: where the source is blind, the TUI's first frame, the report and the "
               "GUI say so (a recording of the guest's tracepoint, replayed here)", probs)
 

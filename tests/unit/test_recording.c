@@ -430,7 +430,11 @@ static void test_diff(void **state)
 	struct lrs_snapshot *b = lrs_synth__snapshot(10, 2, 12000000000ULL, 1), *d;
 	const struct lrs_lruvec *la, *lb, *ld;
 
+	b->spin_source.name = LRS_SPIN_NONE;	/* the last snapshot's source: a report -i says it */
+	snprintf(b->spin_source.why, sizeof(b->spin_source.why), "blind");
 	assert_int_equal(lrs_snapshot__diff(a, b, &d), 0);
+	assert_int_equal(d->spin_source.name, LRS_SPIN_NONE);
+	assert_string_equal(d->spin_source.why, "blind");
 	assert_true(d->interval_ns == 10000000000ULL);
 	assert_int_equal(d->nr_lruvecs, b->nr_lruvecs);
 	la = lrs_snapshot__find_lruvec(a, 2, 0);
