@@ -997,9 +997,11 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 
 /*
  * Count a finished wait in this CPU's copies (plain adds: no other CPU writes
- * them, and tracing programs do not nest on a CPU).
+ * them, and tracing programs do not nest on a CPU). A call of its own: its
+ * 300-byte initial value then sits in a frame beside the holder code's, not
+ * under it (6.1 allows 512 bytes for a chain of calls).
  */
-static __always_inline void account(struct pending *p, __u64 now)
+static __noinline void account(struct pending *p, __u64 now)
 {
 	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
 	struct lock_stat *st;
