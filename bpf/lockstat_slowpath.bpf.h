@@ -79,55 +79,25 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	return 0;
 }
 
-SEC("fentry/native_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_native_enter, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_enter(ctx, lock, false);
-}
-
-SEC("fexit/native_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_native_exit, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_exit(lock, false);
-}
-
-SEC("fentry/__pv_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_pv_enter, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_enter(ctx, lock, false);
-}
-
-SEC("fexit/__pv_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_pv_exit, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_exit(lock, false);
-}
-
 /*
- * The same hooks for kernels before 5.19 (holders off there): no holder code,
+ * The hooks of one slow-path function: NAME_enter and NAME_exit. compat: the
+ * variant for kernels before 5.19 (holders off there), with no holder code,
  * whose bpf_loop() callback and fetching atomics such a verifier refuses even
  * unreached (it reads every instruction first), and no compare-and-exchange.
  */
-SEC("fentry/native_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_native_enter_compat, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_enter(ctx, lock, true);
+#define SLOWPATH_HOOKS(func, name, compat)						\
+SEC("fentry/" #func)									\
+int BPF_PROG(name##_enter, struct qspinlock *lock, __u32 val)				\
+{											\
+	return slowpath_enter(ctx, lock, compat);					\
+}											\
+SEC("fexit/" #func)									\
+int BPF_PROG(name##_exit, struct qspinlock *lock, __u32 val)				\
+{											\
+	return slowpath_exit(lock, compat);						\
 }
 
-SEC("fexit/native_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_native_exit_compat, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_exit(lock, true);
-}
-
-SEC("fentry/__pv_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_pv_enter_compat, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_enter(ctx, lock, true);
-}
-
-SEC("fexit/__pv_queued_spin_lock_slowpath")
-int BPF_PROG(slowpath_pv_exit_compat, struct qspinlock *lock, __u32 val)
-{
-	return slowpath_exit(lock, true);
-}
+SLOWPATH_HOOKS(native_queued_spin_lock_slowpath, slowpath_native, false)
+SLOWPATH_HOOKS(__pv_queued_spin_lock_slowpath, slowpath_pv, false)
+SLOWPATH_HOOKS(native_queued_spin_lock_slowpath, slowpath_native_compat, true)
+SLOWPATH_HOOKS(__pv_queued_spin_lock_slowpath, slowpath_pv_compat, true)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "collector/live/kernel_features.h"
+#include "collector/live/ksyms.h"
 
 unsigned int lrs_kernel_version(const char *release)
 {
@@ -32,21 +32,6 @@ static bool has_member(const struct btf *btf, const char *struct_name, const cha
 	return false;
 }
 
-static uint64_t kallsyms_addr(const char *name)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512], sym[256], type;
-	uint64_t addr, found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, sym) == 3 && !strcmp(sym, name))
-			found = addr;
-	fclose(f);
-	return found;
-}
-
 void lrs_kernel_features__probe(const char *release, struct lrs_kernel_features *f)
 {
 	unsigned int v = lrs_kernel_version(release);
@@ -60,7 +45,10 @@ void lrs_kernel_features__probe(const char *release, struct lrs_kernel_features 
 	f->mem_alloc = v >= 0x0601;
 	f->cgroup_iter = btf ? btf__find_by_name_kind(btf, "bpf_iter__cgroup", BTF_KIND_STRUCT) > 0
 			     : v >= 0x0601;
-	if (!f->lruvec_lock)
-		f->node_data = kallsyms_addr("node_data");
+	if (!f->lruvec_lock) {
+		static const char *const name[] = { "node_data" };
+
+		lrs_ksyms__find_names(name, &f->node_data, 1);
+	}
 	btf__free(btf);
 }

@@ -132,3 +132,23 @@ const char *lrs_ksyms__data_name(const struct lrs_ksyms *ks, uint64_t addr)
 		return NULL;
 	}
 }
+
+/* The addresses of the named symbols in /proc/kallsyms (0 where absent or hidden). */
+void lrs_ksyms__find_names(const char *const names[], uint64_t addrs[], int n)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	uint64_t addr;
+
+	memset(addrs, 0, sizeof(*addrs) * (size_t)n);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, sym) != 3)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (!addrs[i] && !strcmp(sym, names[i]))
+				addrs[i] = addr;
+	}
+	fclose(f);
+}

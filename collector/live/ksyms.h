@@ -29,5 +29,10 @@ const struct lrs_ksym *lrs_ksyms__find(const struct lrs_ksyms *ksyms, uint64_t a
 char *lrs_ksyms__format(const struct lrs_ksyms *ksyms, uint64_t addr, char *buf, size_t len);
 /* Only a data symbol that starts exactly at addr names a lock; NULL otherwise. */
 const char *lrs_ksyms__data_name(const struct lrs_ksyms *ksyms, uint64_t addr);
+/*
+ * The addresses of n named symbols, read straight from /proc/kallsyms (a few
+ * at start, without keeping the table): 0 where absent or hidden.
+ */
+void lrs_ksyms__find_names(const char *const names[], uint64_t addrs[], int n);
 
 #endif

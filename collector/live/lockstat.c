@@ -46,10 +46,10 @@ static void set_slowpath_autoload(struct lockstat_bpf *skel, const struct lrs_lo
 	bpf_program__set_autoload(skel->progs.slowpath_native_exit, native && full);
 	bpf_program__set_autoload(skel->progs.slowpath_pv_enter, pv && full);
 	bpf_program__set_autoload(skel->progs.slowpath_pv_exit, pv && full);
-	bpf_program__set_autoload(skel->progs.slowpath_native_enter_compat, native && !full);
-	bpf_program__set_autoload(skel->progs.slowpath_native_exit_compat, native && !full);
-	bpf_program__set_autoload(skel->progs.slowpath_pv_enter_compat, pv && !full);
-	bpf_program__set_autoload(skel->progs.slowpath_pv_exit_compat, pv && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_native_compat_enter, native && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_native_compat_exit, native && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_pv_compat_enter, pv && !full);
+	bpf_program__set_autoload(skel->progs.slowpath_pv_compat_exit, pv && !full);
 }
 
 /* Clear BPF_F_NO_PREALLOC: every map that allocates on use allocates at load instead. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,11 +112,18 @@ static const char *tracepoint_gap(enum lrs_spinlock_kind kind)
 }
 
 static void set(struct lrs_spin_source *out, enum lrs_spin_name name, bool first_waiter,
-		const char *fmt, const char *a, const char *b, const char *c)
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void set(struct lrs_spin_source *out, enum lrs_spin_name name, bool first_waiter,
+		const char *fmt, ...)
 {
+	va_list ap;
+
 	out->name = name;
 	out->first_waiter = first_waiter;
-	snprintf(out->why, sizeof(out->why), fmt, a, b, c);
+	va_start(ap, fmt);
+	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+	va_end(ap);
 }
 
 int lrs_spin__choose(enum lrs_spin_request req, const struct lrs_spin_facts *f,
@@ -130,7 +138,7 @@ int lrs_spin__choose(enum lrs_spin_request req, const struct lrs_spin_facts *f,
 				 "here: %s", f->slowpath_why);
 			return -ENOTSUP;
 		}
-		set(out, LRS_SPIN_SLOWPATH, true, "asked for; %s (%s)", kind, f->kind_why, "");
+		set(out, LRS_SPIN_SLOWPATH, true, "asked for; %s (%s)", kind, f->kind_why);
 		return 0;
 	}
 	if (req == LRS_SPIN_ASK_TRACEPOINT) {
@@ -149,13 +157,13 @@ int lrs_spin__choose(enum lrs_spin_request req, const struct lrs_spin_facts *f,
 	}
 	if (f->kind == LRS_SPINLOCKS_PARAVIRT && f->tracepoint) {
 		set(out, LRS_SPIN_TRACEPOINT, true, "%s (%s): every waiter queues where the tracepoint sits",
-		    kind, f->kind_why, "");
+		    kind, f->kind_why);
 		return 0;
 	}
 	if (f->slowpath) {
 		if (!f->tracepoint)
-			set(out, LRS_SPIN_SLOWPATH, true, "no contention tracepoint (Linux 5.19+); %s (%s)%s",
-			    kind, f->kind_why, "");
+			set(out, LRS_SPIN_SLOWPATH, true, "no contention tracepoint (Linux 5.19+); %s (%s)",
+			    kind, f->kind_why);
 		else
 			set(out, LRS_SPIN_SLOWPATH, true, "%s (%s): %s", kind, f->kind_why, gap);
 		return 0;
@@ -166,14 +174,12 @@ int lrs_spin__choose(enum lrs_spin_request req, const struct lrs_spin_facts *f,
 		return -ENOTSUP;
 	}
 	if (f->kind == LRS_SPINLOCKS_TAS) {
-		snprintf(out->why, sizeof(out->why), "%s (%s): the tracepoint sees no spinlock wait, and the "
-			 "slowpath hooks cannot load (%s); sleeping locks are still seen", kind, f->kind_why,
-			 f->slowpath_why);
-		out->name = LRS_SPIN_NONE;
+		set(out, LRS_SPIN_NONE, false, "%s (%s): the tracepoint sees no spinlock wait, and the "
+		    "slowpath hooks cannot load (%s); sleeping locks are still seen", kind, f->kind_why,
+		    f->slowpath_why);
 		return 0;
 	}
-	snprintf(out->why, sizeof(out->why), "%s (%s): %s; the slowpath hooks cannot load (%s)", kind,
-		 f->kind_why, gap, f->slowpath_why);
-	out->name = LRS_SPIN_TRACEPOINT;
+	set(out, LRS_SPIN_TRACEPOINT, false, "%s (%s): %s; the slowpath hooks cannot load (%s)", kind,
+	    f->kind_why, gap, f->slowpath_why);
 	return 0;
 }

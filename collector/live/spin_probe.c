@@ -10,31 +10,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "collector/live/ksyms.h"
 #include "collector/live/spin_probe.h"
 #include "spin_probe.skel.h"
 
 #define SYSLOG_READ_ALL 3
 #define SYSLOG_SIZE_BUFFER 10
-
-/* The addresses of the named symbols in /proc/kallsyms (0 where absent or hidden). */
-static void kallsyms_find(const char *const names[], uint64_t addrs[], int n)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512], sym[256], type;
-	uint64_t addr;
-
-	memset(addrs, 0, sizeof(*addrs) * (size_t)n);
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, sym) != 3)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (!addrs[i] && !strcmp(sym, names[i]))
-				addrs[i] = addr;
-	}
-	fclose(f);
-}
 
 /* 1 if /proc/cpuinfo lists the hypervisor flag, 0 if not, -1 if unreadable. */
 static int has_hypervisor_flag(void)
@@ -134,7 +115,7 @@ void lrs_spin_probe__facts(struct lrs_spin_facts *f, struct lrs_slowpath_funcs *
 						   BTF_KIND_FUNC) > 0;
 		btf__free(vmlinux);
 	}
-	kallsyms_find(names, addrs, 3);
+	lrs_ksyms__find_names(names, addrs, 3);
 	read_data_symbols(addrs[0], addrs[1], addrs[2], &e);
 	e.hypervisor = has_hypervisor_flag();
 	klog = read_klog();
