@@ -51,6 +51,8 @@ struct live {
 	int stats_fd;				/* keeps BPF run-time stats on, or -1 */
 	unsigned int max_memcgs;		/* what the lruvec iterator's maps hold */
 	struct lrs_spin_source spin;		/* where spinlock waits come from, and why */
+	enum lrs_spin_request spin_req;		/* --spin-source */
+	struct lrs_spin_facts spin_facts;	/* what the choice rests on */
 	struct lrs_kernel_features features;
 	unsigned int nr_nodes;
 };
@@ -336,56 +338,73 @@ static int kernel_options(struct live *lv, const struct lrs_collector_opts *opts
 	return 0;
 }
 
-/* Load and attach the lock collector, with or without the slowpath hooks. */
+/* Load the lock collector, with or without the slowpath hooks (not attached yet). */
 static int load_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts, char *err,
 			       size_t err_len)
 {
 	int ret = lrs_lockstat__prepare(lopts, &lv->lockstat, err, err_len);
 
-	if (!ret)
-		ret = lrs_lockstat__start(lv->lockstat, err, err_len);
-	if (ret) {
-		lrs_lockstat__destroy(lv->lockstat);
+	if (ret)
 		lv->lockstat = NULL;
-	}
 	return ret;
 }
 
 /*
  * Choose the spinlock waits' source (collector/live/spin_choice.h) and load
  * the collector with it: the slowpath hooks where they are wanted and load,
- * the tracepoints alone otherwise. lv->spin says which, and why.
+ * the tracepoints alone otherwise. lv->spin says which, and why. Attached
+ * later (start_lock_collector), once every memcg has a name.
  */
-static int open_lock_collector(struct live *lv, const struct lrs_collector_opts *opts,
-			       struct lrs_lockstat_opts *lopts, char *err, size_t err_len)
+static int open_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts, char *err,
+			       size_t err_len)
 {
-	enum lrs_spin_request req = (enum lrs_spin_request)opts->spin_source;
 	struct lrs_slowpath_funcs funcs;
-	struct lrs_spin_facts facts;
+	struct lrs_spin_facts *facts = &lv->spin_facts;
 	int ret;
 
-	lrs_spin_probe__facts(&facts, &funcs);
-	lopts->tracepoints = facts.tracepoint;
+	lrs_spin_probe__facts(facts, &funcs);
+	lopts->tracepoints = facts->tracepoint;
 	lopts->slowpath_native = funcs.native;
 	lopts->slowpath_pv = funcs.pv;
-	lopts->spin_slowpath = lrs_spin__want_slowpath(req, &facts) && (funcs.native || funcs.pv);
+	lopts->spin_slowpath = lrs_spin__want_slowpath(lv->spin_req, facts) && (funcs.native || funcs.pv);
 	if (lopts->spin_slowpath) {
 		ret = load_lock_collector(lv, lopts, err, err_len);
 		if (!ret)
-			facts.slowpath = true;
+			facts->slowpath = true;
 		else
-			snprintf(facts.slowpath_why, sizeof(facts.slowpath_why), "%s", err);
-	} else if (req == LRS_SPIN_ASK_TRACEPOINT || (facts.kind == LRS_SPINLOCKS_PARAVIRT && facts.tracepoint)) {
-		snprintf(facts.slowpath_why, sizeof(facts.slowpath_why), "not needed");
+			snprintf(facts->slowpath_why, sizeof(facts->slowpath_why), "%s", err);
+	} else if (lv->spin_req == LRS_SPIN_ASK_TRACEPOINT ||
+		   (facts->kind == LRS_SPINLOCKS_PARAVIRT && facts->tracepoint)) {
+		snprintf(facts->slowpath_why, sizeof(facts->slowpath_why), "not needed");
 	}
-	ret = lrs_spin__choose(req, &facts, &lv->spin, err, err_len);
+	ret = lrs_spin__choose(lv->spin_req, facts, &lv->spin, err, err_len);
 	if (ret)
 		return ret;
-	if (facts.slowpath)
+	if (facts->slowpath)
 		return 0;
 	err[0] = 0;
 	lopts->spin_slowpath = false;
 	return load_lock_collector(lv, lopts, err, err_len);
+}
+
+/* Attach; slowpath hooks that load but do not attach fall back as a refused load does. */
+static int start_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts, char *err,
+				size_t err_len)
+{
+	int ret = lrs_lockstat__start(lv->lockstat, err, err_len);
+
+	if (!ret || !lopts->spin_slowpath)
+		return ret;
+	lrs_lockstat__destroy(lv->lockstat);
+	lv->lockstat = NULL;
+	lv->spin_facts.slowpath = false;
+	snprintf(lv->spin_facts.slowpath_why, sizeof(lv->spin_facts.slowpath_why), "%s", err);
+	ret = lrs_spin__choose(lv->spin_req, &lv->spin_facts, &lv->spin, err, err_len);
+	if (ret)
+		return ret;
+	lopts->spin_slowpath = false;
+	ret = load_lock_collector(lv, lopts, err, err_len);
+	return ret ? ret : lrs_lockstat__start(lv->lockstat, err, err_len);
 }
 
 int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out,
@@ -458,7 +477,8 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		lopts.exact_last_fd = lrs_holders_exact__map_fd(lv->exact);
 	}
 	err[0] = 0;	/* no exact mode is not an error: the header says "estimated" */
-	ret = open_lock_collector(lv, opts, &lopts, err, err_len);
+	lv->spin_req = (enum lrs_spin_request)opts->spin_source;
+	ret = open_lock_collector(lv, &lopts, err, err_len);
 	if (ret)
 		goto fail;
 	lv->max_memcgs = opts->max_memcgs ? opts->max_memcgs : 8192;
@@ -476,6 +496,10 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		note_unavailable(lv, "symbols: /proc/kallsyms unreadable, stacks show addresses");
 	else if (!opts->stack_every)
 		note_unavailable(lv, "stacks: off (--stack-every 0)");
+	/* attached last: a memcg that waits has a name by now */
+	ret = start_lock_collector(lv, &lopts, err, err_len);
+	if (ret)
+		goto fail;
 	if (lv->exact && lrs_holders_exact__start(lv->exact, err, err_len)) {
 		/* attached nowhere: the estimate alone stays valid */
 		lrs_holders_exact__destroy(lv->exact);
