@@ -45,6 +45,14 @@ void lrs_kernel_features__probe(const char *release, struct lrs_kernel_features 
 	f->mem_alloc = v >= 0x0601;
 	f->cgroup_iter = btf ? btf__find_by_name_kind(btf, "bpf_iter__cgroup", BTF_KIND_STRUCT) > 0
 			     : v >= 0x0601;
+	if (btf) {
+		f->contention_tp = btf__find_by_name_kind(btf, "btf_trace_contention_begin",
+							  BTF_KIND_TYPEDEF) > 0;
+		f->slowpath_native = btf__find_by_name_kind(btf, "native_queued_spin_lock_slowpath",
+							    BTF_KIND_FUNC) > 0;
+		f->slowpath_pv = btf__find_by_name_kind(btf, "__pv_queued_spin_lock_slowpath",
+							BTF_KIND_FUNC) > 0;
+	}
 	if (!f->lruvec_lock) {
 		static const char *const name[] = { "node_data" };
 

@@ -17,6 +17,9 @@ struct lrs_kernel_features {
 	bool mem_alloc;		/* BPF's own allocator: maps that allocate on use take no kernel lock (6.1+) */
 	bool cgroup_iter;	/* the BPF cgroup iterator (6.1+) */
 	uint64_t node_data;	/* &node_data[0] from kallsyms, 0 where data symbols are hidden */
+	bool contention_tp;	/* lock:contention_begin/end (5.19+) */
+	bool slowpath_native;	/* native_queued_spin_lock_slowpath, for fentry */
+	bool slowpath_pv;	/* __pv_queued_spin_lock_slowpath (CONFIG_PARAVIRT_SPINLOCKS) */
 };
 
 /* Release "5.10.0-32-cloud-amd64" -> 0x050a. */

@@ -358,15 +358,16 @@ static int load_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts,
 static int open_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts, char *err,
 			       size_t err_len)
 {
-	struct lrs_slowpath_funcs funcs;
+	const struct lrs_kernel_features *feat = &lv->features;
 	struct lrs_spin_facts *facts = &lv->spin_facts;
 	int ret;
 
-	lrs_spin_probe__facts(facts, &funcs);
+	lrs_spin_probe__facts(feat, facts);
 	lopts->tracepoints = facts->tracepoint;
-	lopts->slowpath_native = funcs.native;
-	lopts->slowpath_pv = funcs.pv;
-	lopts->spin_slowpath = lrs_spin__want_slowpath(lv->spin_req, facts) && (funcs.native || funcs.pv);
+	lopts->slowpath_native = feat->slowpath_native;
+	lopts->slowpath_pv = feat->slowpath_pv;
+	lopts->spin_slowpath = lrs_spin__want_slowpath(lv->spin_req, facts) &&
+			       (feat->slowpath_native || feat->slowpath_pv);
 	if (lopts->spin_slowpath) {
 		ret = load_lock_collector(lv, lopts, err, err_len);
 		if (!ret)

@@ -7,9 +7,9 @@
 #include <sys/klog.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "collector/live/kernel_features.h"
 #include "collector/live/ksyms.h"
 #include "collector/live/spin_probe.h"
 #include "spin_probe.skel.h"
@@ -94,27 +94,17 @@ out:
 	spin_probe_bpf__destroy(skel);
 }
 
-void lrs_spin_probe__facts(struct lrs_spin_facts *f, struct lrs_slowpath_funcs *funcs)
+void lrs_spin_probe__facts(const struct lrs_kernel_features *feat, struct lrs_spin_facts *f)
 {
 	static const char *const names[] = {
 		"virt_spin_lock_key", "pv_ops", "__pv_queued_spin_lock_slowpath",
 	};
 	struct lrs_spin_evidence e = { .key_on = -1, .pv_slowpath = -1 };
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 	uint64_t addrs[3];
 	char *klog;
 
 	memset(f, 0, sizeof(*f));
-	memset(funcs, 0, sizeof(*funcs));
-	if (vmlinux) {
-		f->tracepoint = btf__find_by_name_kind(vmlinux, "btf_trace_contention_begin",
-						       BTF_KIND_TYPEDEF) > 0;
-		funcs->native = btf__find_by_name_kind(vmlinux, "native_queued_spin_lock_slowpath",
-						       BTF_KIND_FUNC) > 0;
-		funcs->pv = btf__find_by_name_kind(vmlinux, "__pv_queued_spin_lock_slowpath",
-						   BTF_KIND_FUNC) > 0;
-		btf__free(vmlinux);
-	}
+	f->tracepoint = feat->contention_tp;
 	lrs_ksyms__find_names(names, addrs, 3);
 	read_data_symbols(addrs[0], addrs[1], addrs[2], &e);
 	e.hypervisor = has_hypervisor_flag();
@@ -123,5 +113,6 @@ void lrs_spin_probe__facts(struct lrs_spin_facts *f, struct lrs_slowpath_funcs *
 	lrs_spin__judge_kind(&e, f);
 	free(klog);
 	snprintf(f->slowpath_why, sizeof(f->slowpath_why), "%s",
-		 funcs->native || funcs->pv ? "not tried" : "no queued-spinlock slow path in the kernel's BTF");
+		 feat->slowpath_native || feat->slowpath_pv ? "not tried"
+							    : "no queued-spinlock slow path in the kernel's BTF");
 }
