@@ -148,8 +148,15 @@ check('collector: drop counters present', set(snap['drops']) == {'task', 'stack'
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
-if start_load removed --layout shared --readers 4 --duration 3 --size 512m --limit 48m --cpu-shares 8192 --prefix "$rm"; then
-	"$LRS_BIN" report -d 7 -f json >"$tmp/removed.json" 2>"$tmp/removed.err"
+# the report first, the load once its programs are in (as in 1.): where loading is slow (the
+# lab guest) a load started first could end before the report counts
+"$LRS_BIN" report -d "$(lrs_secs 7)" -f json >"$tmp/removed.json" 2>"$tmp/removed.err" &
+report_pid=$!
+lrs_track_pid "$report_pid"
+lrs_wait_bpf_loaded "$report_pid" >/dev/null
+if start_load removed --layout shared --readers 4 --duration "$(lrs_secs 3)" --size 512m --limit 48m \
+	--cpu-shares 8192 --prefix "$rm"; then
+	wait "$report_pid"
 	rc=$?
 	wait "$LOAD_PID"
 	tap_check "removed: report exits 0 (rc $rc: $(head -c 300 "$tmp/removed.err"))" [ "$rc" -eq 0 ]
@@ -169,6 +176,8 @@ check('removed: its contention is not attributed to another memcg', tot > 0 and 
       f'{w} of {tot} ns elsewhere')
 EOF
 else
+	kill "$report_pid" 2>/dev/null
+	wait "$report_pid"
 	tap_fail "removed: workload started"
 fi
 
@@ -192,8 +201,13 @@ tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" \
 	bash -c '[ "$1" -eq 1 ] && grep -q /proc "$2"' _ "$rc" "$tmp/e5"
 
 # --- 4. a full lock map is counted, never silently dropped -------------------
-if start_load full --layout shared --readers 4 --duration 5 --size 256m --limit 48m --cpu-shares 8192 --prefix "${col}f"; then
-	"$LRS_BIN" report -d 3 --max-locks 2 -f json >"$tmp/full.json" 2>"$tmp/full.err"
+"$LRS_BIN" report -d "$(lrs_secs 3)" --max-locks 2 -f json >"$tmp/full.json" 2>"$tmp/full.err" &
+report_pid=$!
+lrs_track_pid "$report_pid"
+lrs_wait_bpf_loaded "$report_pid" >/dev/null
+if start_load full --layout shared --readers 4 --duration "$(lrs_secs 5)" --size 256m --limit 48m \
+	--cpu-shares 8192 --prefix "${col}f"; then
+	wait "$report_pid"
 	rc=$?
 	wait "$LOAD_PID"
 	$PY - "$tmp/full.json" "$rc" <<'EOF'
@@ -210,6 +224,8 @@ check('map full: waits past --max-locks are counted (stats_full or insert_failed
       f'{locks} locks kept, {full} waits counted in drops.stats_full; drops {snap["drops"]}')
 EOF
 else
+	kill "$report_pid" 2>/dev/null
+	wait "$report_pid"
 	tap_fail "map full: workload started"
 fi
 
