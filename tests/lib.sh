@@ -121,7 +121,34 @@ lrs_cleanup() {
 
 # A test that needs traced lruvec-lock waits carries "# live: traced" near its top: where the
 # host traces none, the runner runs it in the lab guest (tests/PROTOCOL.md). Its checks never
-# skip for want of them.
+# skip for want of them. One that reads the running kernel's memory with drgn carries
+# "# live: kcore": where this host's kernel cannot be read (lrs_kcore_verdict), it runs there.
+
+# lrs_vmlinux: the running kernel's vmlinux with debug info, from the places drgn searches,
+# or nothing.
+lrs_vmlinux() {
+	local r p
+	r=$(uname -r)
+	for p in "/usr/lib/debug/boot/vmlinux-$r" "/usr/lib/debug/lib/modules/$r/vmlinux" \
+		"/boot/vmlinux-$r" "/lib/modules/$r/build/vmlinux" "/lib/modules/$r/vmlinux"; do
+		[ -f "$p" ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+# lrs_kcore_verdict: "readable: ..." where drgn can read this kernel's memory (/proc/kcore
+# and a vmlinux with debug info), else "unreadable: why". LRS_KCORE_VERDICT stands in for it
+# in the runner's own tests.
+lrs_kcore_verdict() {
+	local v
+	if [ -n "${LRS_KCORE_VERDICT:-}" ]; then echo "$LRS_KCORE_VERDICT"; return; fi
+	if [ ! -e /proc/kcore ]; then
+		echo "unreadable: no /proc/kcore (CONFIG_PROC_KCORE off)"
+	elif ! v=$(lrs_vmlinux); then
+		echo "unreadable: no vmlinux with debug info for $(uname -r) where drgn looks for one"
+	else
+		echo "readable: /proc/kcore and $v"
+	fi
+}
 
 # Wait (up to SECS, default 20 s, times LRS_TIME_SCALE) until process PID holds BPF
 # programs: loading takes from 0.3 s to several seconds on a busy machine, and a minute in

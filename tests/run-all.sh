@@ -124,9 +124,10 @@ failed_checks() {
 # Spinlock waits: traced by this kernel or not, and why (tests/lib.sh lrs_spin_verdict). A
 # test with the line "# live: traced" near its top needs traced lruvec-lock waits: where this
 # host traces none, it runs in the lab guest that does (tests/lab/lib/live_guest.py), the same
-# file and checks, one boot for all of them, while the other tests run here.
-# LRS_SPIN_VERDICT and LRS_LIVE_RUNNER stand in for the verdict and the guest's runner in
-# the runner's own tests (tests/build/runner.t).
+# file and checks, one boot for all of them, while the other tests run here. So does a test
+# with "# live: kcore" (drgn on the running kernel) where this kernel cannot be read.
+# LRS_SPIN_VERDICT, LRS_KCORE_VERDICT and LRS_LIVE_RUNNER stand in for the verdicts and the
+# guest's runner in the runner's own tests (tests/build/runner.t).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
@@ -135,18 +136,31 @@ printf '%s== spinlock waits: %s%s\n' "$bold" "$verdict" "$off"
 LRS_UNTRACED=
 case "$verdict" in untraced*) LRS_UNTRACED=${verdict#untraced: } ;; esac
 export LRS_UNTRACED
-# a lab test boots a guest of its own: it is never run inside the live guest
-is_live() { case "$1" in */tests/lab/*) return 1 ;; esac; head -n 20 "$1" | grep -qx '# live: traced'; }
+# The same for the running kernel's memory, read by drgn ("# live: kcore").
+kcore=$(lrs_kcore_verdict)
+printf '%s== live kernel memory: %s%s\n' "$bold" "$kcore" "$off"
+no_kcore=
+case "$kcore" in unreadable*) no_kcore=${kcore#unreadable: } ;; esac
+# needs_guest TEST: the test needs what this host lacks and the lab guest has. A lab test
+# boots a guest of its own: it is never run inside the live guest.
+needs_guest() {
+	local want
+	case "$1" in */tests/lab/*) return 1 ;; esac
+	want=$(head -n 20 "$1" | sed -n 's/^# live: \([a-z]*\)$/\1/p' | head -n 1)
+	case "$want" in
+	traced) [ -n "$LRS_UNTRACED" ] ;;
+	kcore) [ -n "$no_kcore" ] ;;
+	*) return 1 ;;
+	esac
+}
 live_rel=() live_pid="" live_dir=$log/live
-if [ -n "$LRS_UNTRACED" ]; then
-	while IFS= read -r t; do
-		rel=${t#"$root"/}
-		case "$rel" in *"$only"*) ;; *) continue ;; esac
-		is_live "$t" && live_rel+=("$rel")
-	done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
-fi
+while IFS= read -r t; do
+	rel=${t#"$root"/}
+	case "$rel" in *"$only"*) ;; *) continue ;; esac
+	needs_guest "$t" && live_rel+=("$rel")
+done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
 if [ ${#live_rel[@]} -gt 0 ]; then
-	echo "== ${#live_rel[@]} tests need traced lruvec-lock waits: they run in the lab guest (${live_rel[*]})"
+	echo "== ${#live_rel[@]} tests need traced lruvec-lock waits or a readable kernel this host lacks: they run in the lab guest (${live_rel[*]})"
 	${LRS_LIVE_RUNNER:-/usr/bin/python3 $here/lab/lib/live_guest.py} "$live_dir" "${live_rel[@]}" \
 		>"$log/live-guest.err" 2>&1 &
 	live_pid=$!
@@ -251,7 +265,7 @@ while IFS= read -r t; do
 	case "$rel" in *"$only"*) ;; *) continue ;; esac
 	# the lab's own guests wait for the live guest's: its tests are counted first
 	case "$rel" in tests/lab/*) [ ${#live_rel[@]} -eq 0 ] || run_live_tests ;; esac
-	if [ -n "$LRS_UNTRACED" ] && is_live "$t"; then continue; fi
+	if needs_guest "$t"; then continue; fi
 	printf '%s== %s%s\n' "$bold" "$rel" "$off"
 	out="$log/$(echo "$rel" | tr / _).out"
 	start=$(date +%s)
@@ -274,11 +288,12 @@ done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sor
 
 echo
 echo "spinlock waits: $verdict"
+echo "live kernel memory: $kcore"
 if [ ${#where_ran[@]} -gt 0 ]; then
-	echo "tests that need traced lruvec-lock waits ran in the lab guest:"
+	echo "tests that need traced lruvec-lock waits or a readable kernel ran in the lab guest:"
 	printf '  %s\n' "${where_ran[@]}"
 else
-	echo "tests that need traced lruvec-lock waits ran on this host"
+	echo "tests that need traced lruvec-lock waits or a readable kernel ran on this host"
 fi
 if [ ${#failures[@]} -gt 0 ]; then
 	printf '%sfailed:%s %s\n' "$red" "$off" "${failures[*]}"

@@ -197,6 +197,12 @@ cat >"$tmp/live/tests/x/h-here.t" <<'SH'
 echo "1..1"
 echo "ok - h ran here ($LRS_WHERE)"
 SH
+cat >"$tmp/live/tests/x/k-kcore.t" <<'SH'
+#!/usr/bin/env bash
+# live: kcore
+echo "1..1"
+echo "ok - k read the kernel ($LRS_WHERE)"
+SH
 cat >"$tmp/fake-guest" <<'SH'
 #!/usr/bin/env bash
 dir=$1; shift
@@ -209,18 +215,21 @@ done
 SH
 chmod +x "$tmp"/live/tests/x/*.t "$tmp/fake-guest"
 LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build-live LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
-	LRS_SPIN_VERDICT="untraced: a stand-in verdict" "$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/untraced" 2>&1
+	LRS_SPIN_VERDICT="untraced: a stand-in verdict" LRS_KCORE_VERDICT="readable: a stand-in" \
+	"$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/untraced" 2>&1
 LRS_ROOT=$tmp/live LRS_BUILD=$tmp/build-live LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
-	LRS_SPIN_VERDICT="traced: a stand-in verdict" "$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/traced" 2>&1
+	LRS_SPIN_VERDICT="traced: a stand-in verdict" LRS_KCORE_VERDICT="unreadable: a stand-in" \
+	"$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/traced" 2>&1
 sed 's/^/#   /' "$tmp/untraced"
 tap_check "runner: the verdict and its evidence are printed at the top of the run" \
 	bash -c 'head -n 1 "$1" | grep -q "spinlock waits: untraced: a stand-in verdict"' _ "$tmp/untraced"
-tap_check "runner: untraced: the live test ran in the guest, the other one here" \
+tap_check "runner: untraced: the live test ran in the guest, the others here" \
 	bash -c 'grep -q "^ok - g ran where waits are traced (guest)" "$1" && grep -q "^ok - h ran here (host)" "$1" &&
-		! grep -q "g ran where waits are traced (host)" "$1"' _ "$tmp/untraced"
+		grep -q "^ok - k read the kernel (host)" "$1" && ! grep -q "g ran where waits are traced (host)" "$1"' _ "$tmp/untraced"
 tap_check "runner: untraced: it is counted as any test, and named as run in the lab guest" \
 	bash -c 'grep -qF "(tests/x/g-live.t, in the lab guest: 2 passed, 0 failed, 0 skipped" "$1" &&
-		grep -qx "3 passed, 0 failed, 0 skipped" "$1" && grep -qx "  tests/x/g-live.t: 2 passed, 0 failed, 0 skipped" "$1"' _ "$tmp/untraced"
-tap_check "runner: traced: every test ran here, and the run's end says so" \
-	bash -c 'grep -q "^ok - g ran where waits are traced (host)" "$1" && grep -qx "3 passed, 0 failed, 0 skipped" "$1" &&
-		grep -qx "tests that need traced lruvec-lock waits ran on this host" "$1"' _ "$tmp/traced"
+		grep -qx "4 passed, 0 failed, 0 skipped" "$1" && grep -qx "  tests/x/g-live.t: 2 passed, 0 failed, 0 skipped" "$1"' _ "$tmp/untraced"
+tap_check "runner: traced: the traced-waits test ran here, the unreadable kernel's in the guest" \
+	bash -c 'grep -q "^ok - g ran where waits are traced (host)" "$1" && grep -qx "4 passed, 0 failed, 0 skipped" "$1" &&
+		grep -q "^ok - k read the kernel (guest)" "$1" && grep -qx "  tests/x/k-kcore.t: 1 passed, 0 failed, 0 skipped" "$1" &&
+		grep -q "^== live kernel memory: unreadable: a stand-in" "$1"' _ "$tmp/traced"

@@ -1,10 +1,10 @@
 #!/bin/busybox sh
 # PID 1 of the live guest (tests/lab/lib/live_guest.py): the host's own programs on a root
 # image (NVMe serial lrsroot, opened with snapshot=on), the repository at the host's path
-# (lrsrepo) and a scratch disk for /tmp and /var/tmp (lrswork), which also holds the run
-# script the host wrote (/tmp/live/run.sh). Mounts what a host has (proc, sys, dev, devpts,
-# cgroup v2 with the memory and cpu controllers) and runs the script chrooted; its lines
-# reach the host on the console.
+# (lrsrepo), a scratch disk for /tmp and /var/tmp (lrswork), which also holds the run
+# script the host wrote (/tmp/live/run.sh), and the kernel's vmlinux (lrsdebug) for drgn.
+# Mounts what a host has (proc, sys, dev, devpts, cgroup v2 with the memory and cpu
+# controllers) and runs the script chrooted; its lines reach the host on the console.
 . /guest-lib.sh
 lrs_guest_boot
 echo "LRS kernel $(uname -r)"
@@ -24,6 +24,9 @@ mount -o bind $R/tmp/.var-tmp $R/var/tmp
 repo=$(cat $R/tmp/live/root)
 mkdir -p "$R$repo"
 mount -t ext4 "$(disk lrsrepo)" "$R$repo" || echo "LRS warn mount repository disk failed"
+# the kernel's vmlinux (lrsdebug) where drgn looks for a live kernel's debug info
+mkdir -p $R/usr/lib/debug/boot
+mount -t ext4 -o ro "$(disk lrsdebug)" $R/usr/lib/debug/boot || echo "LRS warn mount debug disk failed"
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev

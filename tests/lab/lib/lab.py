@@ -65,6 +65,33 @@ def kernel_dir(release=None):
     return r.stdout.strip().splitlines()[-1]
 
 
+def kernel_release(kdir):
+    """The cached kernel's release (uname -r in its guest), from its VERSION file."""
+    with open(os.path.join(kdir, "VERSION")) as f:
+        return f.read().split()[0]
+
+
+def debug_image(kdir):
+    """An ext4 image whose top holds the kernel's vmlinux as vmlinux-RELEASE, for a guest to
+    mount at /usr/lib/debug/boot, where drgn looks for a live kernel's debug info. Built once
+    per kernel, beside it in the cache."""
+    img = os.path.join(kdir, "debug.img")
+    if os.path.exists(img):
+        return img
+    log("building the debug-info image of %s" % os.path.basename(kdir))
+    stage = tempfile.mkdtemp(prefix="debug.", dir=kdir)
+    try:
+        os.link(os.path.join(kdir, "vmlinux"),
+                os.path.join(stage, "vmlinux-" + kernel_release(kdir)))
+        mib = os.path.getsize(os.path.join(kdir, "vmlinux")) * 11 // 10 // (1 << 20) + 32
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "root_owner=0:0", "-d", stage,
+                        img + ".part", "%dM" % mib], check=True, stdout=subprocess.DEVNULL)
+        os.rename(img + ".part", img)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return img
+
+
 def build_initramfs(kdir, work, init=None, extra=None):
     """init: the guest's PID 1 script (default guest-init.sh); extra: {guest path: host path}."""
     root = os.path.join(work, "initramfs")

@@ -5,7 +5,8 @@ Usage: live_guest.py RUNDIR TEST...   (TEST: a path from the repository's top)
 
 One boot of the 6.1 guest in lab.CONTENDED (no "hypervisor" CPUID bit, 6 vCPUs taken in turn,
 so lruvec waiters queue and are traced) whose root is this host's own programs
-(rootfs.image()), with the repository and this build at the host's paths: each TEST runs
+(rootfs.image()), with the repository and this build at the host's paths and the kernel's
+debug info where drgn finds it (lab.debug_image()): each TEST runs
 there as it runs here, the same file, the same checks. For each TEST, in order, its output
 goes to RUNDIR/NAME.out as it comes (NAME: the path with / as _) and its exit status to
 RUNDIR/NAME.rc when it ends; tests/run-all.sh counts them as it counts a test run here. A
@@ -182,7 +183,8 @@ def main():
                        stdout=subprocess.DEVNULL)
         drives = [(rootfs.image([binary]), "lrsroot", True), (repo_image(work, root, binary), "lrsrepo",
                                                       False),
-                  (work_image(work, root, tests), "lrswork", False)]
+                  (work_image(work, root, tests), "lrswork", False),
+                  (lab.debug_image(kdir), "lrsdebug", True)]
         budget = BOOT_SECS + sum(LIMIT_SCALE * time_limit(os.path.join(root, t)) + 30
                                  for t in tests)
         t0 = time.time()

@@ -18,11 +18,12 @@ import tempfile
 import lab
 
 # What the live tests run: the shell and its tools, Python, tmux and terminfo, BPF tools,
-# an X server and xdotool for the GUI, fonts for SDL_ttf, ss for the exporter's socket.
+# an X server and xdotool for the GUI, fonts for SDL_ttf, ss for the exporter's socket, drgn
+# for `lruscope walk` on the guest's own kernel.
 PACKAGES = """bash dash coreutils grep sed mawk findutils procps util-linux mount diffutils debianutils
 tar gzip zstd iproute2 libc-bin tmux ncurses-base python3 python3-minimal python3.11-minimal
 libpython3.11-minimal libpython3.11-stdlib bpftool bpftrace xvfb xserver-common x11-xkb-utils
-xkb-data xauth xdotool libxdo3 fonts-dejavu-core""".split()
+xkb-data xauth xdotool libxdo3 fonts-dejavu-core python3-drgn""".split()
 SKIP_PREFIXES = ("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/", "/usr/share/locale/",
                  "/usr/share/lintian/", "/usr/lib/python3.11/test/", "/usr/lib/python3.11/idlelib/",
                  "/usr/lib/python3.11/tkinter/", "/usr/lib/python3.11/ensurepip/")
@@ -58,9 +59,11 @@ def is_elf(path):
 
 
 def library_closure(paths):
-    """Every shared library (and its links) that the ELF files among paths load."""
+    """Every shared library (and its links) that the ELF files among paths load: programs,
+    and Python's extension modules (not executable, loaded all the same)."""
     libs = set()
-    elfs = [p for p in paths if not os.path.islink(p) and is_elf(p) and os.access(p, os.X_OK)]
+    elfs = [p for p in paths if not os.path.islink(p) and is_elf(p) and (
+        os.access(p, os.X_OK) or p.endswith(".so") or ".so." in os.path.basename(p))]
     for i in range(0, len(elfs), 200):
         r = subprocess.run(["ldd"] + elfs[i:i + 200], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
