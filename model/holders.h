@@ -4,7 +4,7 @@
  *
  * Spinlocks record no owner and this kernel offers no fentry or kprobes, so
  * holders are inferred from lock:contention_begin/end and sched_switch. THE
- * RULE (the BPF side, bpf/lockstat.bpf.c "Holders", and the C model below
+ * RULE (the BPF side, bpf/lockstat_holders.bpf.h, and the C model below
  * implement exactly this; change both or neither):
  *
  *   Per lruvec lock L keep `last` = the most recent contention_end on L:
