@@ -177,7 +177,7 @@ const char *lrs_holders__mode_name(enum lrs_holders_mode mode);
 /* Share of estimated hold time on the right memcg (exact mode), or -1. */
 double lrs_holders__accuracy(const struct lrs_holders *h);
 
-/* Raw rows from the BPF maps (collector/live/lockstat.c fills it). */
+/* Raw rows from the BPF maps (collector/live/lock_collector.c fills it). */
 struct lrs_holders_read {
 	struct lrs_holder_tally *holders, *exact;
 	size_t nr_holders, nr_exact;
