@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared by lockstat.bpf.c and collector/live/lockstat.c: map keys and values. */
+/* Shared by lockstat.bpf.c and collector/live/lock_collector.c: map keys and values. */
 #ifndef LRS_BPF_LOCKSTAT_H
 #define LRS_BPF_LOCKSTAT_H
 

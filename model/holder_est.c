@@ -169,7 +169,7 @@ static int charge(struct lrs_holder_est *est, const struct pending *p, uint32_t 
 	return 0;
 }
 
-/* Rule 2's scan, as scan_cpu() in bpf/lockstat.bpf.c (CPUs in ascending order). */
+/* Rule 2's scan, as scan_cpu() in bpf/lockstat_holders.bpf.h (CPUs in ascending order). */
 static const struct cpu_state *running_holder(const struct lrs_holder_est *est,
 					      const struct pending *p, uint32_t self_cpu,
 					      uint32_t last_pid)
@@ -194,7 +194,7 @@ static const struct cpu_state *running_holder(const struct lrs_holder_est *est,
 	return best;
 }
 
-/* The rule of holders.h, step by step as holders_end() in bpf/lockstat.bpf.c. */
+/* The rule of holders.h, step by step as holders_end() in bpf/lockstat_holders.bpf.h. */
 static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_t pid,
 		    uint32_t cpu, uint64_t now)
 {

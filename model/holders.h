@@ -4,7 +4,7 @@
  *
  * Spinlocks record no owner and this kernel offers no fentry or kprobes, so
  * holders are inferred from lock:contention_begin/end and sched_switch. THE
- * RULE (the BPF side, bpf/lockstat.bpf.c "Holders", and the C model below
+ * RULE (the BPF side, bpf/lockstat_holders.bpf.h, and the C model below
  * implement exactly this; change both or neither):
  *
  *   Per lruvec lock L keep `last` = the most recent contention_end on L:
@@ -177,7 +177,7 @@ const char *lrs_holders__mode_name(enum lrs_holders_mode mode);
 /* Share of estimated hold time on the right memcg (exact mode), or -1. */
 double lrs_holders__accuracy(const struct lrs_holders *h);
 
-/* Raw rows from the BPF maps (collector/live/lockstat.c fills it). */
+/* Raw rows from the BPF maps (collector/live/lock_collector.c fills it). */
 struct lrs_holders_read {
 	struct lrs_holder_tally *holders, *exact;
 	size_t nr_holders, nr_exact;

@@ -8,7 +8,7 @@
 #define LRS_ATTRIBUTE_H
 
 #include "collector/live/ksyms.h"
-#include "collector/live/lockstat.h"
+#include "collector/live/lock_collector.h"
 #include "collector/live/lruvec_table.h"
 #include "collector/live/memcg_paths.h"
 #include "model/snapshot.h"

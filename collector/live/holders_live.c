@@ -10,7 +10,7 @@
 #include "model/snapshot_holders.h"
 #include "collector/live/holders_live.h"
 #include "collector/live/holders_exact.h"
-#include "collector/live/lockstat.h"
+#include "collector/live/lock_collector.h"
 #include "model/u64map.h"
 
 struct names_ctx {

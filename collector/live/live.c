@@ -18,7 +18,7 @@
 #include "collector/live/holders_live.h"
 #include "collector/live/holders_exact.h"
 #include "collector/live/ksyms.h"
-#include "collector/live/lockstat.h"
+#include "collector/live/lock_collector.h"
 #include "collector/live/lruvec_table.h"
 #include "collector/live/kernel_features.h"
 #include "collector/live/memcg_table_fs.h"

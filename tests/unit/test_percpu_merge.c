@@ -176,7 +176,7 @@ static void test_stack_sums(void **state)
 }
 
 /*
- * holders_charge() in lockstat.bpf.c, on one CPU's copy: its first hold there
+ * holders_charge() in lockstat_holders.bpf.h, on one CPU's copy: its first hold there
  * marks "no stack" (the copy of an entry another CPU made starts zeroed).
  */
 static void charge_holder(struct holder_stat *hs, uint64_t hold, uint64_t queued, bool probable,

@@ -10,7 +10,7 @@
 #include "collector/live/bpf_map_read.h"
 #include "collector/live/percpu_merge.h"
 #include "model/holders.h"
-#include "collector/live/lockstat.h"
+#include "collector/live/lock_collector.h"
 #include "bpf/lockstat.h"
 #include "lockstat.skel.h"
 

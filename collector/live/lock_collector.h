@@ -4,8 +4,8 @@
  * the maps, load), start (attach), read (copy the cumulative maps into plain
  * structs), stop (detach), destroy.
  */
-#ifndef LRS_LOCKSTAT_H
-#define LRS_LOCKSTAT_H
+#ifndef LRS_LOCK_COLLECTOR_H
+#define LRS_LOCK_COLLECTOR_H
 
 #include <stddef.h>
 #include <stdint.h>
