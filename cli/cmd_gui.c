@@ -77,7 +77,7 @@ int lrs_cmd_gui(int argc, char **argv)
 	static const struct option long_opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
-		{ "screenshot", required_argument, NULL, 'P' },
+		{ "screenshot", required_argument, NULL, 'O' },
 		{ "screenshot-window", no_argument, NULL, 'W' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "font", required_argument, NULL, 'F' },
@@ -105,7 +105,7 @@ int lrs_cmd_gui(int argc, char **argv)
 			if (lrs_cli__seconds("gui", 'd', optarg, &gopts.duration_s))
 				return LRS_EXIT_USAGE;
 			break;
-		case 'P':
+		case 'O':
 			gopts.screenshot = optarg;
 			break;
 		case 'W':

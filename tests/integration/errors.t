@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 68
+tap_plan 69
 need_root "errors"
 
 T=errors
@@ -110,6 +110,13 @@ fi
 run_rc spin-tp timeout 60 "$LRS_BIN" report -d 0.5 --spin-source tracepoint
 tap_check "$T: --spin-source tracepoint loads where the tracepoint exists (rc $rc: $(head -c 200 "$dir/spin-tp.err"))" \
 	test $rc -eq 0
+# gui's own options and the collector's are one set: --spin-source names the source, never
+# the picture (a file named after the source, in the working directory)
+(cd "$dir" && timeout 60 env -u DISPLAY "$LRS_BIN" gui --screenshot "$dir/spin.png" --spin-source tracepoint -d 1 \
+	>"$dir/gui-spin.out" 2>"$dir/gui-spin.err")
+rc=$?
+tap_check "$T: gui --screenshot F --spin-source tracepoint: F drawn, no file named tracepoint (rc $rc)" \
+	test $rc -eq 0 -a -s "$dir/spin.png" -a ! -e "$dir/tracepoint"
 for speed in 0.1 200; do
 	run_rc speed "$LRS_BIN" replay "$dir/r.jsonl" --speed $speed
 	tap_check "$T: replay --speed $speed: usage error, the help's range 0.25 to 128" \
