@@ -8,6 +8,7 @@
 
 #include "collector/replay/recording.h"
 #include "collector/replay/replay.h"
+#include "model/json/snapshot_json.h"
 #include "model/snapshot_diff.h"
 
 #define CHECKPOINT_EVERY 32
@@ -68,7 +69,7 @@ static bool load_next(struct replay *r)
 		r->ended = true;
 		return false;
 	}
-	err = lrs_recording__decode_line(text, len, r->last, &snap, why, sizeof(why));
+	err = lrs_snapshot__read_json(text, len, r->last, &snap, why, sizeof(why));
 	if (err) {
 		snprintf(r->err, sizeof(r->err), "%.150s:%zu: %s", lrs_recording__name(r->rec), lineno, why);
 		r->ended = true;
@@ -123,8 +124,8 @@ static int decode_at(struct replay *r, size_t k, struct lrs_snapshot **out)
 		return -ENOMEM;
 	for (size_t i = c * CHECKPOINT_EVERY + 1; i <= k; i++) {
 		struct lrs_snapshot *n;
-		int err = lrs_recording__decode_line(r->lines[i].text, r->lines[i].len, s, &n, r->err,
-						     sizeof(r->err));
+		int err = lrs_snapshot__read_json(r->lines[i].text, r->lines[i].len, s, &n, r->err,
+						  sizeof(r->err));
 
 		lrs_snapshot__free(s);
 		if (err)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* walk.py's JSON: the snapshot through the recording decoder, the rest here. */
+/* walk.py's JSON: the snapshot through the snapshot JSON reader, the rest here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/json/json_reader.h"
-#include "collector/replay/recording.h"
+#include "model/json/snapshot_json.h"
 #include "collector/walk/walk_import.h"
 
 static int list_index(const char *name)
@@ -218,10 +218,10 @@ int lrs_walk__import(const char *json, size_t len, struct lrs_walk **out, char *
 	walk = calloc(1, sizeof(*walk));
 	if (!walk)
 		return -ENOMEM;
-	ret = lrs_recording__decode_line(json, len, NULL, &walk->snap, err, err_len);
+	ret = lrs_snapshot__read_json(json, len, NULL, &walk->snap, err, err_len);
 	if (ret)
 		goto out;
-	/* parsed twice: the recording decoder keeps to the snapshot schema */
+	/* parsed twice: the snapshot reader keeps to the snapshot schema */
 	ret = lrs_jdoc__parse(&doc, json, len, why, sizeof(why));
 	if (ret) {
 		snprintf(err, err_len, "not valid JSON (%s)", why);

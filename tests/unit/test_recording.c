@@ -144,7 +144,7 @@ static void test_line_round_trip(void **state)
 	snprintf(s->spin_source.why, sizeof(s->spin_source.why), "test-and-set \"spinlocks\"");
 	a = json_of(s);
 	assert_non_null(strstr(a, "\"spin_source\":{\"name\":\"slowpath\",\"first_waiter\":true,"));
-	assert_int_equal(lrs_recording__decode_line(a, strlen(a), NULL, &r, err, sizeof(err)), 0);
+	assert_int_equal(lrs_snapshot__read_json(a, strlen(a), NULL, &r, err, sizeof(err)), 0);
 	assert_int_equal(r->spin_source.name, LRS_SPIN_SLOWPATH);
 	assert_true(r->spin_source.first_waiter);
 	assert_string_equal(r->spin_source.why, "test-and-set \"spinlocks\"");
@@ -249,12 +249,12 @@ static void test_delta_leaves_out_unchanged(void **state)
 
 	b->t_ns += 1000000000ULL;
 	b->lruvecs[1].counters.contended += 7;
-	lrs_recording__write_line(m, b, a);
+	lrs_snapshot__write_json_delta(b, a, m);
 	fclose(m);
 	assert_non_null(strstr(line, "\"delta\":[\"lruvecs\",\"other_locks\",\"stacks\"]"));
 	assert_non_null(strstr(line, "\"lruvecs\":[{\"memcg_id\":1,\"node\":1,\"contended\":7}]"));
 	assert_non_null(strstr(line, "\"other_locks\":[]"));
-	assert_int_equal(lrs_recording__decode_line(line, len - 1, a, &r, err, sizeof(err)), 0);
+	assert_int_equal(lrs_snapshot__read_json(line, len - 1, a, &r, err, sizeof(err)), 0);
 	assert_true(r->lruvecs[1].counters.contended == a->lruvecs[1].counters.contended + 7);
 	assert_true(lrs_lruvec__equal(&r->lruvecs[5], &a->lruvecs[5]));
 	free(line);
@@ -286,7 +286,7 @@ static void test_delta_keys_once(void **state)
 	b->t_ns += 1000000000ULL;
 	b->drops.task = 3;
 	b->unavailable = strdup("stacks: test");
-	lrs_recording__write_line(m, b, a);
+	lrs_snapshot__write_json_delta(b, a, m);
 	fclose(m);
 	assert_int_equal(lrs_jdoc__parse(&doc, line, len, err, sizeof(err)), 0);
 	assert_non_null(lrs_jval__get(doc.root, "delta"));
