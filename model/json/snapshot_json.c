@@ -25,6 +25,17 @@ void lrs_snapshot_json__write_waiter_id(struct lrs_json *j, const struct lrs_wai
 	lrs_json__u64(j, w->memcg_id);
 }
 
+void lrs_snapshot_json__write_lru_pages(struct lrs_json *j, const struct lrs_lruvec *lv)
+{
+	lrs_json__key(j, "lru_pages");
+	lrs_json__obj_begin(j);
+	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
+		lrs_json__key(j, lrs_lru_list_names[l]);
+		lrs_json__u64(j, lv->lru_pages[l]);
+	}
+	lrs_json__obj_end(j);
+}
+
 static void write_counters(struct lrs_json *j, const struct lrs_lock_counters *c)
 {
 	int last = 0;
@@ -131,13 +142,7 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_snapshot *snap,
 			write_causes(j, "holder_causes", &c);
 		}
 	}
-	lrs_json__key(j, "lru_pages");
-	lrs_json__obj_begin(j);
-	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
-		lrs_json__key(j, lrs_lru_list_names[l]);
-		lrs_json__u64(j, lv->lru_pages[l]);
-	}
-	lrs_json__obj_end(j);
+	lrs_snapshot_json__write_lru_pages(j, lv);
 	lrs_json__obj_end(j);
 }
 

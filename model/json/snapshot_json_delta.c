@@ -137,15 +137,8 @@ static void write_lruvec_delta(struct lrs_json *j, const struct lrs_lruvec *lv,
 		lrs_json__arr_end(j);
 	}
 	write_uses_delta(j, lv->stacks, lv->nr_stacks, p->stacks, p->nr_stacks);
-	if (memcmp(lv->lru_pages, p->lru_pages, sizeof(lv->lru_pages))) {
-		lrs_json__key(j, "lru_pages");
-		lrs_json__obj_begin(j);
-		for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
-			lrs_json__key(j, lrs_lru_list_names[l]);
-			lrs_json__u64(j, lv->lru_pages[l]);
-		}
-		lrs_json__obj_end(j);
-	}
+	if (memcmp(lv->lru_pages, p->lru_pages, sizeof(lv->lru_pages)))
+		lrs_snapshot_json__write_lru_pages(j, lv);
 	lrs_json__obj_end(j);
 }
 
