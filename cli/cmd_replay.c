@@ -125,7 +125,6 @@ int lrs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "lruscope replay: out of memory\n");
 		goto out;
 	}
-	lrs_replay__attach_model(src, model);
 	topts.duration_s = duration;
 	if (getenv("NO_COLOR"))
 		topts.no_color = true;

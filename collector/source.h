@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A source of snapshots: the live BPF collector, a recording, or drgn JSON.
- * The views' main loops own the timing: they call take() when a snapshot is
- * due, so a source never sleeps.
+ * The views' main loop (ui/view_loop.c) owns the timing: it calls take()
+ * when a snapshot is due, so a source never sleeps, and it puts every
+ * snapshot into the model, a seek's too: a source never touches the model.
  */
 #ifndef LRS_SOURCE_H
 #define LRS_SOURCE_H
 
+#include <stdbool.h>
+
 #include "model/snapshot.h"
+
+/* Where a recorded source seeks: one snapshot on or back, the first with rates, the last. */
+enum lrs_seek {
+	LRS_SEEK_NEXT,
+	LRS_SEEK_PREV,
+	LRS_SEEK_FIRST,
+	LRS_SEEK_LAST,
+};
 
 struct lrs_source {
 	const char *name;		/* "live", "replay", "drgn" */
@@ -26,12 +37,24 @@ struct lrs_source {
 	 * only the end (a screenshot) takes them one after the other at once.
 	 */
 	bool recorded;
+
 	/*
-	 * Optional: an action (enum lrs_action) the source handles itself, as a
-	 * replay's seek and speed keys. Returns true when it did: the view then
-	 * redraws and re-reads name and interval_s.
+	 * Optional transport, a recording's (NULL for live sources and walks).
+	 * seek: move to another snapshot; *at gets it and *before the one
+	 * before it (NULL at the first), so rates show at once (the caller owns
+	 * both; the next take() continues after *at). 0, or -errno when it
+	 * cannot move (-ENODATA: nothing to show yet).
 	 */
-	bool (*control)(struct lrs_source *src, int action);
+	int (*seek)(struct lrs_source *src, enum lrs_seek to, struct lrs_snapshot **before,
+		    struct lrs_snapshot **at);
+	/*
+	 * pause: the source asks the view to pause. A recording does when it
+	 * comes to its end, holding the last snapshot so one can step back;
+	 * asked after each take() and seek, true once for each stop.
+	 */
+	bool (*pause)(struct lrs_source *src);
+	/* speed: one step faster (up) or slower; name and interval_s follow. */
+	void (*speed)(struct lrs_source *src, bool up);
 };
 
 static inline void lrs_source__destroy(struct lrs_source *src)

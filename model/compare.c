@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "model/compare.h"
-#include "model/model.h"
 #include "model/snapshot_diff.h"
 #include "model/u64map.h"
 
@@ -652,30 +651,4 @@ const struct lrs_cmp_row *lrs_compare__memcg(const struct lrs_compare *cmp, cons
 		one = r;	/* no sum: it waited on this node only */
 	}
 	return one;
-}
-
-bool lrs_cmp_grid__scroll(const struct lrs_cmp_grid *grid, size_t *top, enum lrs_action act, size_t page)
-{
-	switch (act) {
-	case LRS_ACT_UP:
-		*top -= *top > 0;
-		return true;
-	case LRS_ACT_DOWN:
-		*top += *top + 1 < grid->nr_memcgs;
-		return true;
-	case LRS_ACT_PAGE_UP:
-		*top = *top > page ? *top - page : 0;
-		return true;
-	case LRS_ACT_PAGE_DOWN:
-		*top = *top + page < grid->nr_memcgs ? *top + page : grid->nr_memcgs;
-		return true;
-	case LRS_ACT_HOME:
-		*top = 0;
-		return true;
-	case LRS_ACT_END:
-		*top = grid->nr_memcgs;
-		return true;
-	default:
-		return false;
-	}
 }

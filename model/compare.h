@@ -156,13 +156,6 @@ struct lrs_cmp_grid {
 };
 int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp);
 void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid);
-/*
- * Move *top, the first memcg a heatmap shows, for a navigation action of the
- * one keymap (up, down, pages of page rows, Home, End: the view clamps it to
- * its height). True if act was one of them.
- */
-enum lrs_action;
-bool lrs_cmp_grid__scroll(const struct lrs_cmp_grid *grid, size_t *top, enum lrs_action act, size_t page);
 /* The lruvec row of memcg on node, or NULL (it never waited on either side). */
 const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node);
 /*

@@ -35,6 +35,73 @@ void lrs_holders__free(struct lrs_holders *h)
 	free(h);
 }
 
+static int clone_rows(struct lrs_holder_row **dst, const struct lrs_holder_row *src, size_t nr)
+{
+	*dst = calloc(nr ? nr : 1, sizeof(**dst));
+	if (!*dst)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		(*dst)[i] = src[i];
+		(*dst)[i].memcg = src[i].memcg ? strdup(src[i].memcg) : NULL;
+		if (src[i].memcg && !(*dst)[i].memcg)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int clone_cells(struct lrs_matrix_cell **dst, const struct lrs_matrix_cell *src, size_t nr)
+{
+	*dst = calloc(nr ? nr : 1, sizeof(**dst));
+	if (!*dst)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		struct lrs_matrix_cell *c = &(*dst)[i];
+
+		*c = src[i];
+		c->waiter = src[i].waiter ? strdup(src[i].waiter) : NULL;
+		c->owner = src[i].owner ? strdup(src[i].owner) : NULL;
+		c->holder = src[i].holder ? strdup(src[i].holder) : NULL;
+		if ((src[i].waiter && !c->waiter) || (src[i].owner && !c->owner) ||
+		    (src[i].holder && !c->holder))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct lrs_holders *lrs_holders__clone(const struct lrs_holders *h)
+{
+	struct lrs_holders *c;
+
+	if (!h)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->mode = h->mode;
+	c->counters = h->counters;
+	/* counts are set first: a partial copy is freed whole (unset strings are NULL) */
+	c->nr_rows = h->nr_rows;
+	c->nr_cells = h->nr_cells;
+	c->nr_exact_rows = h->nr_exact_rows;
+	c->nr_exact_cells = h->nr_exact_cells;
+	if (clone_rows(&c->rows, h->rows, h->nr_rows) ||
+	    clone_cells(&c->cells, h->cells, h->nr_cells) ||
+	    clone_rows(&c->exact_rows, h->exact_rows, h->nr_exact_rows) ||
+	    clone_cells(&c->exact_cells, h->exact_cells, h->nr_exact_cells)) {
+		if (!c->rows)
+			c->nr_rows = 0;
+		if (!c->cells)
+			c->nr_cells = 0;
+		if (!c->exact_rows)
+			c->nr_exact_rows = 0;
+		if (!c->exact_cells)
+			c->nr_exact_cells = 0;
+		lrs_holders__free(c);
+		return NULL;
+	}
+	return c;
+}
+
 void lrs_holders_read__clear(struct lrs_holders_read *rd)
 {
 	free(rd->holders);

@@ -20,7 +20,6 @@ struct lrs_model *lrs_model__new(size_t history_cap)
 		return NULL;
 	model->history_cap = history_cap ? history_cap : 1;
 	model->history_index = calloc(1, sizeof(struct u64map));
-	model->show_detail = true;
 	if (!model->history_index) {
 		free(model);
 		return NULL;
@@ -513,7 +512,7 @@ const struct lrs_cell *lrs_model__selected_cell(const struct lrs_model *model)
 	return &row->cells[model->sel_node_idx];
 }
 
-static void select_index(struct lrs_model *model, long i)
+void lrs_model__select_index(struct lrs_model *model, long i)
 {
 	if (!model->nr_visible)
 		return;
@@ -522,69 +521,4 @@ static void select_index(struct lrs_model *model, long i)
 	if (i >= (long)model->nr_visible)
 		i = (long)model->nr_visible - 1;
 	model->sel_memcg_id = model->rows[model->visible[i]].memcg_id;
-}
-
-bool lrs_action__moves_selection(enum lrs_action action)
-{
-	switch (action) {
-	case LRS_ACT_UP: case LRS_ACT_DOWN: case LRS_ACT_LEFT: case LRS_ACT_RIGHT:
-	case LRS_ACT_PAGE_UP: case LRS_ACT_PAGE_DOWN: case LRS_ACT_HOME: case LRS_ACT_END:
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool lrs_model__apply(struct lrs_model *model, enum lrs_action action, size_t page)
-{
-	long i = lrs_model__selected_index(model);
-
-	if (page < 1)
-		page = 1;
-	switch (action) {
-	case LRS_ACT_UP:
-		select_index(model, i - 1);
-		return true;
-	case LRS_ACT_DOWN:
-		select_index(model, i + 1);
-		return true;
-	case LRS_ACT_PAGE_UP:
-		select_index(model, i - (long)page);
-		return true;
-	case LRS_ACT_PAGE_DOWN:
-		select_index(model, i + (long)page);
-		return true;
-	case LRS_ACT_HOME:
-		select_index(model, 0);
-		return true;
-	case LRS_ACT_END:
-		select_index(model, (long)model->nr_visible - 1);
-		return true;
-	case LRS_ACT_LEFT:
-		if (model->sel_node_idx > 0)
-			model->sel_node_idx--;
-		return true;
-	case LRS_ACT_RIGHT:
-		if (model->sel_node_idx + 1 < model->nr_nodes)
-			model->sel_node_idx++;
-		return true;
-	case LRS_ACT_SORT_NEXT:
-		model->sort = (model->sort + 1) % LRS_NR_SORTS;
-		lrs_model__refresh_view(model);
-		return true;
-	case LRS_ACT_PAUSE:
-		model->paused = !model->paused;
-		return true;
-	case LRS_ACT_HELP:
-		model->show_help = !model->show_help;
-		return true;
-	case LRS_ACT_DETAIL:
-		model->show_detail = !model->show_detail;
-		return true;
-	case LRS_ACT_METRIC_NEXT:
-		model->metric = (model->metric + 1) % LRS_NR_METRICS;
-		return true;
-	default:
-		return false;
-	}
 }

@@ -2,8 +2,9 @@
 /*
  * The model: what every view reads. It turns the last two snapshots into
  * per-interval rates per memcg x node, keeps a history ring per lruvec, and
- * holds the view state shared by the TUI and the GUI (sort, filter,
- * selection, pause). It knows nothing of curses, SDL or libbpf.
+ * holds what its rows are computed from and the views share: sort, filter,
+ * selection and metric (the screens' own state is ui/action.h's). It knows
+ * nothing of curses, SDL or libbpf.
  */
 #ifndef LRS_MODEL_H
 #define LRS_MODEL_H
@@ -94,15 +95,12 @@ struct lrs_model {
 	double max_cell_wait_ns_per_s;	/* for the colour scale */
 	uint64_t max_cell_lru_pages;	/* the same for LRS_METRIC_LRU_PAGES */
 
-	/* shared view state */
+	/* what the rows and the colour scale follow (the views change them) */
 	enum lrs_sort sort;
 	enum lrs_metric metric;		/* what the cells show; LRS_METRIC_WAIT by default */
 	char filter[256];		/* substring of the cgroup path; "" shows all */
 	uint64_t sel_memcg_id;		/* selection survives refreshes and re-sorts */
 	size_t sel_node_idx;
-	bool paused;
-	bool show_detail;
-	bool show_help;
 
 	/* history ring, newest at (history_head - 1) */
 	struct lrs_history *history;
@@ -132,6 +130,8 @@ const struct lrs_row *lrs_model__selected_row(const struct lrs_model *model);
 const struct lrs_cell *lrs_model__selected_cell(const struct lrs_model *model);
 /* Index in model->visible of the selected row, or -1. */
 long lrs_model__selected_index(const struct lrs_model *model);
+/* Select visible row i, clamped to the rows there are (none: nothing changes). */
+void lrs_model__select_index(struct lrs_model *model, long i);
 
 /* Pages on all LRU lists of lv (0 for NULL). */
 uint64_t lrs_lruvec__lru_total(const struct lrs_lruvec *lv);
@@ -152,50 +152,5 @@ const struct lrs_history *lrs_model__history(const struct lrs_model *model,
 					     uint64_t memcg_id, int node);
 /* The i-th oldest valid history value in wait ns per s (0 <= i < history_len). */
 double lrs_history__at(const struct lrs_model *model, const struct lrs_history *h, size_t i);
-
-/* Input turned into actions: the TUI and the GUI share these. */
-enum lrs_action {
-	LRS_ACT_NONE,
-	LRS_ACT_QUIT,
-	LRS_ACT_SORT_NEXT,
-	LRS_ACT_PAUSE,
-	LRS_ACT_INTERVAL_UP,
-	LRS_ACT_INTERVAL_DOWN,
-	LRS_ACT_FILTER,		/* the view asks for the text, then sets model->filter */
-	LRS_ACT_HELP,
-	LRS_ACT_DETAIL,
-	LRS_ACT_UP,
-	LRS_ACT_DOWN,
-	LRS_ACT_LEFT,
-	LRS_ACT_RIGHT,
-	LRS_ACT_PAGE_UP,
-	LRS_ACT_PAGE_DOWN,
-	LRS_ACT_HOME,
-	LRS_ACT_END,
-	/* a replay's transport: the source handles them (lrs_source.control) */
-	LRS_ACT_STEP_FORWARD,
-	LRS_ACT_STEP_BACK,
-	LRS_ACT_SEEK_START,
-	LRS_ACT_SEEK_END,
-	LRS_ACT_SPEED_UP,
-	LRS_ACT_SPEED_DOWN,
-	LRS_ACT_TIME_VIEW,	/* the TUI's: heatmap <-> wait history strips */
-	LRS_ACT_METRIC_NEXT,	/* cells: wait/s <-> LRU pages */
-	/* the views' own: the model ignores them */
-	LRS_ACT_ESCAPE,		/* close the help (the GUI: else quit) */
-	LRS_ACT_MATRIX,		/* holders: the memcg x memcg matrix on/off */
-	LRS_ACT_MATRIX_COLUMNS,	/* the matrix's columns: lruvec owner <-> holder's memcg */
-	LRS_ACT_LANES,		/* the GUI's time heatmap: hottest lruvecs <-> selected memcg */
-};
-
-/* Does the action move the selection (arrows, pages, home, end)? */
-bool lrs_action__moves_selection(enum lrs_action action);
-
-/*
- * Apply a navigation or view action to the model. page is the number of rows
- * a page moves. Returns true when the view must be redrawn. QUIT, FILTER and
- * the interval actions are the caller's (they belong to the main loop).
- */
-bool lrs_model__apply(struct lrs_model *model, enum lrs_action action, size_t page);
 
 #endif

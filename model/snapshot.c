@@ -124,6 +124,23 @@ const struct lrs_lruvec *lrs_snapshot__find_lruvec(const struct lrs_snapshot *sn
 	return NULL;
 }
 
+const struct lrs_stack_use *lrs_stack_uses__find(const struct lrs_stack_use *uses, size_t n,
+						 int32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (uses[i].id == id)
+			return &uses[i];
+	return NULL;
+}
+
+const struct lrs_waiter *lrs_lruvec__find_waiter(const struct lrs_lruvec *lv, int32_t pid)
+{
+	for (size_t i = 0; i < lv->nr_waiters; i++)
+		if (lv->waiters[i].pid == pid)
+			return &lv->waiters[i];
+	return NULL;
+}
+
 bool lrs_lruvec__is_node_lock(const struct lrs_lruvec *lv)
 {
 	return lv->memcg_id == 0 && lv->memcg && !strcmp(lv->memcg, LRS_NODE_LOCK_MEMCG);

@@ -185,6 +185,11 @@ const struct lrs_stack *lrs_snapshot__find_stack(const struct lrs_snapshot *snap
 /* The lruvec of memcg id on node, or NULL. */
 const struct lrs_lruvec *lrs_snapshot__find_lruvec(const struct lrs_snapshot *snap,
 						   uint64_t memcg_id, int node);
+/* The use of stack id among uses[0..n), or NULL (a delta line counts from it). */
+const struct lrs_stack_use *lrs_stack_uses__find(const struct lrs_stack_use *uses, size_t n,
+						 int32_t id);
+/* lv's waiter pid, or NULL. */
+const struct lrs_waiter *lrs_lruvec__find_waiter(const struct lrs_lruvec *lv, int32_t pid);
 
 /* Log2 histogram helpers (pure). */
 int lrs_hist__bucket(uint64_t wait_ns);

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/model.h"
+#include "ui/action.h"
 
 #define LRS_HELP_KEYS_W 20	/* a key column: the keys padded to 19, a blank */
 #define LRS_HELP_GAP 3		/* between two key columns */

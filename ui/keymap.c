@@ -69,46 +69,6 @@ const struct lrs_binding lrs_keymap[] = {
 
 const size_t lrs_keymap_len = sizeof(lrs_keymap) / sizeof(lrs_keymap[0]);
 
-static const char *const action_names[] = {
-	[LRS_ACT_NONE] = "-",
-	[LRS_ACT_QUIT] = "quit",
-	[LRS_ACT_SORT_NEXT] = "sort",
-	[LRS_ACT_PAUSE] = "pause",
-	[LRS_ACT_INTERVAL_UP] = "interval-up",
-	[LRS_ACT_INTERVAL_DOWN] = "interval-down",
-	[LRS_ACT_FILTER] = "filter",
-	[LRS_ACT_HELP] = "help",
-	[LRS_ACT_DETAIL] = "detail",
-	[LRS_ACT_UP] = "up",
-	[LRS_ACT_DOWN] = "down",
-	[LRS_ACT_LEFT] = "left",
-	[LRS_ACT_RIGHT] = "right",
-	[LRS_ACT_PAGE_UP] = "page-up",
-	[LRS_ACT_PAGE_DOWN] = "page-down",
-	[LRS_ACT_HOME] = "home",
-	[LRS_ACT_END] = "end",
-	[LRS_ACT_STEP_FORWARD] = "step-forward",
-	[LRS_ACT_STEP_BACK] = "step-back",
-	[LRS_ACT_SEEK_START] = "seek-start",
-	[LRS_ACT_SEEK_END] = "seek-end",
-	[LRS_ACT_SPEED_UP] = "speed-up",
-	[LRS_ACT_SPEED_DOWN] = "speed-down",
-	[LRS_ACT_TIME_VIEW] = "time-view",
-	[LRS_ACT_METRIC_NEXT] = "metric",
-	[LRS_ACT_ESCAPE] = "escape",
-	[LRS_ACT_MATRIX] = "matrix",
-	[LRS_ACT_MATRIX_COLUMNS] = "matrix-columns",
-	[LRS_ACT_LANES] = "lanes",
-};
-
-const char *lrs_action__name(enum lrs_action action)
-{
-	if ((size_t)action >= sizeof(action_names) / sizeof(action_names[0]) ||
-	    !action_names[action])
-		return "?";
-	return action_names[action];
-}
-
 enum lrs_action lrs_keymap__action(int key, unsigned int screen)
 {
 	if (!key)

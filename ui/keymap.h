@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "model/model.h"
+#include "ui/action.h"
 
 /* Where a binding applies: a screen, and whether only a replay has it. */
 #define LRS_KEYMAP_TUI		0x1
@@ -53,9 +53,6 @@ struct lrs_binding {
 
 extern const struct lrs_binding lrs_keymap[];
 extern const size_t lrs_keymap_len;
-
-/* The name of an action, for the table ("select", "quit"). */
-const char *lrs_action__name(enum lrs_action action);
 
 /* The action of key on screen (LRS_KEYMAP_TUI or _GUI); LRS_ACT_NONE if none. */
 enum lrs_action lrs_keymap__action(int key, unsigned int screen);

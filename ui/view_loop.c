@@ -73,10 +73,11 @@ static double loop__interval(const struct lrs_view_loop *lp)
 }
 
 void lrs_view_loop__init(struct lrs_view_loop *lp, struct lrs_source *src, struct lrs_model *model,
-			 double now)
+			 struct lrs_view_state *state, double now)
 {
 	lp->src = src;
 	lp->model = model;
+	lp->state = state;
 	lp->start_s = lp->next_due_s = now;
 }
 
@@ -87,13 +88,30 @@ bool lrs_view_loop__over(const struct lrs_view_loop *lp, double now)
 
 bool lrs_view_loop__due(struct lrs_view_loop *lp, double now)
 {
-	if (lp->model->paused != lp->paused_before) {
-		lp->paused_before = lp->model->paused;
+	if (lp->state->paused != lp->paused_before) {
+		lp->paused_before = lp->state->paused;
 		/* resuming: the next snapshot is due now, no long catch-up interval */
-		if (!lp->model->paused)
+		if (!lp->state->paused)
 			lp->next_due_s = now;
 	}
-	return !lp->model->paused && now >= lp->next_due_s;
+	return !lp->state->paused && now >= lp->next_due_s;
+}
+
+/* Every snapshot reaches the model here: a take's, and a seek's two. */
+static int loop__push(struct lrs_view_loop *lp, struct lrs_snapshot *snap)
+{
+	int err = lrs_model__push(lp->model, snap);
+
+	if (err)
+		loop__say(lp, true, "model: %s", strerror(-err));
+	return err;
+}
+
+/* A source that stopped where it holds (a recording's end) pauses the view. */
+static void loop__source_pause(struct lrs_view_loop *lp)
+{
+	if (lp->src->pause && lp->src->pause(lp->src))
+		lp->state->paused = true;
 }
 
 int lrs_view_loop__take(struct lrs_view_loop *lp, double now)
@@ -107,6 +125,7 @@ int lrs_view_loop__take(struct lrs_view_loop *lp, double now)
 	if (lp->next_due_s < now)	/* fell behind (a slow take, a pause): no catching up */
 		lp->next_due_s = now + iv;
 	err = lp->src->take(lp->src, &snap);
+	loop__source_pause(lp);
 	if (err == -ENODATA)
 		return err;
 	if (err == -EAGAIN) {
@@ -118,11 +137,8 @@ int lrs_view_loop__take(struct lrs_view_loop *lp, double now)
 		loop__say(lp, true, "snapshot from %s failed: %s", lp->src->name, strerror(-err));
 		return 0;
 	}
-	err = lrs_model__push(lp->model, snap);
-	if (err) {
-		loop__say(lp, true, "model: %s", strerror(-err));
+	if (loop__push(lp, snap))
 		return 0;
-	}
 	if (!lp->user_moved)
 		lrs_view__select_hottest(lp->model);
 	return 1;
@@ -131,7 +147,7 @@ int lrs_view_loop__take(struct lrs_view_loop *lp, double now)
 double lrs_view_loop__wait_s(const struct lrs_view_loop *lp, double now, bool idle, double idle_s,
 			     double max_s)
 {
-	double w = idle || lp->model->paused ? idle_s : lp->next_due_s - now;
+	double w = idle || lp->state->paused ? idle_s : lp->next_due_s - now;
 
 	if (lp->duration_s > 0 && lp->start_s + lp->duration_s - now < w)
 		w = lp->start_s + lp->duration_s - now;
@@ -154,43 +170,77 @@ static void loop__set_interval(struct lrs_view_loop *lp, bool up)
 	loop__say(lp, false, "interval %.3gs", iv);
 }
 
-bool lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_edit *filter,
-			  enum lrs_action act, size_t page)
+/* A replay's seek: the snapshot sought and the one before it into the model. */
+static bool loop__seek(struct lrs_view_loop *lp, enum lrs_action act)
+{
+	struct lrs_snapshot *before = NULL, *at = NULL;
+	enum lrs_seek to;
+
+	switch (act) {
+	case LRS_ACT_STEP_FORWARD: to = LRS_SEEK_NEXT; break;
+	case LRS_ACT_STEP_BACK: to = LRS_SEEK_PREV; break;
+	case LRS_ACT_SEEK_START: to = LRS_SEEK_FIRST; break;
+	case LRS_ACT_SEEK_END: to = LRS_SEEK_LAST; break;
+	default: return false;
+	}
+	if (!lp->src->seek || lp->src->seek(lp->src, to, &before, &at))
+		return false;
+	/* the model keeps what it is given; history for the jump is a gap */
+	if (before)
+		loop__push(lp, before);
+	loop__push(lp, at);
+	loop__source_pause(lp);
+	return true;
+}
+
+unsigned int lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_edit *filter,
+				  enum lrs_action act, size_t page)
 {
 	struct lrs_model *model = lp->model;
+	unsigned int r = lrs_action__reaction(act);
 
 	switch (act) {
 	case LRS_ACT_NONE:
-		return false;
+		return 0;
 	case LRS_ACT_QUIT:
-		lp->quit = true;
-		return true;
+		break;
 	case LRS_ACT_ESCAPE:
-		if (model->show_help)
-			model->show_help = false;
+		if (lp->state->show_help)
+			lp->state->show_help = false;
 		else if (lp->escape_quits)
-			lp->quit = true;
-		return true;
+			r |= LRS_REACT_QUIT;
+		break;
 	case LRS_ACT_FILTER:
-		lp->user_moved = true;	/* the filter picks the rows: keep its first one */
 		lrs_filter_edit__begin(filter, model);
-		return true;
+		break;
 	case LRS_ACT_INTERVAL_UP:
 	case LRS_ACT_INTERVAL_DOWN:
 		loop__set_interval(lp, act == LRS_ACT_INTERVAL_UP);
-		return true;
+		break;
+	case LRS_ACT_SPEED_UP:
+	case LRS_ACT_SPEED_DOWN:
+		if (!lp->src->speed)
+			return 0;	/* a live source has none */
+		lp->src->speed(lp->src, act == LRS_ACT_SPEED_UP);
+		break;
 	default:
-		if (lp->src->control && lp->src->control(lp->src, (int)act)) {
-			/* a replay moved or changed speed: the next take waits a whole interval */
-			lp->next_due_s = lrs_now_s() + loop__interval(lp);
-			if (!lp->user_moved)	/* a seek shows other snapshots: follow their hottest */
-				lrs_view__select_hottest(model);
-			return true;
+		if (r & LRS_REACT_REFETCH) {
+			if (!loop__seek(lp, act))
+				return 0;
+			break;
 		}
-		if (lrs_action__moves_selection(act))
-			lp->user_moved = true;
-		return lrs_model__apply(model, act, page);
+		r = lrs_action__apply(act, model, lp->state, page);
+		break;
 	}
+	if (r & LRS_REACT_QUIT)
+		lp->quit = true;
+	if (r & LRS_REACT_USER_MOVED)
+		lp->user_moved = true;
+	if (r & LRS_REACT_RETIME)	/* a replay moved or changed speed: a whole interval */
+		lp->next_due_s = lrs_now_s() + loop__interval(lp);
+	if ((r & LRS_REACT_FOLLOW) && !lp->user_moved)
+		lrs_view__select_hottest(model);
+	return r;
 }
 
 /* ---- the filter prompt ---------------------------------------------------- */

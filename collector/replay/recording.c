@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/json/json_reader.h"
+#include "model/json/json_get.h"
 #include "collector/replay/input_open.h"
 #include "collector/replay/recording.h"
-#include "collector/replay/recording_internal.h"
 #include "model/compare.h"
+#include "model/json/snapshot_json.h"
 #include "model/snapshot_diff.h"
 
 void lrs_recording_header__clear(struct lrs_recording_header *hdr)
@@ -237,7 +237,7 @@ static int parse_header(struct lrs_recording *rec)
 			 "use a newer lruscope", ver, LRS_RECORDING_VERSION);
 		goto out;
 	}
-	if (recording__schema_version(lrs_jval__get(root, "schema"), &ver, why, sizeof(why))) {
+	if (lrs_snapshot_json__schema_version(lrs_jval__get(root, "schema"), &ver, why, sizeof(why))) {
 		rec_fail(rec, err, rec->lineno, "the header: %s", why);
 		goto out;
 	}
@@ -254,8 +254,8 @@ static int parse_header(struct lrs_recording *rec)
 		 lrs_jval__str(lrs_jval__get(root, "kernel")) ?: "");
 	snprintf(rec->hdr.host, sizeof(rec->hdr.host), "%s",
 		 lrs_jval__str(lrs_jval__get(root, "host")) ?: "");
-	if (recording__opt_u64(root, "interval_ns", &rec->hdr.interval_ns) ||
-	    recording__opt_u64(root, "started_unix_ns", &rec->hdr.started_unix_ns)) {
+	if (lrs_jval__opt_u64(NULL, root, "interval_ns", &rec->hdr.interval_ns) ||
+	    lrs_jval__opt_u64(NULL, root, "started_unix_ns", &rec->hdr.started_unix_ns)) {
 		rec_fail(rec, err, rec->lineno, "the header's interval_ns or started_unix_ns is not a number");
 		goto out;
 	}
@@ -398,7 +398,7 @@ int lrs_recording__next(struct lrs_recording *rec, struct lrs_snapshot **out)
 	err = lrs_recording__next_line(rec, &line, &len, &lineno);
 	if (err)
 		return err;
-	err = lrs_recording__decode_line(line, len, rec->prev, &snap, why, sizeof(why));
+	err = lrs_snapshot__read_json(line, len, rec->prev, &snap, why, sizeof(why));
 	if (err)
 		return rec_fail(rec, err, lineno, "%s", why);
 	copy = lrs_snapshot__clone(snap);

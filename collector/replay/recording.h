@@ -4,7 +4,8 @@
  * plain, gzip or zstd. docs/recording-format.md describes the format: after a full
  * line, a line may be a delta ("delta": [sections]) that leaves out what did
  * not change and writes cumulative counters as increments; the reader turns
- * every line back into the full snapshot the live collector built.
+ * every line back into the full snapshot the live collector built. Both kinds
+ * of line are written and read by model/json/snapshot_json.h.
  */
 #ifndef LRS_RECORDING_H
 #define LRS_RECORDING_H
@@ -33,20 +34,8 @@ void lrs_recording_header__clear(struct lrs_recording_header *hdr);	/* frees nod
 /* The header of a recording of this machine: its kernel, host, online nodes and the clock now. */
 void lrs_recording_header__fill_local(struct lrs_recording_header *hdr, double interval_s);
 
-/* ---- line encoding (pure: tests and the fuzzer use these directly) ---------- */
-
-/* The header as one JSON line. */
+/* The header as one JSON line (its snapshot lines: model/json/snapshot_json.h). */
 int lrs_recording__write_header(FILE *f, const struct lrs_recording_header *hdr);
-/* snap as one line: a full line when prev is NULL, else a delta over prev. */
-int lrs_recording__write_line(FILE *f, const struct lrs_snapshot *snap,
-			      const struct lrs_snapshot *prev);
-/*
- * One line (no newline needed) back into a snapshot; prev is the snapshot of
- * the line before (NULL for the first). On failure returns -EINVAL (bad line)
- * or -EPROTONOSUPPORT (unknown schema major) and says why in err.
- */
-int lrs_recording__decode_line(const char *line, size_t len, const struct lrs_snapshot *prev,
-			       struct lrs_snapshot **out, char *err, size_t err_len);
 
 /* ---- reader ------------------------------------------------------------------ */
 

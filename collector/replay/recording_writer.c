@@ -7,6 +7,8 @@
 #include <time.h>
 #include <sys/utsname.h>
 
+#include "model/json/json_writer.h"
+#include "model/json/snapshot_json.h"
 #include "collector/replay/recording.h"
 #include "model/snapshot_diff.h"
 
@@ -16,6 +18,34 @@ struct lrs_recording_writer {
 	uint64_t snapshots;
 	int err;
 };
+
+int lrs_recording__write_header(FILE *f, const struct lrs_recording_header *hdr)
+{
+	struct lrs_json j;
+
+	lrs_json__init(&j, f);
+	lrs_json__obj_begin(&j);
+	lrs_json__key(&j, "lruscope_recording");
+	lrs_json__i64(&j, LRS_RECORDING_VERSION);
+	lrs_json__key(&j, "schema");
+	lrs_json__i64(&j, hdr->schema ? hdr->schema : LRS_SCHEMA_VERSION);
+	lrs_json__key(&j, "kernel");
+	lrs_json__str(&j, hdr->kernel);
+	lrs_json__key(&j, "host");
+	lrs_json__str(&j, hdr->host);
+	lrs_json__key(&j, "nodes");
+	lrs_json__arr_begin(&j);
+	for (size_t i = 0; i < hdr->nr_nodes; i++)
+		lrs_json__i64(&j, hdr->nodes[i]);
+	lrs_json__arr_end(&j);
+	lrs_json__key(&j, "interval_ns");
+	lrs_json__u64(&j, hdr->interval_ns);
+	lrs_json__key(&j, "started_unix_ns");
+	lrs_json__u64(&j, hdr->started_unix_ns);
+	lrs_json__obj_end(&j);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
 
 /* Render into memory with a stdio writer, then hand the bytes to the compressor. */
 static int put_rendered(struct lrs_recording_writer *w, int (*render)(FILE *, const void *, const void *),
@@ -44,7 +74,7 @@ static int render_header(FILE *f, const void *hdr, const void *unused)
 
 static int render_line(FILE *f, const void *snap, const void *prev)
 {
-	return lrs_recording__write_line(f, snap, prev);
+	return lrs_snapshot__write_json_delta(snap, prev, f);
 }
 
 int lrs_recording_writer__open(struct lrs_recording_writer **out, FILE *f, enum lrs_zkind kind,

@@ -8,6 +8,7 @@
 
 #include "collector/replay/recording.h"
 #include "collector/replay/replay.h"
+#include "model/json/snapshot_json.h"
 #include "model/snapshot_diff.h"
 
 #define CHECKPOINT_EVERY 32
@@ -28,7 +29,7 @@ struct replay {
 	long pos;				/* index of the snapshot last taken, -1 before */
 	double base_interval_s, speed;
 	bool once;
-	struct lrs_model *model;
+	bool hold;				/* stopped at the end: pause() says so once */
 	char name[96];
 	char err[600];
 };
@@ -68,7 +69,7 @@ static bool load_next(struct replay *r)
 		r->ended = true;
 		return false;
 	}
-	err = lrs_recording__decode_line(text, len, r->last, &snap, why, sizeof(why));
+	err = lrs_snapshot__read_json(text, len, r->last, &snap, why, sizeof(why));
 	if (err) {
 		snprintf(r->err, sizeof(r->err), "%.150s:%zu: %s", lrs_recording__name(r->rec), lineno, why);
 		r->ended = true;
@@ -123,8 +124,8 @@ static int decode_at(struct replay *r, size_t k, struct lrs_snapshot **out)
 		return -ENOMEM;
 	for (size_t i = c * CHECKPOINT_EVERY + 1; i <= k; i++) {
 		struct lrs_snapshot *n;
-		int err = lrs_recording__decode_line(r->lines[i].text, r->lines[i].len, s, &n, r->err,
-						     sizeof(r->err));
+		int err = lrs_snapshot__read_json(r->lines[i].text, r->lines[i].len, s, &n, r->err,
+						  sizeof(r->err));
 
 		lrs_snapshot__free(s);
 		if (err)
@@ -138,8 +139,8 @@ static int decode_at(struct replay *r, size_t k, struct lrs_snapshot **out)
 /* A file's end reached (by playing or seeking): hold the last frame, paused, so one can step back. */
 static void hold_at_end(struct replay *r)
 {
-	if (r->model && !r->once && r->ended && (size_t)(r->pos + 1) == r->nr_lines)
-		r->model->paused = true;
+	if (!r->once && r->ended && (size_t)(r->pos + 1) == r->nr_lines)
+		r->hold = true;
 }
 
 static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
@@ -152,8 +153,8 @@ static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
 		if (!r->ended)
 			return -EAGAIN;	/* a stream's next line has not come yet */
 		/* a stream's end, known only now: hold its last frame as a file's */
-		if (r->model && !r->once && r->nr_lines && !r->err[0]) {
-			r->model->paused = true;
+		if (!r->once && r->nr_lines && !r->err[0]) {
+			r->hold = true;
 			update_name(src);
 			return -EAGAIN;
 		}
@@ -168,70 +169,81 @@ static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
 	return 0;
 }
 
-/* Show snapshot k with its rates: push k - 1, then k. */
-static bool seek(struct lrs_source *src, long k)
+/* Snapshot k with the one before it (its rates): the view pushes both. */
+static int seek_to(struct lrs_source *src, long k, struct lrs_snapshot **before,
+		   struct lrs_snapshot **at)
 {
 	struct replay *r = src->ctx;
 	struct lrs_snapshot *a = NULL, *b = NULL;
+	int err;
 
 	while (k >= (long)r->nr_lines && load_next(r))
 		;
 	if (k >= (long)r->nr_lines)
 		k = (long)r->nr_lines - 1;
 	if (k < 0)
-		return false;
-	if (!r->model) {
-		r->pos = k - 1;	/* the next take() returns k */
-		update_name(src);
-		return true;
-	}
-	if ((k > 0 && decode_at(r, (size_t)k - 1, &a)) || decode_at(r, (size_t)k, &b)) {
+		return -ENODATA;
+	err = k > 0 ? decode_at(r, (size_t)k - 1, &a) : 0;
+	if (!err)
+		err = decode_at(r, (size_t)k, &b);
+	if (err) {
 		lrs_snapshot__free(a);
-		return false;
+		return err;
 	}
-	/* the model keeps what it is given; history for the jump is a gap */
-	if (a)
-		lrs_model__push(r->model, a);
-	lrs_model__push(r->model, b);
+	*before = a;
+	*at = b;
 	r->pos = k;
 	hold_at_end(r);
 	update_name(src);
-	return true;
+	return 0;
 }
 
-static bool replay_control(struct lrs_source *src, int action)
+static int replay_seek(struct lrs_source *src, enum lrs_seek to, struct lrs_snapshot **before,
+		       struct lrs_snapshot **at)
+{
+	struct replay *r = src->ctx;
+
+	switch (to) {
+	case LRS_SEEK_NEXT:
+		return seek_to(src, r->pos + 1, before, at);
+	case LRS_SEEK_PREV:
+		return seek_to(src, r->pos > 1 ? r->pos - 1 : 1, before, at);
+	case LRS_SEEK_FIRST:	/* the first with rates */
+		return seek_to(src, r->nr_lines > 1 ? 1 : 0, before, at);
+	case LRS_SEEK_LAST:
+		/* a stream has no end yet: the newest line read, without waiting for more */
+		return seek_to(src, (long)r->nr_lines - 1, before, at);
+	default:
+		return -EINVAL;
+	}
+}
+
+static bool replay_pause(struct lrs_source *src)
+{
+	struct replay *r = src->ctx;
+	bool hold = r->hold;
+
+	r->hold = false;
+	return hold;
+}
+
+static void replay_speed(struct lrs_source *src, bool up)
 {
 	struct replay *r = src->ctx;
 	const size_t n = sizeof(speeds) / sizeof(speeds[0]);
 	size_t i;
 
-	switch (action) {
-	case LRS_ACT_STEP_FORWARD:
-		return seek(src, r->pos + 1);
-	case LRS_ACT_STEP_BACK:
-		return seek(src, r->pos > 1 ? r->pos - 1 : 1);
-	case LRS_ACT_SEEK_START:
-		return seek(src, r->nr_lines > 1 ? 1 : 0);
-	case LRS_ACT_SEEK_END:
-		/* a stream has no end yet: the newest line read, without waiting for more */
-		return seek(src, (long)r->nr_lines - 1);
-	case LRS_ACT_SPEED_UP:
-	case LRS_ACT_SPEED_DOWN:
-		for (i = 0; i < n && speeds[i] < r->speed * 0.999; i++)
-			;
-		if (action == LRS_ACT_SPEED_UP && i + 1 < n)
-			i++;
-		else if (action == LRS_ACT_SPEED_DOWN && i > 0)
-			i--;
-		if (i >= n)
-			i = n - 1;
-		r->speed = speeds[i];
-		src->interval_s = r->base_interval_s / r->speed;
-		update_name(src);
-		return true;
-	default:
-		return false;
-	}
+	for (i = 0; i < n && speeds[i] < r->speed * 0.999; i++)
+		;
+	if (up && i + 1 < n)
+		i++;
+	else if (!up && i > 0)
+		i--;
+	if (i >= n)
+		i = n - 1;
+	r->speed = speeds[i];
+	src->interval_s = r->base_interval_s / r->speed;
+	update_name(src);
 }
 
 static void replay_destroy(struct lrs_source *src)
@@ -273,7 +285,9 @@ int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struc
 	src->ctx = r;
 	src->take = replay_take;
 	src->recorded = true;
-	src->control = replay_control;
+	src->seek = replay_seek;
+	src->pause = replay_pause;
+	src->speed = replay_speed;
 	src->destroy = replay_destroy;
 	r->pos = -1;
 	r->speed = opts && opts->speed > 0 ? opts->speed : 1.0;
@@ -317,11 +331,6 @@ int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struc
 fail:
 	replay_destroy(src);
 	return ret;
-}
-
-void lrs_replay__attach_model(struct lrs_source *src, struct lrs_model *model)
-{
-	((struct replay *)src->ctx)->model = model;
 }
 
 const char *lrs_replay__error(const struct lrs_source *src)

@@ -4,12 +4,12 @@
  * file is read and checked whole when opened (so seeking works and a bad
  * line is reported before the view starts); stdin (or a pipe) is read as it
  * comes, without waiting: take() says -EAGAIN until its next line is whole.
+ * Its transport (seek, pause at the end, speed) is struct lrs_source's.
  * Memory: the recording's decompressed text plus a snapshot every 32 lines.
  */
 #ifndef LRS_REPLAY_H
 #define LRS_REPLAY_H
 
-#include "model/model.h"
 #include "collector/source.h"
 
 struct lrs_replay_opts {
@@ -21,11 +21,6 @@ struct lrs_replay_opts {
 /* Open path ("-": stdin). On failure returns -errno and a "FILE:LINE: ..." message in err. */
 int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struct lrs_source **out,
 		     char *err, size_t err_len);
-/*
- * Seeks re-baseline this model (two pushes: the snapshot before and the one
- * sought), and the end of a file pauses it. Optional; NULL detaches.
- */
-void lrs_replay__attach_model(struct lrs_source *src, struct lrs_model *model);
 /* A failure or warning met while playing (a corrupt line in a stream), or NULL. */
 const char *lrs_replay__error(const struct lrs_source *src);
 const char *lrs_replay__warning(const struct lrs_source *src);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* walk.py's JSON: the snapshot through the recording decoder, the rest here. */
+/* walk.py's JSON: the snapshot through the snapshot JSON reader, the rest here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/json/json_reader.h"
-#include "collector/replay/recording.h"
+#include "model/json/snapshot_json.h"
 #include "collector/walk/walk_import.h"
 
 static int list_index(const char *name)
@@ -218,10 +218,10 @@ int lrs_walk__import(const char *json, size_t len, struct lrs_walk **out, char *
 	walk = calloc(1, sizeof(*walk));
 	if (!walk)
 		return -ENOMEM;
-	ret = lrs_recording__decode_line(json, len, NULL, &walk->snap, err, err_len);
+	ret = lrs_snapshot__read_json(json, len, NULL, &walk->snap, err, err_len);
 	if (ret)
 		goto out;
-	/* parsed twice: the recording decoder keeps to the snapshot schema */
+	/* parsed twice: the snapshot reader keeps to the snapshot schema */
 	ret = lrs_jdoc__parse(&doc, json, len, why, sizeof(why));
 	if (ret) {
 		snprintf(err, err_len, "not valid JSON (%s)", why);
@@ -243,44 +243,4 @@ out:
 	}
 	*out = walk;
 	return 0;
-}
-
-void lrs_walk__free(struct lrs_walk *walk)
-{
-	if (!walk)
-		return;
-	for (size_t i = 0; i < walk->nr_held; i++) {
-		free(walk->held[i].lruvec);
-		free(walk->held[i].tasks);
-	}
-	free(walk->held);
-	for (size_t i = 0; i < walk->nr_owners; i++)
-		free(walk->owners[i].memcg);
-	free(walk->owners);
-	free(walk->owner_method);
-	for (size_t i = 0; i < walk->nr_warnings; i++)
-		free(walk->warnings[i]);
-	free(walk->warnings);
-	free(walk->lists);
-	lrs_snapshot__free(walk->snap);
-	free(walk);
-}
-
-const char *lrs_lock_state__format(char *buf, size_t len, const struct lrs_lruvec_walk *w)
-{
-	int n;
-
-	if (!w || !w->known) {
-		snprintf(buf, len, "?");
-		return buf;
-	}
-	if (!w->locked && !w->pending && w->tail_cpu < 0) {
-		snprintf(buf, len, "free");
-		return buf;
-	}
-	n = snprintf(buf, len, "%s%s", w->locked ? "locked" : "unlocked",
-		     w->pending ? ", pending" : "");
-	if (w->tail_cpu >= 0 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", queue tail cpu%d", w->tail_cpu);
-	return buf;
 }

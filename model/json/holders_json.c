@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "model/json/holders_json.h"
-#include "model/json/json_reader.h"
+#include "model/json/json_get.h"
 #include "model/json/json_writer.h"
 
 static const struct lrs_lruvec *lruvec_of(const struct lrs_snapshot *snap,
@@ -175,26 +175,18 @@ static int bad(char *err, size_t err_len, const char *what)
 	return -EINVAL;
 }
 
-static int get_u64(const struct lrs_jval *o, const char *key, uint64_t *out)
+/* Members of o that are absent or u64s (absent: left as they are, zero here). */
+struct u64_member {
+	const char *key;
+	uint64_t *out;
+};
+
+static int read_u64s(const struct lrs_jval *o, const struct u64_member *m, size_t n)
 {
-	const struct lrs_jval *v = lrs_jval__get(o, key);
-
-	*out = 0;
-	return v ? lrs_jval__u64(v, out) : 0;	/* absent: 0 */
-}
-
-static int get_str(const struct lrs_jval *o, const char *key, char **out)
-{
-	const struct lrs_jval *v = lrs_jval__get(o, key);
-	const char *s = lrs_jval__str(v);
-
-	*out = NULL;
-	if (!v || v->type == LRS_JNULL)
-		return 0;
-	if (!s)
-		return -EINVAL;
-	*out = strdup(s);
-	return *out ? 0 : -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (lrs_jval__opt_u64(NULL, o, m[i].key, m[i].out))
+			return -EINVAL;
+	return 0;
 }
 
 static int read_rows(const struct lrs_jval *arr, struct lrs_holder_row **out, size_t *nr_out)
@@ -215,6 +207,12 @@ static int read_rows(const struct lrs_jval *arr, struct lrs_holder_row **out, si
 	for (; n < arr->u.arr.len; n++) {
 		const struct lrs_jval *o = arr->u.arr.items[n];
 		struct lrs_holder_row *r = &rows[n];
+		const struct u64_member u[] = {
+			{ "lruvec_memcg_id", &r->lruvec_memcg_id }, { "memcg_id", &r->memcg_id },
+			{ "holds", &r->holds }, { "hold_ns", &r->hold_ns },
+			{ "imposed_ns", &r->imposed_ns }, { "waiters", &r->waiters },
+			{ "probable_ns", &r->probable_ns },
+		};
 		const char *comm;
 		int64_t v;
 
@@ -223,12 +221,9 @@ static int read_rows(const struct lrs_jval *arr, struct lrs_holder_row **out, si
 			err = -EINVAL;
 			break;
 		}
-		if (get_u64(o, "lruvec_memcg_id", &r->lruvec_memcg_id) ||
+		if (read_u64s(o, u, sizeof(u) / sizeof(u[0])) ||
 		    lrs_jval__int(lrs_jval__get(o, "node"), &r->node) ||
-		    lrs_jval__i64(lrs_jval__get(o, "pid"), &v) || v < 0 || v > INT32_MAX ||
-		    get_u64(o, "memcg_id", &r->memcg_id) || get_u64(o, "holds", &r->holds) ||
-		    get_u64(o, "hold_ns", &r->hold_ns) || get_u64(o, "imposed_ns", &r->imposed_ns) ||
-		    get_u64(o, "waiters", &r->waiters) || get_u64(o, "probable_ns", &r->probable_ns)) {
+		    lrs_jval__i64(lrs_jval__get(o, "pid"), &v) || v < 0 || v > INT32_MAX) {
 			err = -EINVAL;
 			break;
 		}
@@ -237,29 +232,17 @@ static int read_rows(const struct lrs_jval *arr, struct lrs_holder_row **out, si
 			r->stack_id = (int32_t)v;
 		comm = lrs_jval__str(lrs_jval__get(o, "comm"));
 		snprintf(r->comm, sizeof(r->comm), "%s", comm ? comm : "");
-		err = get_str(o, "memcg", &r->memcg);
+		err = lrs_jval__opt_strdup(NULL, o, "memcg", &r->memcg);
 		if (err)
 			break;
 	}
 	if (err) {
-		for (size_t i = 0; i <= n && i < arr->u.arr.len; i++)
-			free(rows[i].memcg);
-		free(rows);
+		lrs_holder_rows__free(rows, n < arr->u.arr.len ? n + 1 : n);
 		return err;
 	}
 	*out = rows;
 	*nr_out = n;
 	return 0;
-}
-
-static void cells_free(struct lrs_matrix_cell *c, size_t nr)
-{
-	for (size_t i = 0; c && i < nr; i++) {
-		free(c[i].waiter);
-		free(c[i].owner);
-		free(c[i].holder);
-	}
-	free(c);
 }
 
 static int read_cells(const struct lrs_jval *arr, struct lrs_matrix_cell **out, size_t *nr_out)
@@ -281,23 +264,26 @@ static int read_cells(const struct lrs_jval *arr, struct lrs_matrix_cell **out, 
 		const struct lrs_jval *o = arr->u.arr.items[n];
 		struct lrs_matrix_cell *c = &cells[n];
 
-		if (!lrs_jval__is(o, LRS_JOBJ) || get_u64(o, "waiter_id", &c->waiter_id) ||
-		    get_u64(o, "owner_id", &c->owner_id) || get_u64(o, "holder_id", &c->holder_id) ||
-		    get_u64(o, "holds", &c->holds) || get_u64(o, "hold_ns", &c->hold_ns) ||
-		    get_u64(o, "imposed_ns", &c->imposed_ns)) {
+		const struct u64_member u[] = {
+			{ "waiter_id", &c->waiter_id }, { "owner_id", &c->owner_id },
+			{ "holder_id", &c->holder_id }, { "holds", &c->holds },
+			{ "hold_ns", &c->hold_ns }, { "imposed_ns", &c->imposed_ns },
+		};
+
+		if (!lrs_jval__is(o, LRS_JOBJ) || read_u64s(o, u, sizeof(u) / sizeof(u[0]))) {
 			err = -EINVAL;
 			break;
 		}
-		err = get_str(o, "waiter", &c->waiter);
+		err = lrs_jval__opt_strdup(NULL, o, "waiter", &c->waiter);
 		if (!err)
-			err = get_str(o, "owner", &c->owner);
+			err = lrs_jval__opt_strdup(NULL, o, "owner", &c->owner);
 		if (!err)
-			err = get_str(o, "holder", &c->holder);
+			err = lrs_jval__opt_strdup(NULL, o, "holder", &c->holder);
 		if (err)
 			break;
 	}
 	if (err) {
-		cells_free(cells, n < arr->u.arr.len ? n + 1 : n);
+		lrs_matrix_cells__free(cells, n < arr->u.arr.len ? n + 1 : n);
 		return err;
 	}
 	*out = cells;
@@ -305,12 +291,46 @@ static int read_cells(const struct lrs_jval *arr, struct lrs_matrix_cell **out, 
 	return 0;
 }
 
+/* "counters" and "compare" (with its "baselines" and "by_basis"). */
+static int read_counters(const struct lrs_jval *obj, struct lrs_holders_counters *c)
+{
+	const struct lrs_jval *cmp = lrs_jval__get(obj, "compare");
+	const struct lrs_jval *base = lrs_jval__get(cmp, "baselines");
+	const struct u64_member counted[] = {
+		{ "unknown", &c->unknown }, { "probable", &c->probable },
+		{ "running", &c->running }, { "drop_full", &c->drop_full },
+	};
+	const struct u64_member compared[] = {
+		{ "est_ns", &c->cmp_est_ns }, { "right_memcg_ns", &c->cmp_memcg_ns },
+		{ "right_task_ns", &c->cmp_pid_ns }, { "exact_ns", &c->cmp_exact_ns },
+		{ "no_exact", &c->cmp_no_exact }, { "acquisitions", &c->exact_acquisitions },
+		{ "exact_drop_full", &c->exact_drop_full },
+	};
+	const struct u64_member last[] = {
+		{ "right_memcg_ns", &c->cmp_last_memcg_ns }, { "right_task_ns", &c->cmp_last_pid_ns },
+	};
+
+	if (read_u64s(lrs_jval__get(obj, "counters"), counted, sizeof(counted) / sizeof(counted[0])) ||
+	    read_u64s(cmp, compared, sizeof(compared) / sizeof(compared[0])) ||
+	    lrs_jval__opt_u64(NULL, lrs_jval__get(base, "lruvec_memcg"), "right_memcg_ns",
+			      &c->cmp_owner_memcg_ns) ||
+	    read_u64s(lrs_jval__get(base, "last_acquirer"), last, sizeof(last) / sizeof(last[0])))
+		return -EINVAL;
+	for (int b = 0; b < LRS_NR_BASES; b++) {
+		const struct lrs_jval *basis = lrs_jval__get(lrs_jval__get(cmp, "by_basis"),
+							     lrs_holder_basis__name(b));
+
+		if (lrs_jval__opt_u64(NULL, basis, "est_ns", &c->cmp_basis_est_ns[b]) ||
+		    lrs_jval__opt_u64(NULL, basis, "right_memcg_ns", &c->cmp_basis_memcg_ns[b]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out, char *err,
 			   size_t err_len)
 {
-	const struct lrs_jval *counters, *cmp, *base;
 	struct lrs_holders *h;
-	struct lrs_holders_counters *c;
 	const char *mode;
 	int ret;
 
@@ -323,7 +343,6 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	c = &h->counters;
 	if (mode && !strcmp(mode, lrs_holders__mode_name(LRS_HOLDERS_EXACT)))
 		h->mode = LRS_HOLDERS_EXACT;
 	else if (mode && !strcmp(mode, lrs_holders__mode_name(LRS_HOLDERS_ESTIMATED)))
@@ -340,108 +359,12 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 	if (!ret)
 		ret = read_cells(lrs_jval__get(obj, "exact_matrix"), &h->exact_cells,
 				 &h->nr_exact_cells);
-	counters = lrs_jval__get(obj, "counters");
-	if (!ret && counters && (get_u64(counters, "unknown", &c->unknown) ||
-				 get_u64(counters, "probable", &c->probable) ||
-				 get_u64(counters, "running", &c->running) ||
-				 get_u64(counters, "drop_full", &c->drop_full)))
-		ret = -EINVAL;
-	cmp = lrs_jval__get(obj, "compare");
-	if (!ret && cmp && (get_u64(cmp, "est_ns", &c->cmp_est_ns) ||
-			    get_u64(cmp, "right_memcg_ns", &c->cmp_memcg_ns) ||
-			    get_u64(cmp, "right_task_ns", &c->cmp_pid_ns) ||
-			    get_u64(cmp, "exact_ns", &c->cmp_exact_ns) ||
-			    get_u64(cmp, "no_exact", &c->cmp_no_exact) ||
-			    get_u64(cmp, "acquisitions", &c->exact_acquisitions) ||
-			    get_u64(cmp, "exact_drop_full", &c->exact_drop_full)))
-		ret = -EINVAL;
-	base = lrs_jval__get(cmp, "baselines");
-	if (!ret && base && (get_u64(lrs_jval__get(base, "lruvec_memcg"), "right_memcg_ns",
-				     &c->cmp_owner_memcg_ns) ||
-			     get_u64(lrs_jval__get(base, "last_acquirer"), "right_memcg_ns",
-				     &c->cmp_last_memcg_ns) ||
-			     get_u64(lrs_jval__get(base, "last_acquirer"), "right_task_ns",
-				     &c->cmp_last_pid_ns)))
-		ret = -EINVAL;
-	for (int b = 0; !ret && cmp && b < LRS_NR_BASES; b++) {
-		const struct lrs_jval *basis = lrs_jval__get(lrs_jval__get(cmp, "by_basis"),
-							     lrs_holder_basis__name(b));
-
-		if (basis && (get_u64(basis, "est_ns", &c->cmp_basis_est_ns[b]) ||
-			      get_u64(basis, "right_memcg_ns", &c->cmp_basis_memcg_ns[b])))
-			ret = -EINVAL;
-	}
+	if (!ret)
+		ret = read_counters(obj, &h->counters);
 	if (ret) {
 		lrs_holders__free(h);
 		return ret == -ENOMEM ? ret : bad(err, err_len, "a row, cell or counter is malformed");
 	}
 	*out = h;
 	return 0;
-}
-
-static int clone_rows(struct lrs_holder_row **dst, const struct lrs_holder_row *src, size_t nr)
-{
-	*dst = calloc(nr ? nr : 1, sizeof(**dst));
-	if (!*dst)
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
-		(*dst)[i] = src[i];
-		(*dst)[i].memcg = src[i].memcg ? strdup(src[i].memcg) : NULL;
-		if (src[i].memcg && !(*dst)[i].memcg)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int clone_cells(struct lrs_matrix_cell **dst, const struct lrs_matrix_cell *src, size_t nr)
-{
-	*dst = calloc(nr ? nr : 1, sizeof(**dst));
-	if (!*dst)
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
-		struct lrs_matrix_cell *c = &(*dst)[i];
-
-		*c = src[i];
-		c->waiter = src[i].waiter ? strdup(src[i].waiter) : NULL;
-		c->owner = src[i].owner ? strdup(src[i].owner) : NULL;
-		c->holder = src[i].holder ? strdup(src[i].holder) : NULL;
-		if ((src[i].waiter && !c->waiter) || (src[i].owner && !c->owner) ||
-		    (src[i].holder && !c->holder))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-struct lrs_holders *lrs_holders__clone(const struct lrs_holders *h)
-{
-	struct lrs_holders *c;
-
-	if (!h)
-		return NULL;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
-	c->mode = h->mode;
-	c->counters = h->counters;
-	/* counts are set first: a partial copy is freed whole (unset strings are NULL) */
-	c->nr_rows = h->nr_rows;
-	c->nr_cells = h->nr_cells;
-	c->nr_exact_rows = h->nr_exact_rows;
-	c->nr_exact_cells = h->nr_exact_cells;
-	if (clone_rows(&c->rows, h->rows, h->nr_rows) ||
-	    clone_cells(&c->cells, h->cells, h->nr_cells) ||
-	    clone_rows(&c->exact_rows, h->exact_rows, h->nr_exact_rows) ||
-	    clone_cells(&c->exact_cells, h->exact_cells, h->nr_exact_cells)) {
-		if (!c->rows)
-			c->nr_rows = 0;
-		if (!c->cells)
-			c->nr_cells = 0;
-		if (!c->exact_rows)
-			c->nr_exact_rows = 0;
-		if (!c->exact_cells)
-			c->nr_exact_cells = 0;
-		lrs_holders__free(c);
-		return NULL;
-	}
-	return c;
 }

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * A snapshot as a full line of JSON (a delta line: snapshot_json_delta.c;
+ * read back: snapshot_json_read.c).
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +11,30 @@
 #include "model/json/holders_json.h"
 #include "model/json/json_writer.h"
 #include "model/json/snapshot_json.h"
+#include "model/json/snapshot_json_internal.h"
 
+void lrs_snapshot_json__write_waiter_id(struct lrs_json *j, const struct lrs_waiter *w)
+{
+	lrs_json__key(j, "pid");
+	lrs_json__i64(j, w->pid);
+	lrs_json__key(j, "comm");
+	lrs_json__str(j, w->comm);
+	lrs_json__key(j, "memcg");
+	lrs_json__str(j, w->memcg);
+	lrs_json__key(j, "memcg_id");
+	lrs_json__u64(j, w->memcg_id);
+}
+
+void lrs_snapshot_json__write_lru_pages(struct lrs_json *j, const struct lrs_lruvec *lv)
+{
+	lrs_json__key(j, "lru_pages");
+	lrs_json__obj_begin(j);
+	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
+		lrs_json__key(j, lrs_lru_list_names[l]);
+		lrs_json__u64(j, lv->lru_pages[l]);
+	}
+	lrs_json__obj_end(j);
+}
 
 static void write_counters(struct lrs_json *j, const struct lrs_lock_counters *c)
 {
@@ -96,14 +123,7 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_snapshot *snap,
 		const struct lrs_waiter *w = &lv->waiters[i];
 
 		lrs_json__obj_begin(j);
-		lrs_json__key(j, "pid");
-		lrs_json__i64(j, w->pid);
-		lrs_json__key(j, "comm");
-		lrs_json__str(j, w->comm);
-		lrs_json__key(j, "memcg");
-		lrs_json__str(j, w->memcg);
-		lrs_json__key(j, "memcg_id");
-		lrs_json__u64(j, w->memcg_id);
+		lrs_snapshot_json__write_waiter_id(j, w);
 		lrs_json__key(j, "contended");
 		lrs_json__u64(j, w->contended);
 		lrs_json__key(j, "wait_ns");
@@ -122,13 +142,7 @@ static void write_lruvec(struct lrs_json *j, const struct lrs_snapshot *snap,
 			write_causes(j, "holder_causes", &c);
 		}
 	}
-	lrs_json__key(j, "lru_pages");
-	lrs_json__obj_begin(j);
-	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
-		lrs_json__key(j, lrs_lru_list_names[l]);
-		lrs_json__u64(j, lv->lru_pages[l]);
-	}
-	lrs_json__obj_end(j);
+	lrs_snapshot_json__write_lru_pages(j, lv);
 	lrs_json__obj_end(j);
 }
 

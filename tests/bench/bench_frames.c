@@ -108,8 +108,9 @@ static void frames__run(struct lrs_tui *tui, struct lrs_model *model, int frames
 
 	for (int i = 0; i < frames; i++) {
 		/* walk down the rows and across the nodes: scrolling, a new detail pane */
-		lrs_model__apply(model, LRS_ACT_DOWN, 10);
-		lrs_model__apply(model, (i / NR_NODES) % 2 ? LRS_ACT_LEFT : LRS_ACT_RIGHT, 10);
+		lrs_action__apply(LRS_ACT_DOWN, model, lrs_tui__view_state(tui), 10);
+		lrs_action__apply((i / NR_NODES) % 2 ? LRS_ACT_LEFT : LRS_ACT_RIGHT, model,
+				  lrs_tui__view_state(tui), 10);
 		t0 = now_ms();
 		lrs_tui__draw(tui, model);
 		ms[i] = now_ms() - t0;
@@ -173,7 +174,7 @@ int main(int argc, char **argv)
 	frames__run(tui, model, frames, ms, &time1);
 	/* the worst case: every node summed, on the most rows */
 	lrs_tui__set_time_view(tui, true, true);
-	model->show_detail = false;
+	lrs_tui__view_state(tui)->show_detail = false;
 	frames__run(tui, model, frames, ms, &time_all);
 	lrs_tui__close(tui);
 	fclose(out);

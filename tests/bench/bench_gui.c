@@ -79,8 +79,9 @@ int main(int argc, char **argv)
 
 	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	for (int i = 0; i < frames; i++) {
-		lrs_model__apply(model, LRS_ACT_DOWN, 10);
-		lrs_model__apply(model, (i / NR_NODES) % 2 ? LRS_ACT_LEFT : LRS_ACT_RIGHT, 10);
+		lrs_action__apply(LRS_ACT_DOWN, model, &gui->state, 10);
+		lrs_action__apply((i / NR_NODES) % 2 ? LRS_ACT_LEFT : LRS_ACT_RIGHT, model, &gui->state,
+				  10);
 		gui__lanes_compute(gui, model);	/* as the loop does after an action */
 		t0 = clock_ms(CLOCK_MONOTONIC);
 		lrs_gui__draw(gui, model);

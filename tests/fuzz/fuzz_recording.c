@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (n++ < 10000 && !lrs_recording__next(rec, &s)) {
 			lrs_snapshot__write_json(s, null);
 			if (first) {
-				lrs_recording__write_line(null, s, first);
+				lrs_snapshot__write_json_delta(s, first, null);
 				if (!lrs_snapshot__diff(first, s, &d))
 					lrs_snapshot__free(d);
 				lrs_snapshot__free(s);

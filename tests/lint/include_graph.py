@@ -2,8 +2,10 @@
 """Check the include graph of lruscope's C sources.
 
 A module is x.c with x.h in one folder; x_internal.h and x_impl.h, a
-module's private header shared by its own files, belong to x. Prints each module cycle and each
-include that goes up the layers; exits 1 if there is any.
+module's private header shared by its own files, belong to x. Prints each module cycle, each
+include that goes up the layers, each include of a collector by a view (ui/ sees the
+collectors only through collector/source.h) and each include of one collector folder by
+another (they are peers behind source.h); exits 1 if there is any.
 """
 import os
 import re
@@ -13,6 +15,10 @@ import sys
 LAYERS = ["cli", "demo", "ui/export", "ui/text", "ui/tui", "ui/gui", "ui", "collector/walk",
           "collector/replay", "collector/live", "collector", "model", "bpf"]
 SOURCE_DIRS = ["bpf", "model", "collector", "ui", "demo", "cli"]
+# The sources: peers, none includes another's headers.
+COLLECTORS = ["collector/live", "collector/replay", "collector/walk"]
+# What ui/ may include of collector/: the interface every source has.
+VIEW_SEES = "collector/source.h"
 PRIVATE = re.compile(r"_(internal|impl)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -21,6 +27,23 @@ def layer_of(path):
     for i, layer in enumerate(LAYERS):
         if path.startswith(layer + "/") and "/" not in path[len(layer) + 1:]:
             return i
+    return None
+
+
+def collector_of(path):
+    for c in COLLECTORS:
+        if path.startswith(c + "/"):
+            return c
+    return None
+
+
+def boundary_problem(rel, inc):
+    """The view and collector boundaries the linear layers cannot say, or None."""
+    if rel.startswith("ui/") and inc.startswith("collector/") and inc != VIEW_SEES:
+        return f"{rel} includes {inc}: a view includes of collector/ only {VIEW_SEES}"
+    src, dst = collector_of(rel), collector_of(inc)
+    if src and dst and src != dst:
+        return f"{rel} includes {inc}: {src} may not use {dst} (collectors are peers)"
     return None
 
 
@@ -41,6 +64,10 @@ def main(root):
                     target = PRIVATE.sub("", inc.rsplit(".", 1)[0])
                     if target != mod:
                         graph.setdefault(mod, set()).add(target)
+                    boundary = boundary_problem(rel, inc)
+                    if boundary:
+                        problems.append(boundary)
+                        continue
                     src, dst = layer_of(rel), layer_of(inc)
                     if src is not None and dst is not None and dst < src:
                         problems.append(f"{rel} includes {inc}: {LAYERS[src]} may not use "

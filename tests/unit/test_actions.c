@@ -71,8 +71,9 @@ static void test_select_hottest_follows_metric(void **state)
 /* A source of synthetic snapshots; -ENODATA after nr. */
 struct fake {
 	struct lrs_source src;
-	int taken, nr, controls;
+	int taken, nr, seeks;
 	double set_to;
+	bool stop;		/* pause(): it stopped where it holds */
 };
 
 static int fake_take(struct lrs_source *src, struct lrs_snapshot **out)
@@ -90,14 +91,27 @@ static void fake_set_interval(struct lrs_source *src, double iv)
 	((struct fake *)src)->set_to = iv;
 }
 
-static bool fake_control(struct lrs_source *src, int act)
+/* One step on only: the snapshot after the last taken, without one before it. */
+static int fake_seek(struct lrs_source *src, enum lrs_seek to, struct lrs_snapshot **before,
+		     struct lrs_snapshot **at)
 {
 	struct fake *f = (struct fake *)src;
 
-	if (act != LRS_ACT_STEP_FORWARD)
-		return false;
-	f->controls++;
-	return true;
+	if (to != LRS_SEEK_NEXT)
+		return -EINVAL;
+	f->seeks++;
+	*before = NULL;
+	*at = lrs_synth__snapshot(10, 2, (uint64_t)(100 + f->taken++) * S, 3);
+	return 0;
+}
+
+static bool fake_pause(struct lrs_source *src)
+{
+	struct fake *f = (struct fake *)src;
+	bool stop = f->stop;
+
+	f->stop = false;
+	return stop;
 }
 
 static char said[256];
@@ -113,8 +127,10 @@ static void test_loop_take_and_timing(void **state)
 				   .set_interval = fake_set_interval }, .nr = 3 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
+	struct lrs_view_state vs;
 
-	lrs_view_loop__init(&lp, &f.src, m, 10.0);
+	lrs_view_state__init(&vs);
+	lrs_view_loop__init(&lp, &f.src, m, &vs, 10.0);
 	assert_true(lrs_view_loop__due(&lp, 10.0));
 	assert_int_equal(lrs_view_loop__take(&lp, 10.0), 1);
 	assert_false(lrs_view_loop__due(&lp, 10.5));
@@ -124,10 +140,10 @@ static void test_loop_take_and_timing(void **state)
 	assert_int_equal(lrs_view_loop__take(&lp, 11.0), 1);
 	assert_hottest(m);
 	/* paused: nothing due; resuming makes one due at once */
-	m->paused = true;
+	vs.paused = true;
 	assert_false(lrs_view_loop__due(&lp, 20.0));
 	assert_true(lrs_view_loop__wait_s(&lp, 20.0, false, 0.5, 9) == 0.5);
-	m->paused = false;
+	vs.paused = false;
 	assert_true(lrs_view_loop__due(&lp, 20.1));
 	/* the user moved: the selection stays where they put it */
 	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_END, 5));
@@ -150,13 +166,15 @@ static void test_loop_take_and_timing(void **state)
 static void test_loop_actions(void **state)
 {
 	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
-				   .set_interval = fake_set_interval, .control = fake_control },
+				   .set_interval = fake_set_interval, .seek = fake_seek },
 			  .nr = 9 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
 	struct lrs_filter_edit fe = { 0 };
+	struct lrs_view_state vs;
 
-	lrs_view_loop__init(&lp, &f.src, m, 0);
+	lrs_view_state__init(&vs);
+	lrs_view_loop__init(&lp, &f.src, m, &vs, 0);
 	lrs_view_loop__take(&lp, 0);
 	lrs_view_loop__take(&lp, 1);
 	/* the interval: the source and the next take follow */
@@ -166,13 +184,13 @@ static void test_loop_actions(void **state)
 	assert_string_equal(said, "interval 2s");
 	/* a replay's transport goes to the source */
 	assert_true(lrs_view_loop__apply(&lp, &fe, LRS_ACT_STEP_FORWARD, 1));
-	assert_int_equal(f.controls, 1);
+	assert_int_equal(f.seeks, 1);
 	/* the model's own */
 	assert_true(lrs_view_loop__apply(&lp, &fe, LRS_ACT_HELP, 1));
-	assert_true(m->show_help);
+	assert_true(vs.show_help);
 	/* Esc closes the help; only where it quits (the GUI), a second one quits */
 	assert_true(lrs_view_loop__apply(&lp, &fe, LRS_ACT_ESCAPE, 1));
-	assert_false(m->show_help);
+	assert_false(vs.show_help);
 	lrs_view_loop__apply(&lp, &fe, LRS_ACT_ESCAPE, 1);
 	assert_false(lp.quit);
 	lp.escape_quits = true;
@@ -187,15 +205,47 @@ static void test_loop_actions(void **state)
 	lrs_model__free(m);
 }
 
+/*
+ * A source that stops where it holds (a recording's end) pauses the view,
+ * after a take and after a seek, whose snapshot the loop puts in the model.
+ */
+static void test_loop_source_pause(void **state)
+{
+	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
+				   .seek = fake_seek, .pause = fake_pause }, .nr = 9 };
+	struct lrs_model *m = lrs_model__new(8);
+	struct lrs_view_loop lp = { .message = say };
+	struct lrs_view_state vs;
+
+	lrs_view_state__init(&vs);
+	lrs_view_loop__init(&lp, &f.src, m, &vs, 0);
+	assert_int_equal(lrs_view_loop__take(&lp, 0), 1);
+	assert_false(vs.paused);
+	f.stop = true;
+	assert_int_equal(lrs_view_loop__take(&lp, 1), 1);
+	assert_true(vs.paused);
+	assert_false(lrs_view_loop__due(&lp, 5));
+	vs.paused = false;
+	f.stop = true;
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_STEP_FORWARD, 1) & LRS_REACT_REDRAW);
+	assert_true(vs.paused);
+	assert_true(m->cur->t_ns == 102 * S);
+	/* no speed verb (a live source): the speed keys do nothing */
+	assert_int_equal(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SPEED_UP, 1), 0);
+	lrs_model__free(m);
+}
+
 static void test_filter_edit(void **state)
 {
 	struct lrs_model *m = synth_model();
 	struct lrs_filter_edit fe = { 0 };
 	struct lrs_view_loop lp = { 0 };
 	struct fake f = { .src = { .name = "fake", .take = fake_take } };
+	struct lrs_view_state vs;
 	size_t all = m->nr_visible;
 
-	lrs_view_loop__init(&lp, &f.src, m, 0);
+	lrs_view_state__init(&vs);
+	lrs_view_loop__init(&lp, &f.src, m, &vs, 0);
 	snprintf(m->filter, sizeof(m->filter), "s1");
 	lrs_model__refresh_view(m);
 	assert_true(lrs_view_loop__apply(&lp, &fe, LRS_ACT_FILTER, 1));
@@ -291,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_select_hottest_follows_metric),
 		cmocka_unit_test(test_loop_take_and_timing),
 		cmocka_unit_test(test_loop_actions),
+		cmocka_unit_test(test_loop_source_pause),
 		cmocka_unit_test(test_filter_edit),
 		cmocka_unit_test(test_keymap_lookup),
 		cmocka_unit_test(test_keymap_text),

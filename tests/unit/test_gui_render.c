@@ -246,7 +246,7 @@ static void test_render_big_small_window(void **state)
 	model = model_build(gui, 1000, 8);
 	model->sort = LRS_SORT_NAME;
 	lrs_model__refresh_view(model);
-	lrs_model__apply(model, LRS_ACT_END, 10);
+	lrs_action__apply(LRS_ACT_END, model, &gui->state, 10);
 	lrs_gui__draw(gui, model);
 	/* the selection scrolled into view */
 	assert_true(lrs_model__selected_index(model) >= (long)gui->top);
@@ -257,7 +257,7 @@ static void test_render_big_small_window(void **state)
 	assert_int_equal(f.w, 640);
 	free(f.px);
 	/* the LRU-pages metric: cells coloured on the pages scale */
-	lrs_model__apply(model, LRS_ACT_METRIC_NEXT, 1);
+	lrs_action__apply(LRS_ACT_METRIC_NEXT, model, &gui->state, 1);
 	lrs_gui__draw(gui, model);
 	{
 		const struct lrs_cell *cell = lrs_model__selected_cell(model);
@@ -275,7 +275,7 @@ static void test_render_big_small_window(void **state)
 		free(f.px);
 	}
 	/* help over it, and a filter that matches nothing: still draws */
-	model->show_help = true;
+	gui->state.show_help = true;
 	snprintf(model->filter, sizeof(model->filter), "no-such-memcg");
 	lrs_model__refresh_view(model);
 	lrs_gui__draw(gui, model);

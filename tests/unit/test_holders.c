@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "model/holders.h"
-#include "collector/replay/recording.h"
+#include "model/json/snapshot_json.h"
 #include "model/snapshot_diff.h"
 
 #define L1 0x1000
@@ -374,10 +374,10 @@ static struct lrs_snapshot *round_trip(const struct lrs_snapshot *snap,
 	struct lrs_snapshot *back = NULL;
 
 	assert_non_null(f);
-	assert_int_equal(lrs_recording__write_line(f, snap, prev_written), 0);
+	assert_int_equal(lrs_snapshot__write_json_delta(snap, prev_written, f), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"holders\""));
-	if (lrs_recording__decode_line(buf, len, prev_read, &back, err, sizeof(err)))
+	if (lrs_snapshot__read_json(buf, len, prev_read, &back, err, sizeof(err)))
 		fail_msg("decode: %s", err);
 	free(buf);
 	return back;
@@ -446,11 +446,11 @@ static void test_recording_bad_holders(void **state)
 	char err[256] = "";
 
 	(void)state;
-	assert_int_equal(lrs_recording__decode_line(bad, sizeof(bad) - 1, NULL, &s, err, sizeof(err)),
+	assert_int_equal(lrs_snapshot__read_json(bad, sizeof(bad) - 1, NULL, &s, err, sizeof(err)),
 			 -EINVAL);
 	if (!strstr(err, "holders"))
 		fail_msg("error without the section: %s", err);
-	assert_int_equal(lrs_recording__decode_line(none, sizeof(none) - 1, NULL, &s, err, sizeof(err)),
+	assert_int_equal(lrs_snapshot__read_json(none, sizeof(none) - 1, NULL, &s, err, sizeof(err)),
 			 0);
 	assert_null(s->holders);
 	lrs_snapshot__free(s);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model/model.h"
+#include "ui/action.h"
 
 static struct lrs_lruvec *add_lv(struct lrs_snapshot *s, const char *path, uint64_t id, int node,
 				 uint64_t contended, uint64_t wait_ns)
@@ -101,36 +102,38 @@ static void test_new_lruvec_counts_from_zero_and_removed_flag(void **state)
 	lrs_model__push(m, s3);
 	assert_int_equal(m->nr_rows, 4);
 	assert_int_equal(m->nr_visible, 3);
-	assert_false(lrs_action__moves_selection(LRS_ACT_METRIC_NEXT));
-	assert_true(lrs_action__moves_selection(LRS_ACT_END));
+	assert_false(lrs_action__reaction(LRS_ACT_METRIC_NEXT) & LRS_REACT_USER_MOVED);
+	assert_true(lrs_action__reaction(LRS_ACT_END) & LRS_REACT_USER_MOVED);
 	lrs_model__free(m);
 }
 
 static void test_sort_filter_and_selection(void **state)
 {
 	struct lrs_model *m = lrs_model__new(8);
+	struct lrs_view_state vs;
 
+	lrs_view_state__init(&vs);
 	lrs_model__push(m, snap_at(1000000000, 0, 0));
 	lrs_model__push(m, snap_at(2000000000, 1000000, 8000000));
 	/* wait sort: /lrs-b (8 ms + 4 ms) before /lrs-a */
 	assert_string_equal(m->rows[m->visible[0]].memcg, "/lrs-b");
 	/* the first snapshot selected the first row then ("/"): it stays selected */
 	assert_int_equal(m->sel_memcg_id, 1);
-	lrs_model__apply(m, LRS_ACT_HOME, 1);
+	lrs_action__apply(LRS_ACT_HOME, m, &vs, 1);
 	assert_int_equal(m->sel_memcg_id, 11);
-	lrs_model__apply(m, LRS_ACT_DOWN, 1);
+	lrs_action__apply(LRS_ACT_DOWN, m, &vs, 1);
 	assert_int_equal(m->sel_memcg_id, 10);
 	/* the selection follows its memcg through a re-sort */
-	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* count */
-	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* max */
-	lrs_model__apply(m, LRS_ACT_SORT_NEXT, 1);	/* name */
+	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1);	/* count */
+	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1);	/* max */
+	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1);	/* name */
 	assert_int_equal(m->sort, LRS_SORT_NAME);
 	assert_string_equal(m->rows[m->visible[0]].memcg, "/");
 	assert_int_equal(m->sel_memcg_id, 10);
-	lrs_model__apply(m, LRS_ACT_END, 1);
+	lrs_action__apply(LRS_ACT_END, m, &vs, 1);
 	assert_int_equal(m->sel_memcg_id, 11);
-	lrs_model__apply(m, LRS_ACT_RIGHT, 1);
-	lrs_model__apply(m, LRS_ACT_RIGHT, 1);
+	lrs_action__apply(LRS_ACT_RIGHT, m, &vs, 1);
+	lrs_action__apply(LRS_ACT_RIGHT, m, &vs, 1);
 	assert_int_equal(m->sel_node_idx, 1);
 	assert_int_equal(lrs_model__selected_cell(m)->wait_ns, 4000000);
 	/* a filter that hides the selection moves it to the first match */

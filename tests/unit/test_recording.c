@@ -14,6 +14,7 @@
 #include "collector/replay/recording.h"
 #include "collector/replay/replay.h"
 #include "ui/text/report.h"
+#include "ui/view_loop.h"
 #include "model/snapshot_diff.h"
 #include "model/json/snapshot_json.h"
 #include "support/synth.h"
@@ -144,7 +145,7 @@ static void test_line_round_trip(void **state)
 	snprintf(s->spin_source.why, sizeof(s->spin_source.why), "test-and-set \"spinlocks\"");
 	a = json_of(s);
 	assert_non_null(strstr(a, "\"spin_source\":{\"name\":\"slowpath\",\"first_waiter\":true,"));
-	assert_int_equal(lrs_recording__decode_line(a, strlen(a), NULL, &r, err, sizeof(err)), 0);
+	assert_int_equal(lrs_snapshot__read_json(a, strlen(a), NULL, &r, err, sizeof(err)), 0);
 	assert_int_equal(r->spin_source.name, LRS_SPIN_SLOWPATH);
 	assert_true(r->spin_source.first_waiter);
 	assert_string_equal(r->spin_source.why, "test-and-set \"spinlocks\"");
@@ -249,12 +250,12 @@ static void test_delta_leaves_out_unchanged(void **state)
 
 	b->t_ns += 1000000000ULL;
 	b->lruvecs[1].counters.contended += 7;
-	lrs_recording__write_line(m, b, a);
+	lrs_snapshot__write_json_delta(b, a, m);
 	fclose(m);
 	assert_non_null(strstr(line, "\"delta\":[\"lruvecs\",\"other_locks\",\"stacks\"]"));
 	assert_non_null(strstr(line, "\"lruvecs\":[{\"memcg_id\":1,\"node\":1,\"contended\":7}]"));
 	assert_non_null(strstr(line, "\"other_locks\":[]"));
-	assert_int_equal(lrs_recording__decode_line(line, len - 1, a, &r, err, sizeof(err)), 0);
+	assert_int_equal(lrs_snapshot__read_json(line, len - 1, a, &r, err, sizeof(err)), 0);
 	assert_true(r->lruvecs[1].counters.contended == a->lruvecs[1].counters.contended + 7);
 	assert_true(lrs_lruvec__equal(&r->lruvecs[5], &a->lruvecs[5]));
 	free(line);
@@ -286,7 +287,7 @@ static void test_delta_keys_once(void **state)
 	b->t_ns += 1000000000ULL;
 	b->drops.task = 3;
 	b->unavailable = strdup("stacks: test");
-	lrs_recording__write_line(m, b, a);
+	lrs_snapshot__write_json_delta(b, a, m);
 	fclose(m);
 	assert_int_equal(lrs_jdoc__parse(&doc, line, len, err, sizeof(err)), 0);
 	assert_non_null(lrs_jval__get(doc.root, "delta"));
@@ -634,6 +635,8 @@ static void test_replay_source(void **state)
 	const char *path = path_of("replay.jsonl.gz");
 	struct lrs_replay_opts opts = { .speed = 4, .once = true };
 	struct lrs_model *model = lrs_model__new(16);
+	struct lrs_view_loop lp = { 0 };
+	struct lrs_view_state vs;
 	struct lrs_source *src;
 	struct lrs_snapshot *s;
 	char err[700];
@@ -649,22 +652,25 @@ static void test_replay_source(void **state)
 		n++;
 	}
 	assert_int_equal(n, 70);
-	/* seeks push the snapshot before and the one sought: rates at once */
-	lrs_replay__attach_model(src, model);
-	assert_true(src->control(src, LRS_ACT_SEEK_START));
+	/* the view loop pushes a seek's snapshot before and the one sought: rates at once */
+	lrs_view_state__init(&vs);
+	lrs_view_loop__init(&lp, src, model, &vs, 0);
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SEEK_START, 1));
 	assert_true(model->cur->t_ns == 2000000000ULL && model->prev->t_ns == 1000000000ULL);
 	assert_true(model->lruvec_wait_ns > 0);
-	assert_true(src->control(src, LRS_ACT_SEEK_END));
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SEEK_END, 1));
 	assert_true(model->cur->t_ns == 70000000000ULL);
-	assert_true(src->control(src, LRS_ACT_STEP_BACK));
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_STEP_BACK, 1));
 	assert_true(model->cur->t_ns == 69000000000ULL);	/* from checkpoint 64 */
-	assert_true(src->control(src, LRS_ACT_STEP_FORWARD));
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_STEP_FORWARD, 1));
 	assert_true(model->cur->t_ns == 70000000000ULL);
-	assert_true(src->control(src, LRS_ACT_SPEED_UP));
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SPEED_UP, 1));
 	assert_true(src->interval_s == 0.125);
-	assert_true(src->control(src, LRS_ACT_SPEED_DOWN) && src->control(src, LRS_ACT_SPEED_DOWN));
+	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SPEED_DOWN, 1) &&
+		    lrs_view_loop__apply(&lp, NULL, LRS_ACT_SPEED_DOWN, 1));
 	assert_true(src->interval_s == 0.5);
-	assert_false(src->control(src, LRS_ACT_UP));
+	/* other keys are not the source's: it stays where it is */
+	assert_false(lrs_view_loop__apply(&lp, NULL, LRS_ACT_UP, 1) & LRS_REACT_REFETCH);
 	assert_non_null(strstr(src->name, "replay 2x 70/70"));
 	lrs_source__destroy(src);
 	lrs_model__free(model);

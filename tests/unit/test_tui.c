@@ -239,7 +239,7 @@ static void test_detail(void **state)
 
 	open_tui(f, "xterm-256color", 50, 160, false);
 	select_cell(f->model, 2, 0);	/* /lrs-s1 on N0 */
-	f->model->show_detail = true;
+	lrs_tui__view_state(f->tui)->show_detail = true;
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
 		dump_screen();
@@ -266,7 +266,7 @@ static void test_detail(void **state)
 	assert_true(find("####", NULL) > y);
 
 	/* Enter hides it */
-	f->model->show_detail = false;
+	lrs_tui__view_state(f->tui)->show_detail = false;
 	lrs_tui__draw(f->tui, f->model);
 	assert_int_equal(find("/lrs-s1@N0", NULL), -1);
 	assert_int_equal(find("top waiters", NULL), -1);
@@ -356,10 +356,10 @@ static void test_scroll_and_small(void **state)
 	lrs_model__refresh_view(f->model);
 	open_tui(f, "xterm-256color", 24, 80, false);
 	/* the last memcg in tree order, selected with End, is on screen */
-	lrs_model__apply(f->model, LRS_ACT_END, 10);
-	lrs_model__apply(f->model, LRS_ACT_RIGHT, 0);
+	lrs_action__apply(LRS_ACT_END, f->model, lrs_tui__view_state(f->tui), 10);
+	lrs_action__apply(LRS_ACT_RIGHT, f->model, lrs_tui__view_state(f->tui), 0);
 	for (int i = 0; i < 7; i++)
-		lrs_model__apply(f->model, LRS_ACT_RIGHT, 0);
+		lrs_action__apply(LRS_ACT_RIGHT, f->model, lrs_tui__view_state(f->tui), 0);
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
 		dump_screen();
@@ -411,7 +411,7 @@ static void test_help(void **state)
 	struct fixture *f = *state;
 
 	open_tui(f, "xterm-256color", 50, 160, false);
-	f->model->show_help = true;
+	lrs_tui__view_state(f->tui)->show_help = true;
 	lrs_tui__draw(f->tui, f->model);
 	assert_true(find("help (h closes)", NULL) > 0);
 	assert_true(find("sort: wait, count, max, name", NULL) > 0);
@@ -535,11 +535,11 @@ static void test_time_view(void **state)
 	assert_true(find("all nodes", NULL) > 0);
 }
 
-/* Keys as the loop applies them: the time view's first, then the model's. */
+/* Keys as the loop applies them: the time view's first, then the model's and the screen's. */
 static void press(struct fixture *f, enum lrs_action act)
 {
 	if (!lrs_tui__time_view_key(f->tui, f->model, act))
-		lrs_model__apply(f->model, act, 10);
+		lrs_action__apply(act, f->model, lrs_tui__view_state(f->tui), 10);
 	lrs_tui__draw(f->tui, f->model);
 }
 
@@ -670,7 +670,7 @@ static void test_holders(void **state)
 	assert_int_equal(lrs_synth__holders(f->model->cur, LRS_HOLDERS_ESTIMATED), 0);
 	open_tui(f, "xterm-256color", 50, 160, false);
 	select_cell(f->model, 2, 1);	/* /lrs-s1 on N1 */
-	f->model->show_detail = true;
+	lrs_tui__view_state(f->tui)->show_detail = true;
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
 		dump_screen();
@@ -745,7 +745,7 @@ static void test_holders_off(void **state)
 
 	open_tui(f, "xterm-256color", 50, 160, false);
 	select_cell(f->model, 2, 0);
-	f->model->show_detail = true;
+	lrs_tui__view_state(f->tui)->show_detail = true;
 	lrs_tui__draw(f->tui, f->model);
 	assert_int_equal(find("holders:", NULL), -1);
 	assert_true(find("top waiting stacks", NULL) > 0);

@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "ui/tui/tui.h"
 #include "collector/walk/walk_import.h"
+#include "ui/action.h"
 #include "ui/text/walk_report.h"
 
 static char *slurp(const char *name, size_t *len)
@@ -98,7 +99,9 @@ static void test_metric_values(void **state)
 {
 	struct lrs_model *m = lrs_model__new(4);
 	const struct lrs_cell *a, *b;
+	struct lrs_view_state vs;
 
+	lrs_view_state__init(&vs);
 	assert_int_equal(lrs_lruvec__lru_total(NULL), 0);
 	assert_int_equal(lrs_model__push(m, snap_pages(1000000000, 0)), 0);
 	/* one snapshot: no rates, but pages are known at once */
@@ -117,11 +120,11 @@ static void test_metric_values(void **state)
 	assert_true(lrs_cell__value(&m->rows[0].cells[1], LRS_METRIC_LRU_PAGES) == 0.0);
 	assert_true(lrs_cell__value(NULL, LRS_METRIC_WAIT) == 0.0);
 	assert_true(lrs_model__metric_max(m) == 2000000.0);
-	assert_true(lrs_model__apply(m, LRS_ACT_METRIC_NEXT, 1));
+	assert_true(lrs_action__apply(LRS_ACT_METRIC_NEXT, m, &vs, 1) & LRS_REACT_REDRAW);
 	assert_int_equal(m->metric, LRS_METRIC_LRU_PAGES);
 	assert_true(lrs_model__metric_max(m) == 4005.0);
 	assert_string_equal(lrs_metric_names[m->metric], "LRU pages");
-	lrs_model__apply(m, LRS_ACT_METRIC_NEXT, 1);
+	lrs_action__apply(LRS_ACT_METRIC_NEXT, m, &vs, 1);
 	assert_int_equal(m->metric, LRS_METRIC_WAIT);
 	lrs_model__free(m);
 }
@@ -371,7 +374,7 @@ static void test_tui_draws_walk(void **state)
 	assert_non_null(strstr(screen_line(y), " 1537 #"));
 	assert_true(screen_find("other locks") < 0);		/* a walk reads no contention */
 	/* m: back to wait/s, where a walk has nothing */
-	lrs_model__apply(m, LRS_ACT_METRIC_NEXT, 1);
+	lrs_action__apply(LRS_ACT_METRIC_NEXT, m, lrs_tui__view_state(tui), 1);
 	lrs_tui__draw(tui, m);
 	assert_true(screen_find("no lruvec lock contention") >= 0);
 	assert_true(screen_find("1796") < 0);

@@ -236,6 +236,7 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 	gui->headless = gui->opts.screenshot && !gui->opts.screenshot_window;
 	gui->scale = 1;
 	gui->hist_used_lo = 1;	/* nothing used */
+	lrs_view_state__init(&gui->state);
 	w = gui->opts.width > 0 ? gui->opts.width : GUI_DEFAULT_W;
 	h = gui->opts.height > 0 ? gui->opts.height : GUI_DEFAULT_H;
 

@@ -9,8 +9,9 @@
 
 #include <signal.h>
 #include <stdbool.h>
-#include "model/model.h"
 #include "collector/source.h"
+#include "model/model.h"
+#include "ui/action.h"
 
 struct lrs_gui_opts {
 	const char *screenshot;		/* render one frame to this PNG headless, then return */

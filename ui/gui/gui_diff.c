@@ -206,7 +206,7 @@ int lrs_gui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		act = lrs_gui__key_action(ev.key.keysym.sym);
 		if (act == LRS_ACT_QUIT || act == LRS_ACT_ESCAPE)
 			break;
-		if (lrs_cmp_grid__scroll(&d.grid, &d.top, act, 10))
+		if (lrs_action__scroll(act, &d.top, d.grid.nr_memcgs, 10))
 			draw(&d);
 	}
 out:

@@ -62,7 +62,7 @@ void gui__layout(struct lrs_gui *g, const struct lrs_model *model)
 		.nr_rows = model->nr_visible,
 		.columns = shown_columns(model->history_len, g->ring_cap ? g->ring_cap
 									 : model->history_cap),
-		.hide_side = !model->show_detail,
+		.hide_side = !g->state.show_detail,
 	};
 	size_t cap;
 	long sel;
@@ -167,7 +167,7 @@ void lrs_gui__draw(struct lrs_gui *g, const struct lrs_model *model)
 	gui__draw_side(g, model);
 	draw_status(g, model);
 	gui__draw_tooltip(g, model);
-	if (model->show_help)
+	if (g->state.show_help)
 		draw_help(g);
 	SDL_RenderPresent(g->ren);
 	g->frame_ms = (lrs_now_s() - start) * 1e3;

@@ -26,7 +26,7 @@ void gui__draw_header(struct lrs_gui *g, const struct lrs_model *model)
 	      "   LRU lock waits per memcg and NUMA node   %s, every %.3gs   kernel %s   %zu memcgs x %zu nodes",
 	      g->source_name ? g->source_name : "?", g->interval_s, kernel[0] ? kernel : "?",
 	      model->nr_rows, model->nr_nodes);
-	if (model->paused)
+	if (g->state.paused)
 		gui__text_right(g, r->x + r->w, r->y, LRS_GUI_WARN, "PAUSED (p resumes)");
 	if (!model->prev) {
 		gui__text(g, r->x, r->y + lh, LRS_GUI_TEXT, "waiting for the second snapshot: rates need two", r->w);

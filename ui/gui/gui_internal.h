@@ -84,6 +84,7 @@ struct lrs_gui {
 
 	int mouse_x, mouse_y;		/* drawable pixels */
 	bool mouse_in;
+	struct lrs_view_state state;	/* pause, side panel, help: the screen's own */
 	struct lrs_filter_edit filter;	/* the filter prompt */
 	bool replay;			/* the source is a recording: the help shows its keys */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The SDL2 window's loop: the shared view loop (ui/view_loop.h) says when a
- * snapshot is due and applies actions to the model; here the GUI notes the
+ * snapshot is due, puts it into the model and applies actions; here the GUI notes the
  * histograms it keeps after each push, draws, and turns keys and the mouse
  * into actions, redrawing at up to 60 fps while something changes.
  */
@@ -73,6 +73,7 @@ static void loop__action(struct gui_loop *lp, enum lrs_action act)
 {
 	struct lrs_gui *gui = lp->gui;
 	struct lrs_model *model = lp->view.model;
+	unsigned int r;
 
 	switch (act) {
 	case LRS_ACT_NONE:
@@ -87,11 +88,12 @@ static void loop__action(struct gui_loop *lp, enum lrs_action act)
 		gui->lane_mode = gui->lane_mode == GUI_LANES_HOT ? GUI_LANES_MEMCG : GUI_LANES_HOT;
 		break;
 	default:
-		lrs_view_loop__apply(&lp->view, &gui->filter, act,
-				     gui->layout.rows_fit > 1 ? gui->layout.rows_fit - 1 : 1);
+		r = lrs_view_loop__apply(&lp->view, &gui->filter, act,
+					 gui->layout.rows_fit > 1 ? gui->layout.rows_fit - 1 : 1);
 		if (act == LRS_ACT_FILTER)
 			SDL_StartTextInput();
-		lrs_gui__set_source(gui, lp->view.src->name, lp->view.src->interval_s);
+		if (r & LRS_REACT_SOURCE)
+			lrs_gui__set_source(gui, lp->view.src->name, lp->view.src->interval_s);
 		break;
 	}
 	/* the lanes follow the selection and the view */
@@ -210,7 +212,7 @@ static int run__screenshot(struct gui_loop *lp, const struct lrs_gui_opts *opts,
 		if (want && lp->taken >= want)
 			break;
 		/* a recording holds its last frame paused at its end: no one here unpauses */
-		if (lp->view.model->paused)
+		if (lp->gui->state.paused)
 			break;
 		if (lrs_view_loop__over(&lp->view, now) && lp->taken >= 2)
 			break;
@@ -250,8 +252,8 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	if (err)
 		return err;
 	lrs_gui__set_source(lp.gui, src->name, src->interval_s);
-	lp.gui->replay = src->control != NULL;
-	lrs_view_loop__init(&lp.view, src, model, lrs_now_s());
+	lp.gui->replay = src->seek != NULL;
+	lrs_view_loop__init(&lp.view, src, model, &lp.gui->state, lrs_now_s());
 	lp.view.speed = opts->speed > 0 ? opts->speed : 1;
 	lp.view.duration_s = opts->duration_s;
 	lp.view.escape_quits = true;

@@ -118,7 +118,7 @@ void gui__draw_tooltip(struct lrs_gui *g, const struct lrs_model *model)
 	int w = 0, lh = g->layout.line_h, pad = g->layout.pad / 2 + 2;
 	size_t n;
 
-	if (!g->mouse_in || g->headless || !model->prev || model->show_help)
+	if (!g->mouse_in || g->headless || !model->prev || g->state.show_help)
 		return;
 	hit = lrs_gui_layout__hit(&g->layout, g->mouse_x, g->mouse_y, g->top, model->nr_visible);
 	n = tooltip__lines(g, model, &hit, lines);

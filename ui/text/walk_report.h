@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "collector/walk/walk_import.h"
+#include "model/walk.h"
 
 /*
  * The lruvec table (LRU pages per list, walked vs counted, lock state), then

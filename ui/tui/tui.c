@@ -141,7 +141,7 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	in.nr_others = model->cur ? (tui__others_active(model) ? tui__others_active(model) : 1) : 0;
 	if (tui__one_instant(tui))
 		in.nr_others = 0;	/* a walk reads no contention */
-	in.detail = model->show_detail;
+	in.detail = tui->state.show_detail;
 	in.time_view = tui->time_view;
 	in.history_cap = model->history_cap;
 	lrs_view_layout__compute(&tui->layout, &in);
@@ -180,7 +180,7 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	if (tui->matrix)
 		tui__draw_matrix(tui, model);
 	draw_status(tui, model);
-	if (model->show_help)
+	if (tui->state.show_help)
 		tui__draw_help(tui);
 	/* park the cursor on the status line: some terminals show it anyway */
 	move(tui->layout.status_y, 0);
@@ -206,6 +206,7 @@ int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const c
 	tui->inf = inf ? inf : stdin;
 	tui->interval_s = 1.0;
 	tui->source_name = "";
+	lrs_view_state__init(&tui->state);
 
 	/* LC_CTYPE only: number formatting and parsing stay in the C locale */
 	setlocale(LC_CTYPE, "");
@@ -254,6 +255,11 @@ void lrs_tui__resize(struct lrs_tui *tui, int lines, int cols)
 {
 	set_term(tui->screen);
 	resizeterm(lines, cols);
+}
+
+struct lrs_view_state *lrs_tui__view_state(struct lrs_tui *tui)
+{
+	return &tui->state;
 }
 
 void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s)
@@ -451,6 +457,7 @@ static void loop__key(struct tui_loop *lp, int ch)
 	struct lrs_tui *tui = lp->tui;
 	struct lrs_model *model = lp->view.model;
 	enum lrs_action act;
+	unsigned int r;
 
 	lp->dirty = true;
 	if (ch == KEY_RESIZE) {
@@ -462,16 +469,20 @@ static void loop__key(struct tui_loop *lp, int ch)
 		return;
 	}
 	act = lrs_tui__key_action(ch);
-	if (tui__help_key(tui, model, act) || lrs_tui__matrix_key(tui, act))
+	if (tui__help_key(tui, act) || lrs_tui__matrix_key(tui, act))
 		return;
 	if (lrs_tui__time_view_key(tui, model, act)) {
-		lp->view.user_moved |= act != LRS_ACT_TIME_VIEW;
+		/* there, left and right past the nodes are still the user's moves */
+		if (lrs_action__reaction(act) & LRS_REACT_USER_MOVED)
+			lp->view.user_moved = true;
 		return;
 	}
-	lp->dirty = lrs_view_loop__apply(&lp->view, &tui->filter, act,
-					 tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
+	r = lrs_view_loop__apply(&lp->view, &tui->filter, act,
+				 tui->layout.rows_h > 1 ? (size_t)tui->layout.rows_h - 1 : 1);
+	lp->dirty = r & LRS_REACT_REDRAW;
 	/* the header follows the interval and a replay's position */
-	lrs_tui__set_source(tui, lp->view.src->name, lp->view.src->interval_s);
+	if (r & LRS_REACT_SOURCE)
+		lrs_tui__set_source(tui, lp->view.src->name, lp->view.src->interval_s);
 }
 
 /*
@@ -510,8 +521,8 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 	}
 	capture__start(&cap);
 	lrs_tui__set_source(lp.tui, src->name, src->interval_s);
-	lp.tui->replay = src->control != NULL;
-	lrs_view_loop__init(&lp.view, src, model, lrs_now_s());
+	lp.tui->replay = src->seek != NULL;
+	lrs_view_loop__init(&lp.view, src, model, &lp.tui->state, lrs_now_s());
 	lp.view.duration_s = opts ? opts->duration_s : 0;
 	lp.view.message = loop__message;
 	lp.view.ctx = lp.tui;

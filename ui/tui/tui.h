@@ -8,8 +8,9 @@
 
 #include <signal.h>
 #include <stdio.h>
-#include "model/model.h"
 #include "collector/source.h"
+#include "model/model.h"
+#include "ui/action.h"
 
 struct lrs_tui_opts {
 	bool no_color;			/* also set when NO_COLOR is in the environment */
@@ -57,7 +58,7 @@ void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes);
 /*
  * The time view's own keys: LRS_ACT_TIME_VIEW toggles it; there, RIGHT past
  * the last node selects "all nodes" and LEFT comes back. Returns true if act
- * was one of them; other actions are the model's (lrs_model__apply).
+ * was one of them; other actions are the loop's (lrs_action__apply).
  */
 bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
 			    enum lrs_action act);
@@ -68,6 +69,8 @@ bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
 void lrs_tui__set_matrix_view(struct lrs_tui *tui, bool on, bool by_holder);
 /* Its actions: MATRIX toggles it, MATRIX_COLUMNS (in it) switches the columns. True if act was one. */
 bool lrs_tui__matrix_key(struct lrs_tui *tui, enum lrs_action act);
+/* The screen state (pause, detail pane, help) this TUI draws and its loop changes. */
+struct lrs_view_state *lrs_tui__view_state(struct lrs_tui *tui);
 /* What the header says about the source: its name and interval. */
 void lrs_tui__set_source(struct lrs_tui *tui, const char *name, double interval_s);
 /* A status-line message; keep: also print it to stderr after curses ends. */

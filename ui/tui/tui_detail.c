@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "model/lock_names.h"
+#include "model/walk.h"
 #include "ui/tui/tui_internal.h"
-#include "collector/walk/walk_import.h"
 
 /* The window of at most n histogram buckets holding the most waits. */
 static void hist_window(const uint64_t *hist, int n, int *lo, int *hi, uint64_t *max)

@@ -216,7 +216,8 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		act = ch == KEY_RESIZE ? LRS_ACT_NONE : lrs_tui__key_action(ch);
 		if (act == LRS_ACT_QUIT || act == LRS_ACT_ESCAPE)
 			break;
-		if (ch == KEY_RESIZE || lrs_cmp_grid__scroll(&v.grid, &v.top, act, (size_t)(LINES > 8 ? LINES - 7 : 1)))
+		if (ch == KEY_RESIZE || lrs_action__scroll(act, &v.top, v.grid.nr_memcgs,
+								 (size_t)(LINES > 8 ? LINES - 7 : 1)))
 			draw(tui, &v);
 	}
 out:

@@ -57,7 +57,7 @@ void tui__draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 		x = tui__putf(y, x, w - x, 0, " %s/s", lrs_fmt__count(b, sizeof(b),
 			      tui__row_per_s(model, model->other_contended)));
 	}
-	if (model->paused)
+	if (tui->state.paused)
 		tui__put(y, x + 2 < w ? x + 2 : x, w - x - 2, tui->warn_attr | A_REVERSE,
 			 " PAUSED ");
 

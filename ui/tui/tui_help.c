@@ -74,9 +74,9 @@ void tui__draw_help(struct lrs_tui *tui)
 	lrs_help__free(&help);
 }
 
-bool tui__help_key(struct lrs_tui *tui, const struct lrs_model *model, enum lrs_action act)
+bool tui__help_key(struct lrs_tui *tui, enum lrs_action act)
 {
-	if (!model->show_help) {
+	if (!tui->state.show_help) {
 		tui->help_top = 0;	/* it opens at its top */
 		return false;
 	}

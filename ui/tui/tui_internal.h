@@ -47,6 +47,7 @@ struct lrs_tui {
 	const char *source_name;
 	double interval_s;
 
+	struct lrs_view_state state;	/* pause, detail pane, help: the screen's own */
 	struct lrs_filter_edit filter;	/* the filter prompt */
 	bool replay;			/* the source is a recording: its transport keys are shown */
 
@@ -80,7 +81,7 @@ static inline bool tui__one_instant(const struct lrs_tui *tui)
 
 /* tui_help.c: the help box; its keys (scrolling) while it is open, true when act was one */
 void tui__draw_help(struct lrs_tui *tui);
-bool tui__help_key(struct lrs_tui *tui, const struct lrs_model *model, enum lrs_action act);
+bool tui__help_key(struct lrs_tui *tui, enum lrs_action act);
 
 /* tui_paint.c */
 void tui__sanitize_keep(char *dst, size_t len, const char *src, bool keep_utf8);

@@ -1,118 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One recording line, full or delta, back into the snapshot the live collector built. */
+/*
+ * The snapshot JSON read back: one line, full or a recording's delta over
+ * the line before, into the snapshot the live collector built.
+ */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/json/holders_json.h"
-#include "model/json/json_reader.h"
-#include "collector/replay/recording.h"
-#include "collector/replay/recording_internal.h"
+#include "model/json/json_get.h"
+#include "model/json/snapshot_json.h"
 #include "model/snapshot_diff.h"
 
-struct decode {
-	char *err;
-	size_t err_len;
-};
-
-static int bad(struct decode *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int bad(struct decode *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (d->err && d->err_len) {
-		va_start(ap, fmt);
-		vsnprintf(d->err, d->err_len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-/* Optional u64 member: absent leaves *out alone; -EINVAL when it is not one. */
-int recording__opt_u64(const struct lrs_jval *obj, const char *key, uint64_t *out)
-{
-	const struct lrs_jval *v = lrs_jval__get(obj, key);
-
-	if (!v)
-		return 0;
-	return lrs_jval__u64(v, out) ? -EINVAL : 0;
-}
-
-/* The same, saying why in d. */
-static int opt_u64(struct decode *d, const struct lrs_jval *obj, const char *key, uint64_t *out)
-{
-	if (recording__opt_u64(obj, key, out))
-		return bad(d, "\"%s\" is not a non-negative integer", key);
-	return 0;
-}
-
-/* Optional increment: *out += value, modulo 2^64. */
-static int opt_inc(struct decode *d, const struct lrs_jval *obj, const char *key, uint64_t *out)
-{
-	const struct lrs_jval *v = lrs_jval__get(obj, key);
-	int64_t inc;
-
-	if (!v)
-		return 0;
-	if (lrs_jval__i64(v, &inc))
-		return bad(d, "\"%s\" is not an integer", key);
-	*out += (uint64_t)inc;
-	return 0;
-}
-
-static int opt_int(struct decode *d, const struct lrs_jval *obj, const char *key, int *out)
-{
-	const struct lrs_jval *v = lrs_jval__get(obj, key);
-
-	if (!v)
-		return 0;
-	if (lrs_jval__int(v, out))
-		return bad(d, "\"%s\" is not an integer", key);
-	return 0;
-}
-
-/* Optional string or null member into a fresh copy (*out replaced). */
-static int opt_strdup(struct decode *d, const struct lrs_jval *obj, const char *key, char **out)
-{
-	const struct lrs_jval *v = lrs_jval__get(obj, key);
-	char *s = NULL;
-
-	if (!v)
-		return 0;
-	if (v->type != LRS_JNULL) {
-		if (v->type != LRS_JSTR)
-			return bad(d, "\"%s\" is not a string", key);
-		s = strdup(v->u.str.s);
-		if (!s)
-			return -ENOMEM;
-	}
-	free(*out);
-	*out = s;
-	return 0;
-}
-
-static int opt_addr(struct decode *d, const struct lrs_jval *obj, const char *key, uint64_t *out)
-{
-	const struct lrs_jval *v = lrs_jval__get(obj, key);
-	const char *s = lrs_jval__str(v);
-	char *end;
-
-	if (!v)
-		return 0;
-	if (!s || strncmp(s, "0x", 2) || !s[2] || strlen(s) > 18)
-		return bad(d, "\"%s\" is not a hex address (\"0x...\")", key);
-	errno = 0;
-	*out = strtoull(s + 2, &end, 16);
-	if (*end || errno)
-		return bad(d, "\"%s\" is not a hex address (\"0x...\")", key);
-	return 0;
-}
-
 /* "spin_source": {"name", "first_waiter", "why"}; absent in older recordings: unknown. */
-static int decode_spin_source(struct decode *d, const struct lrs_jval *v, struct lrs_spin_source *out)
+static int decode_spin_source(struct lrs_jerr *e, const struct lrs_jval *v,
+			      struct lrs_spin_source *out)
 {
 	const char *name, *why;
 	int n;
@@ -123,13 +27,13 @@ static int decode_spin_source(struct decode *d, const struct lrs_jval *v, struct
 	name = lrs_jval__str(lrs_jval__get(v, "name"));
 	n = lrs_spin_name__parse(name);
 	if (v->type != LRS_JOBJ || n < 0) {
-		bad(d, "\"spin_source\" names no source (want tracepoint, slowpath or none)");
+		lrs_jerr__set(e, "\"spin_source\" names no source (want tracepoint, slowpath or none)");
 		return -EINVAL;
 	}
 	out->name = (enum lrs_spin_name)n;
 	if (lrs_jval__get(v, "first_waiter") &&
 	    lrs_jval__bool(lrs_jval__get(v, "first_waiter"), &out->first_waiter)) {
-		bad(d, "\"spin_source\".\"first_waiter\" is not true or false");
+		lrs_jerr__set(e, "\"spin_source\".\"first_waiter\" is not true or false");
 		return -EINVAL;
 	}
 	why = lrs_jval__str(lrs_jval__get(v, "why"));
@@ -137,46 +41,35 @@ static int decode_spin_source(struct decode *d, const struct lrs_jval *v, struct
 	return 0;
 }
 
-static int opt_bool(struct decode *d, const struct lrs_jval *obj, const char *key, bool *out)
-{
-	const struct lrs_jval *v = lrs_jval__get(obj, key);
-
-	if (!v)
-		return 0;
-	if (lrs_jval__bool(v, out))
-		return bad(d, "\"%s\" is not true or false", key);
-	return 0;
-}
-
 /* Counters; delta: contended, wait_ns and hist are increments over *c. */
-static int decode_counters(struct decode *d, const struct lrs_jval *obj, struct lrs_lock_counters *c,
+static int decode_counters(struct lrs_jerr *e, const struct lrs_jval *obj, struct lrs_lock_counters *c,
 			   bool delta)
 {
 	const struct lrs_jval *h = lrs_jval__get(obj, "hist");
 	int err;
 
-	err = delta ? opt_inc(d, obj, "contended", &c->contended) :
-		      opt_u64(d, obj, "contended", &c->contended);
+	err = delta ? lrs_jval__opt_inc(e, obj, "contended", &c->contended) :
+		      lrs_jval__opt_u64(e, obj, "contended", &c->contended);
 	if (!err)
-		err = delta ? opt_inc(d, obj, "wait_ns", &c->wait_ns) :
-			      opt_u64(d, obj, "wait_ns", &c->wait_ns);
+		err = delta ? lrs_jval__opt_inc(e, obj, "wait_ns", &c->wait_ns) :
+			      lrs_jval__opt_u64(e, obj, "wait_ns", &c->wait_ns);
 	if (!err)
-		err = opt_u64(d, obj, "wait_max_ns", &c->wait_max_ns);
+		err = lrs_jval__opt_u64(e, obj, "wait_max_ns", &c->wait_max_ns);
 	if (err || !h)
 		return err;
 	if (h->type != LRS_JARR)
-		return bad(d, "\"hist\" is not an array");
+		return lrs_jerr__set(e, "\"hist\" is not an array");
 	if (h->u.arr.len > LRS_HIST_BUCKETS)
-		return bad(d, "\"hist\" has %zu buckets, at most %d", h->u.arr.len, LRS_HIST_BUCKETS);
+		return lrs_jerr__set(e, "\"hist\" has %zu buckets, at most %d", h->u.arr.len, LRS_HIST_BUCKETS);
 	for (size_t i = 0; i < h->u.arr.len; i++) {
 		int64_t inc;
 
 		if (delta) {
 			if (lrs_jval__i64(h->u.arr.items[i], &inc))
-				return bad(d, "\"hist\" holds a non-integer");
+				return lrs_jerr__set(e, "\"hist\" holds a non-integer");
 			c->hist[i] += (uint64_t)inc;
 		} else if (lrs_jval__u64(h->u.arr.items[i], &c->hist[i])) {
-			return bad(d, "\"hist\" holds a negative or non-integer value");
+			return lrs_jerr__set(e, "\"hist\" holds a negative or non-integer value");
 		}
 	}
 	/* a full line leaves out trailing empty buckets: they are zero */
@@ -187,7 +80,7 @@ static int decode_counters(struct decode *d, const struct lrs_jval *obj, struct 
 }
 
 /* Stack uses: a full list; delta counts are increments over prev's same id. */
-static int decode_uses(struct decode *d, const struct lrs_jval *arr, struct lrs_stack_use **uses,
+static int decode_uses(struct lrs_jerr *e, const struct lrs_jval *arr, struct lrs_stack_use **uses,
 		       size_t *nr, bool delta)
 {
 	struct lrs_stack_use *n = NULL;
@@ -196,7 +89,7 @@ static int decode_uses(struct decode *d, const struct lrs_jval *arr, struct lrs_
 	if (!arr)
 		return 0;
 	if (arr->type != LRS_JARR)
-		return bad(d, "\"stacks\" of a lock is not an array");
+		return lrs_jerr__set(e, "\"stacks\" of a lock is not an array");
 	len = arr->u.arr.len;
 	if (len && !(n = calloc(len, sizeof(*n))))
 		return -ENOMEM;
@@ -207,23 +100,23 @@ static int decode_uses(struct decode *d, const struct lrs_jval *arr, struct lrs_
 
 		if (o->type != LRS_JOBJ) {
 			free(n);
-			return bad(d, "a stack use is not an object");
+			return lrs_jerr__set(e, "a stack use is not an object");
 		}
 		if (lrs_jval__int(lrs_jval__get(o, "id"), &id)) {
 			free(n);
-			return bad(d, "a stack use has no integer \"id\"");
+			return lrs_jerr__set(e, "a stack use has no integer \"id\"");
 		}
 		n[i].id = id;
-		b = delta ? recording__use_base(*uses, *nr, n[i].id) : NULL;
+		b = delta ? lrs_stack_uses__find(*uses, *nr, n[i].id) : NULL;
 		if (b) {
 			n[i].contended = b->contended;
 			n[i].wait_ns = b->wait_ns;
 		}
-		err = delta ? opt_inc(d, o, "contended", &n[i].contended) :
-			      opt_u64(d, o, "contended", &n[i].contended);
+		err = delta ? lrs_jval__opt_inc(e, o, "contended", &n[i].contended) :
+			      lrs_jval__opt_u64(e, o, "contended", &n[i].contended);
 		if (!err)
-			err = delta ? opt_inc(d, o, "wait_ns", &n[i].wait_ns) :
-				      opt_u64(d, o, "wait_ns", &n[i].wait_ns);
+			err = delta ? lrs_jval__opt_inc(e, o, "wait_ns", &n[i].wait_ns) :
+				      lrs_jval__opt_u64(e, o, "wait_ns", &n[i].wait_ns);
 		if (err) {
 			free(n);
 			return err;
@@ -242,7 +135,7 @@ static void waiters__free(struct lrs_waiter *w, size_t n)
 	free(w);
 }
 
-static int decode_waiters(struct decode *d, const struct lrs_jval *arr, struct lrs_lruvec *lv,
+static int decode_waiters(struct lrs_jerr *e, const struct lrs_jval *arr, struct lrs_lruvec *lv,
 			  bool delta)
 {
 	struct lrs_waiter *n = NULL;
@@ -252,7 +145,7 @@ static int decode_waiters(struct decode *d, const struct lrs_jval *arr, struct l
 	if (!arr)
 		return 0;
 	if (arr->type != LRS_JARR)
-		return bad(d, "\"waiters\" is not an array");
+		return lrs_jerr__set(e, "\"waiters\" is not an array");
 	len = arr->u.arr.len;
 	if (len && !(n = calloc(len, sizeof(*n))))
 		return -ENOMEM;
@@ -264,30 +157,30 @@ static int decode_waiters(struct decode *d, const struct lrs_jval *arr, struct l
 		int pid;
 
 		if (o->type != LRS_JOBJ) {
-			err = bad(d, "a waiter is not an object");
+			err = lrs_jerr__set(e, "a waiter is not an object");
 			break;
 		}
 		if (lrs_jval__int(lrs_jval__get(o, "pid"), &pid)) {
-			err = bad(d, "a waiter has no integer \"pid\"");
+			err = lrs_jerr__set(e, "a waiter has no integer \"pid\"");
 			break;
 		}
 		w->pid = pid;
 		comm = lrs_jval__str(lrs_jval__get(o, "comm"));
 		snprintf(w->comm, sizeof(w->comm), "%s", comm ? comm : "");
-		b = delta ? recording__waiter_base(lv, w->pid) : NULL;
+		b = delta ? lrs_lruvec__find_waiter(lv, w->pid) : NULL;
 		if (b) {
 			w->contended = b->contended;
 			w->wait_ns = b->wait_ns;
 		}
-		err = opt_u64(d, o, "memcg_id", &w->memcg_id);
+		err = lrs_jval__opt_u64(e, o, "memcg_id", &w->memcg_id);
 		if (!err)
-			err = opt_strdup(d, o, "memcg", &w->memcg);
+			err = lrs_jval__opt_strdup(e, o, "memcg", &w->memcg);
 		if (!err)
-			err = delta ? opt_inc(d, o, "contended", &w->contended) :
-				      opt_u64(d, o, "contended", &w->contended);
+			err = delta ? lrs_jval__opt_inc(e, o, "contended", &w->contended) :
+				      lrs_jval__opt_u64(e, o, "contended", &w->contended);
 		if (!err)
-			err = delta ? opt_inc(d, o, "wait_ns", &w->wait_ns) :
-				      opt_u64(d, o, "wait_ns", &w->wait_ns);
+			err = delta ? lrs_jval__opt_inc(e, o, "wait_ns", &w->wait_ns) :
+				      lrs_jval__opt_u64(e, o, "wait_ns", &w->wait_ns);
 		if (err)
 			break;
 	}
@@ -301,87 +194,89 @@ static int decode_waiters(struct decode *d, const struct lrs_jval *arr, struct l
 	return 0;
 }
 
-static int decode_lru_pages(struct decode *d, const struct lrs_jval *obj, uint64_t *pages)
+static int decode_lru_pages(struct lrs_jerr *e, const struct lrs_jval *obj, uint64_t *pages)
 {
 	const struct lrs_jval *lp = lrs_jval__get(obj, "lru_pages");
 
 	if (!lp)
 		return 0;
 	if (lp->type != LRS_JOBJ)
-		return bad(d, "\"lru_pages\" is not an object");
+		return lrs_jerr__set(e, "\"lru_pages\" is not an object");
 	for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
-		if (opt_u64(d, lp, lrs_lru_list_names[l], &pages[l]))
+		if (lrs_jval__opt_u64(e, lp, lrs_lru_list_names[l], &pages[l]))
 			return -EINVAL;
 	return 0;
 }
 
 /* Fields of one lruvec entry over *lv (zeroed for a full entry). */
-static int decode_lruvec(struct decode *d, const struct lrs_jval *o, struct lrs_lruvec *lv, bool delta)
+static int decode_lruvec(struct lrs_jerr *e, const struct lrs_jval *o, struct lrs_lruvec *lv,
+			 bool delta)
 {
 	int err;
 
-	err = opt_strdup(d, o, "memcg", &lv->memcg);
+	err = lrs_jval__opt_strdup(e, o, "memcg", &lv->memcg);
 	if (!err)
-		err = opt_u64(d, o, "parent_id", &lv->parent_id);
+		err = lrs_jval__opt_u64(e, o, "parent_id", &lv->parent_id);
 	if (!err)
-		err = opt_int(d, o, "depth", &lv->depth);
+		err = lrs_jval__opt_int(e, o, "depth", &lv->depth);
 	if (!err)
-		err = opt_addr(d, o, "lock", &lv->lock_addr);
+		err = lrs_jval__opt_addr(e, o, "lock", &lv->lock_addr);
 	if (!err)
-		err = opt_bool(d, o, "removed", &lv->removed);
+		err = lrs_jval__opt_bool(e, o, "removed", &lv->removed);
 	if (!err)
-		err = decode_counters(d, o, &lv->counters, delta);
+		err = decode_counters(e, o, &lv->counters, delta);
 	if (!err)
-		err = decode_waiters(d, lrs_jval__get(o, "waiters"), lv, delta);
+		err = decode_waiters(e, lrs_jval__get(o, "waiters"), lv, delta);
 	if (!err)
-		err = decode_uses(d, lrs_jval__get(o, "stacks"), &lv->stacks, &lv->nr_stacks, delta);
+		err = decode_uses(e, lrs_jval__get(o, "stacks"), &lv->stacks, &lv->nr_stacks, delta);
 	if (!err)
-		err = decode_lru_pages(d, o, lv->lru_pages);
+		err = decode_lru_pages(e, o, lv->lru_pages);
 	return err;
 }
 
-static int decode_other(struct decode *d, const struct lrs_jval *o, struct lrs_other_lock *ol, bool delta)
+static int decode_other(struct lrs_jerr *e, const struct lrs_jval *o, struct lrs_other_lock *ol,
+			bool delta)
 {
 	uint64_t flags = ol->flags;
 	int err;
 
-	err = opt_strdup(d, o, "name", &ol->name);
+	err = lrs_jval__opt_strdup(e, o, "name", &ol->name);
 	if (!err)
-		err = opt_u64(d, o, "flags", &flags);
+		err = lrs_jval__opt_u64(e, o, "flags", &flags);
 	if (!err && flags > UINT32_MAX)
-		err = bad(d, "\"flags\" is over 32 bits");
+		err = lrs_jerr__set(e, "\"flags\" is over 32 bits");
 	ol->flags = (uint32_t)flags;
 	if (!err)
-		err = decode_counters(d, o, &ol->counters, delta);
+		err = decode_counters(e, o, &ol->counters, delta);
 	if (!err)
-		err = decode_uses(d, lrs_jval__get(o, "stacks"), &ol->stacks, &ol->nr_stacks, delta);
+		err = decode_uses(e, lrs_jval__get(o, "stacks"), &ol->stacks, &ol->nr_stacks, delta);
 	return err;
 }
 
-static int lruvec_key(struct decode *d, const struct lrs_jval *o, uint64_t *id, int *node)
+static int lruvec_key(struct lrs_jerr *e, const struct lrs_jval *o, uint64_t *id, int *node)
 {
 	if (o->type != LRS_JOBJ)
-		return bad(d, "an lruvec is not an object");
+		return lrs_jerr__set(e, "an lruvec is not an object");
 	if (lrs_jval__u64(lrs_jval__get(o, "memcg_id"), id))
-		return bad(d, "an lruvec has no \"memcg_id\"");
+		return lrs_jerr__set(e, "an lruvec has no \"memcg_id\"");
 	if (lrs_jval__int(lrs_jval__get(o, "node"), node) || *node < 0)
-		return bad(d, "lruvec of memcg_id %" PRIu64 " has no valid \"node\"", *id);
+		return lrs_jerr__set(e, "lruvec of memcg_id %" PRIu64 " has no valid \"node\"", *id);
 	return 0;
 }
 
 /* carry: patch the previous line's entries; incr: counters are increments. */
-static int decode_lruvecs(struct decode *d, const struct lrs_jval *arr, struct lrs_snapshot *s,
+static int decode_lruvecs(struct lrs_jerr *e, const struct lrs_jval *arr, struct lrs_snapshot *s,
 			  bool carry, bool incr)
 {
 	size_t cursor = 0;
 
 	if (!arr || arr->type != LRS_JARR)
-		return bad(d, "\"lruvecs\" is missing or not an array");
+		return lrs_jerr__set(e, "\"lruvecs\" is missing or not an array");
 	for (size_t i = 0; i < arr->u.arr.len; i++) {
 		const struct lrs_jval *o = arr->u.arr.items[i];
 		struct lrs_lruvec *lv;
 		uint64_t id;
-		int node, err = lruvec_key(d, o, &id, &node);
+		int node, err = lruvec_key(e, o, &id, &node);
 
 		if (err)
 			return err;
@@ -391,7 +286,7 @@ static int decode_lruvecs(struct decode *d, const struct lrs_jval *arr, struct l
 			       (s->lruvecs[cursor].memcg_id != id || s->lruvecs[cursor].node != node))
 				cursor++;
 			if (cursor == s->nr_lruvecs)
-				return bad(d, "delta for lruvec memcg_id %" PRIu64 " node %d, "
+				return lrs_jerr__set(e, "delta for lruvec memcg_id %" PRIu64 " node %d, "
 					   "which the line before does not have (or out of order)", id, node);
 			lv = &s->lruvecs[cursor++];
 		} else {
@@ -401,14 +296,14 @@ static int decode_lruvecs(struct decode *d, const struct lrs_jval *arr, struct l
 			lv->memcg_id = id;
 			lv->node = node;
 		}
-		err = decode_lruvec(d, o, lv, incr);
+		err = decode_lruvec(e, o, lv, incr);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int decode_others(struct decode *d, const struct lrs_jval *arr, struct lrs_snapshot *s,
+static int decode_others(struct lrs_jerr *e, const struct lrs_jval *arr, struct lrs_snapshot *s,
 			 bool carry, bool incr)
 {
 	size_t cursor = 0;
@@ -416,7 +311,7 @@ static int decode_others(struct decode *d, const struct lrs_jval *arr, struct lr
 	if (!arr)
 		return 0;
 	if (arr->type != LRS_JARR)
-		return bad(d, "\"other_locks\" is not an array");
+		return lrs_jerr__set(e, "\"other_locks\" is not an array");
 	for (size_t i = 0; i < arr->u.arr.len; i++) {
 		const struct lrs_jval *o = arr->u.arr.items[i];
 		struct lrs_other_lock *ol;
@@ -424,17 +319,17 @@ static int decode_others(struct decode *d, const struct lrs_jval *arr, struct lr
 		int err;
 
 		if (o->type != LRS_JOBJ)
-			return bad(d, "an other lock is not an object");
+			return lrs_jerr__set(e, "an other lock is not an object");
 		if (!lrs_jval__get(o, "lock"))
-			return bad(d, "an other lock has no \"lock\" address");
-		err = opt_addr(d, o, "lock", &addr);
+			return lrs_jerr__set(e, "an other lock has no \"lock\" address");
+		err = lrs_jval__opt_addr(e, o, "lock", &addr);
 		if (err)
 			return err;
 		if (carry) {
 			while (cursor < s->nr_other_locks && s->other_locks[cursor].lock_addr != addr)
 				cursor++;
 			if (cursor == s->nr_other_locks)
-				return bad(d, "delta for lock 0x%" PRIx64 ", which the line before does "
+				return lrs_jerr__set(e, "delta for lock 0x%" PRIx64 ", which the line before does "
 					   "not have (or out of order)", addr);
 			ol = &s->other_locks[cursor++];
 		} else {
@@ -443,19 +338,19 @@ static int decode_others(struct decode *d, const struct lrs_jval *arr, struct lr
 				return -ENOMEM;
 			ol->lock_addr = addr;
 		}
-		err = decode_other(d, o, ol, incr);
+		err = decode_other(e, o, ol, incr);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int decode_stacks(struct decode *d, const struct lrs_jval *obj, struct lrs_snapshot *s)
+static int decode_stacks(struct lrs_jerr *e, const struct lrs_jval *obj, struct lrs_snapshot *s)
 {
 	if (!obj)
 		return 0;
 	if (obj->type != LRS_JOBJ)
-		return bad(d, "\"stacks\" is not an object of id: [frames]");
+		return lrs_jerr__set(e, "\"stacks\" is not an object of id: [frames]");
 	for (size_t i = 0; i < obj->u.obj.len; i++) {
 		const struct lrs_jmember *m = &obj->u.obj.members[i];
 		struct lrs_stack *st;
@@ -465,9 +360,9 @@ static int decode_stacks(struct decode *d, const struct lrs_jval *obj, struct lr
 		errno = 0;
 		id = strtol(m->key, &end, 10);
 		if (!m->key[0] || *end || errno || id < INT32_MIN || id > INT32_MAX)
-			return bad(d, "stack id \"%.32s\" is not an integer", m->key);
+			return lrs_jerr__set(e, "stack id \"%.32s\" is not an integer", m->key);
 		if (m->val->type != LRS_JARR)
-			return bad(d, "stack %ld is not an array of frames", id);
+			return lrs_jerr__set(e, "stack %ld is not an array of frames", id);
 		st = lrs_snapshot__add_stack(s);
 		if (!st)
 			return -ENOMEM;
@@ -478,7 +373,7 @@ static int decode_stacks(struct decode *d, const struct lrs_jval *obj, struct lr
 			const char *f = lrs_jval__str(m->val->u.arr.items[k]);
 
 			if (!f)
-				return bad(d, "stack %ld has a frame that is not a string", id);
+				return lrs_jerr__set(e, "stack %ld has a frame that is not a string", id);
 			st->frames[k] = strdup(f);
 			if (!st->frames[k])
 				return -ENOMEM;
@@ -525,7 +420,8 @@ static void free_others(struct lrs_snapshot *s)
 	s->nr_other_locks = 0;
 }
 
-int recording__schema_version(const struct lrs_jval *v, double *ver, char *why, size_t why_len)
+int lrs_snapshot_json__schema_version(const struct lrs_jval *v, double *ver, char *why,
+				      size_t why_len)
 {
 	if (!lrs_jval__dbl(v, ver))
 		return 0;
@@ -541,20 +437,18 @@ int recording__schema_version(const struct lrs_jval *v, double *ver, char *why, 
 }
 
 /* "schema": a major version this reader knows, as a number (1 or 1.2). */
-static int check_schema(struct decode *d, const struct lrs_jval *v)
+static int check_schema(struct lrs_jerr *e, const struct lrs_jval *v)
 {
 	char why[120];
 	double ver;
 
-	if (recording__schema_version(v, &ver, why, sizeof(why)))
-		return bad(d, "%s: not an lruscope snapshot", why);
+	if (lrs_snapshot_json__schema_version(v, &ver, why, sizeof(why)))
+		return lrs_jerr__set(e, "%s: not an lruscope snapshot", why);
 	/* compared as a double: a huge or NaN version must not reach an int cast */
 	if (!(ver >= LRS_SCHEMA_VERSION && ver < LRS_SCHEMA_VERSION + 1)) {
-		if (d->err && d->err_len)
-			snprintf(d->err, d->err_len,
-				 "snapshot schema version %g, but this lruscope reads version %d only: "
-				 "use the lruscope that made the recording, or a newer one", ver,
-				 LRS_SCHEMA_VERSION);
+		lrs_jerr__set(e, "snapshot schema version %g, but this lruscope reads version %d only: "
+			      "use the lruscope that made the recording, or a newer one", ver,
+			      LRS_SCHEMA_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	return 0;
@@ -568,7 +462,7 @@ static bool in_list(const struct lrs_jval *arr, const char *name)
 	return false;
 }
 
-static int decode_root(struct decode *d, const struct lrs_jval *root, const struct lrs_snapshot *prev,
+static int decode_root(struct lrs_jerr *e, const struct lrs_jval *root, const struct lrs_snapshot *prev,
 		       struct lrs_snapshot **out)
 {
 	const struct lrs_jval *delta = lrs_jval__get(root, "delta"), *nodes, *drops;
@@ -578,15 +472,15 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 	int err;
 
 	if (!root || root->type != LRS_JOBJ)
-		return bad(d, "not a JSON object: not an lruscope snapshot");
-	err = check_schema(d, lrs_jval__get(root, "schema"));
+		return lrs_jerr__set(e, "not a JSON object: not an lruscope snapshot");
+	err = check_schema(e, lrs_jval__get(root, "schema"));
 	if (err)
 		return err;
 	if (delta) {
 		if (delta->type != LRS_JARR)
-			return bad(d, "\"delta\" is not an array of section names");
+			return lrs_jerr__set(e, "\"delta\" is not an array of section names");
 		if (!prev)
-			return bad(d, "a delta line with no full snapshot before it");
+			return lrs_jerr__set(e, "a delta line with no full snapshot before it");
 		d_lruvecs = in_list(delta, "lruvecs");
 		d_others = in_list(delta, "other_locks");
 		d_stacks = in_list(delta, "stacks");
@@ -610,36 +504,36 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 
 	err = -EINVAL;
 	if (lrs_jval__u64(lrs_jval__get(root, "t_ns"), &s->t_ns)) {
-		bad(d, "no \"t_ns\" timestamp");
+		lrs_jerr__set(e, "no \"t_ns\" timestamp");
 		goto fail;
 	}
 	s->interval_ns = 0;
-	if (opt_u64(d, root, "interval_ns", &s->interval_ns))
+	if (lrs_jval__opt_u64(e, root, "interval_ns", &s->interval_ns))
 		goto fail;
 	kernel = lrs_jval__str(lrs_jval__get(root, "kernel"));
 	snprintf(s->kernel, sizeof(s->kernel), "%s", kernel ? kernel : "");
-	if (decode_spin_source(d, lrs_jval__get(root, "spin_source"), &s->spin_source))
+	if (decode_spin_source(e, lrs_jval__get(root, "spin_source"), &s->spin_source))
 		goto fail;
 	nodes = lrs_jval__get(root, "nodes");
 	if (nodes && nodes->type != LRS_JARR) {
-		bad(d, "\"nodes\" is not an array");
+		lrs_jerr__set(e, "\"nodes\" is not an array");
 		goto fail;
 	}
 	for (size_t i = 0; nodes && i < nodes->u.arr.len; i++) {
 		int n;
 
 		if (lrs_jval__int(nodes->u.arr.items[i], &n) || n < 0) {
-			bad(d, "\"nodes\" holds something that is not a node number");
+			lrs_jerr__set(e, "\"nodes\" holds something that is not a node number");
 			goto fail;
 		}
 		if (lrs_snapshot__add_node(s, n))
 			goto nomem;
 	}
-	err = decode_lruvecs(d, lrs_jval__get(root, "lruvecs"), s, d_lruvecs, delta != NULL);
+	err = decode_lruvecs(e, lrs_jval__get(root, "lruvecs"), s, d_lruvecs, delta != NULL);
 	if (!err)
-		err = decode_others(d, lrs_jval__get(root, "other_locks"), s, d_others, delta != NULL);
+		err = decode_others(e, lrs_jval__get(root, "other_locks"), s, d_others, delta != NULL);
 	if (!err && !d_stacks)
-		err = decode_stacks(d, lrs_jval__get(root, "stacks"), s);
+		err = decode_stacks(e, lrs_jval__get(root, "stacks"), s);
 	if (err)
 		goto fail;
 	/* every lruvec's node is listed, as the live collector does */
@@ -649,23 +543,23 @@ static int decode_root(struct decode *d, const struct lrs_jval *root, const stru
 	memset(&s->drops, 0, sizeof(s->drops));
 	drops = lrs_jval__get(root, "drops");
 	err = -EINVAL;
-	if (drops && (opt_u64(d, drops, "task", &s->drops.task) ||
-		      opt_u64(d, drops, "stack", &s->drops.stack) ||
-		      opt_u64(d, drops, "stats_full", &s->drops.stats_full) ||
-		      opt_u64(d, drops, "insert_failed", &s->drops.insert_failed) ||
-		      opt_u64(d, drops, "negative_time", &s->drops.negative_time)))
+	if (drops && (lrs_jval__opt_u64(e, drops, "task", &s->drops.task) ||
+		      lrs_jval__opt_u64(e, drops, "stack", &s->drops.stack) ||
+		      lrs_jval__opt_u64(e, drops, "stats_full", &s->drops.stats_full) ||
+		      lrs_jval__opt_u64(e, drops, "insert_failed", &s->drops.insert_failed) ||
+		      lrs_jval__opt_u64(e, drops, "negative_time", &s->drops.negative_time)))
 		goto fail;
-	if (opt_strdup(d, root, "unavailable", &s->unavailable))
+	if (lrs_jval__opt_strdup(e, root, "unavailable", &s->unavailable))
 		goto fail;
 	/*
 	 * holders: every line that has them carries them whole. An array
-	 * there is walk.py's drgn holders (walk_import.c reads those), not ours.
+	 * there is walk.py's drgn holders (collector/walk/ reads those), not ours.
 	 */
 	lrs_holders__free(s->holders);
 	s->holders = NULL;
 	if (lrs_jval__is(lrs_jval__get(root, "holders"), LRS_JOBJ)) {
-		err = lrs_holders__read_json(lrs_jval__get(root, "holders"), &s->holders, d->err,
-					     d->err_len);
+		err = lrs_holders__read_json(lrs_jval__get(root, "holders"), &s->holders, e->buf,
+					     e->len);
 		if (err)
 			goto fail;
 	}
@@ -675,15 +569,15 @@ nomem:
 	err = -ENOMEM;
 fail:
 	if (err == -ENOMEM)
-		bad(d, "out of memory");
+		lrs_jerr__set(e, "out of memory");
 	lrs_snapshot__free(s);
 	return err;
 }
 
-int lrs_recording__decode_line(const char *line, size_t len, const struct lrs_snapshot *prev,
-			       struct lrs_snapshot **out, char *err, size_t err_len)
+int lrs_snapshot__read_json(const char *line, size_t len, const struct lrs_snapshot *prev,
+			    struct lrs_snapshot **out, char *err, size_t err_len)
 {
-	struct decode d = { .err = err, .err_len = err_len };
+	struct lrs_jerr e = { .buf = err, .len = err_len };
 	struct lrs_jdoc doc;
 	char why[160];
 	int ret;
@@ -693,7 +587,7 @@ int lrs_recording__decode_line(const char *line, size_t len, const struct lrs_sn
 		snprintf(err, err_len, "not valid JSON (%s)", why);
 		return ret == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
-	ret = decode_root(&d, doc.root, prev, out);
+	ret = decode_root(&e, doc.root, prev, out);
 	lrs_jdoc__free(&doc);
 	return ret;
 }

@@ -1,42 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A recording's lines as text: the header, and a snapshot as a full line or a delta. */
+/*
+ * A snapshot as a delta line over the one before (docs/recording-format.md):
+ * the sections whose keys did not change hold only what changed, their
+ * cumulative counters as increments.
+ */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "model/json/json_writer.h"
-#include "collector/replay/recording.h"
-#include "collector/replay/recording_internal.h"
-#include "model/snapshot_diff.h"
 #include "model/json/snapshot_json.h"
-
-int lrs_recording__write_header(FILE *f, const struct lrs_recording_header *hdr)
-{
-	struct lrs_json j;
-
-	lrs_json__init(&j, f);
-	lrs_json__obj_begin(&j);
-	lrs_json__key(&j, "lruscope_recording");
-	lrs_json__i64(&j, LRS_RECORDING_VERSION);
-	lrs_json__key(&j, "schema");
-	lrs_json__i64(&j, hdr->schema ? hdr->schema : LRS_SCHEMA_VERSION);
-	lrs_json__key(&j, "kernel");
-	lrs_json__str(&j, hdr->kernel);
-	lrs_json__key(&j, "host");
-	lrs_json__str(&j, hdr->host);
-	lrs_json__key(&j, "nodes");
-	lrs_json__arr_begin(&j);
-	for (size_t i = 0; i < hdr->nr_nodes; i++)
-		lrs_json__i64(&j, hdr->nodes[i]);
-	lrs_json__arr_end(&j);
-	lrs_json__key(&j, "interval_ns");
-	lrs_json__u64(&j, hdr->interval_ns);
-	lrs_json__key(&j, "started_unix_ns");
-	lrs_json__u64(&j, hdr->started_unix_ns);
-	lrs_json__obj_end(&j);
-	fputc('\n', f);
-	return ferror(f) ? -EIO : 0;
-}
+#include "model/json/snapshot_json_internal.h"
+#include "model/snapshot_diff.h"
 
 /* An increment, modulo 2^64: exact whatever the counters did. */
 static void write_inc(struct lrs_json *j, const char *key, uint64_t cur, uint64_t prev)
@@ -72,16 +47,6 @@ static void write_counters_delta(struct lrs_json *j, const struct lrs_lock_count
 	lrs_json__arr_end(j);
 }
 
-/* The base a delta stack use counts from: the previous use of the same id. */
-const struct lrs_stack_use *recording__use_base(const struct lrs_stack_use *prev, size_t n,
-						int32_t id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (prev[i].id == id)
-			return &prev[i];
-	return NULL;
-}
-
 static bool uses_same(const struct lrs_stack_use *a, size_t na, const struct lrs_stack_use *b,
 		      size_t nb)
 {
@@ -96,7 +61,7 @@ static void write_uses_delta(struct lrs_json *j, const struct lrs_stack_use *u, 
 	lrs_json__key(j, "stacks");
 	lrs_json__arr_begin(j);
 	for (size_t i = 0; i < n; i++) {
-		const struct lrs_stack_use *b = recording__use_base(prev, nprev, u[i].id);
+		const struct lrs_stack_use *b = lrs_stack_uses__find(prev, nprev, u[i].id);
 
 		lrs_json__obj_begin(j);
 		lrs_json__key(j, "id");
@@ -106,15 +71,6 @@ static void write_uses_delta(struct lrs_json *j, const struct lrs_stack_use *u, 
 		lrs_json__obj_end(j);
 	}
 	lrs_json__arr_end(j);
-}
-
-/* The base a delta waiter counts from: the previous line's waiter of the same pid. */
-const struct lrs_waiter *recording__waiter_base(const struct lrs_lruvec *prev, int32_t pid)
-{
-	for (size_t i = 0; i < prev->nr_waiters; i++)
-		if (prev->waiters[i].pid == pid)
-			return &prev->waiters[i];
-	return NULL;
 }
 
 static bool str_same(const char *a, const char *b)
@@ -170,17 +126,10 @@ static void write_lruvec_delta(struct lrs_json *j, const struct lrs_lruvec *lv,
 		lrs_json__arr_begin(j);
 		for (size_t i = 0; i < lv->nr_waiters; i++) {
 			const struct lrs_waiter *w = &lv->waiters[i];
-			const struct lrs_waiter *b = recording__waiter_base(p, w->pid);
+			const struct lrs_waiter *b = lrs_lruvec__find_waiter(p, w->pid);
 
 			lrs_json__obj_begin(j);
-			lrs_json__key(j, "pid");
-			lrs_json__i64(j, w->pid);
-			lrs_json__key(j, "comm");
-			lrs_json__str(j, w->comm);
-			lrs_json__key(j, "memcg");
-			lrs_json__str(j, w->memcg);
-			lrs_json__key(j, "memcg_id");
-			lrs_json__u64(j, w->memcg_id);
+			lrs_snapshot_json__write_waiter_id(j, w);
 			write_inc(j, "contended", w->contended, b ? b->contended : 0);
 			write_inc(j, "wait_ns", w->wait_ns, b ? b->wait_ns : 0);
 			lrs_json__obj_end(j);
@@ -188,15 +137,8 @@ static void write_lruvec_delta(struct lrs_json *j, const struct lrs_lruvec *lv,
 		lrs_json__arr_end(j);
 	}
 	write_uses_delta(j, lv->stacks, lv->nr_stacks, p->stacks, p->nr_stacks);
-	if (memcmp(lv->lru_pages, p->lru_pages, sizeof(lv->lru_pages))) {
-		lrs_json__key(j, "lru_pages");
-		lrs_json__obj_begin(j);
-		for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
-			lrs_json__key(j, lrs_lru_list_names[l]);
-			lrs_json__u64(j, lv->lru_pages[l]);
-		}
-		lrs_json__obj_end(j);
-	}
+	if (memcmp(lv->lru_pages, p->lru_pages, sizeof(lv->lru_pages)))
+		lrs_snapshot_json__write_lru_pages(j, lv);
 	lrs_json__obj_end(j);
 }
 
@@ -240,8 +182,8 @@ static bool other_keys_same(const struct lrs_snapshot *a, const struct lrs_snaps
 	return true;
 }
 
-int lrs_recording__write_line(FILE *f, const struct lrs_snapshot *snap,
-			      const struct lrs_snapshot *prev)
+int lrs_snapshot__write_json_delta(const struct lrs_snapshot *snap,
+				   const struct lrs_snapshot *prev, FILE *f)
 {
 	bool d_lruvecs, d_others, d_stacks;
 	struct lrs_json j;
