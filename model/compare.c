@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ struct lrs_cmp_run {
 	struct lrs_snapshot *prev;
 	size_t samples, pauses;
 	double duration_s;
+	bool node_locks;		/* a node lock waited (a kernel before 5.11) */
 };
 
 static const char *const total_names[] = { "lruvec locks", "other locks" };
@@ -183,6 +185,41 @@ static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, 
 	return 0;
 }
 
+/*
+ * lv's waiters since was (its lruvec before, or NULL), each into the series of
+ * its own memcg: what that memcg's tasks waited, on whichever lruvec lock.
+ */
+static int add_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv, const struct lrs_lruvec *was,
+		       size_t k, double dt_s)
+{
+	for (size_t i = 0; i < lv->nr_waiters; i++) {
+		const struct lrs_waiter *w = &lv->waiters[i], *before = NULL;
+
+		for (size_t b = 0; was && b < was->nr_waiters && !before; b++)
+			if (was->waiters[b].pid == w->pid && was->waiters[b].memcg_id == w->memcg_id)
+				before = &was->waiters[b];
+		if (series_add(run, series_of(run, LRS_CMP_WAITER, w->memcg ? w->memcg : "?", -1, -1), k, dt_s,
+			       increase(w->wait_ns, before ? before->wait_ns : 0),
+			       increase(w->contended, before ? before->contended : 0)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* lv's wait into its node's sum of lruvec locks, and its waiters' into their memcgs'. */
+static int add_node_and_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv,
+				const struct lrs_lruvec *was, size_t k, double dt_s, uint64_t wait, uint64_t cont)
+{
+	char name[16];
+
+	if (lrs_lruvec__is_node_lock(lv))
+		run->node_locks = true;
+	snprintf(name, sizeof(name), "N%d", lv->node);
+	if (series_add(run, series_of(run, LRS_CMP_NODE, name, lv->node, -1), k, dt_s, wait, cont))
+		return -ENOMEM;
+	return add_waiters(run, lv, was, k, dt_s);
+}
+
 static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, double dt_s)
 {
 	const struct lrs_snapshot *prev = run->prev;
@@ -220,6 +257,7 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont) ||
 		    series_add(run, series_of(run, LRS_CMP_MEMCG, lv->memcg ? lv->memcg : "?", -1, -1), k, dt_s,
 			       wait, cont) ||
+		    add_node_and_waiters(run, lv, was, k, dt_s, wait, cont) ||
 		    add_causes(run, snap, lv, was, k, dt_s))
 			goto out;
 	}
@@ -416,7 +454,7 @@ static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const 
 		.side = sa && sb ? LRS_CMP_BOTH : sa ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B };
 	if (s->kind != LRS_CMP_TOTAL && !(sa && (sa->wait_ns || sa->contended_sum)) &&
 	    !(sb && (sb->wait_ns || sb->contended_sum))) {
-		cmp->nr_idle += s->kind != LRS_CMP_MEMCG;
+		cmp->nr_idle += s->kind == LRS_CMP_LRUVEC || s->kind == LRS_CMP_LOCK;
 		return 0;
 	}
 	row->name = strdup(s->name);
@@ -516,6 +554,11 @@ static bool has_row(const struct series *s, const struct lrs_cmp_run *a, const s
 {
 	if (s->kind == LRS_CMP_TOTAL || s->cause >= 0)
 		return false;
+	if (s->kind == LRS_CMP_NODE || s->kind == LRS_CMP_WAITER)
+		return a->node_locks || b->node_locks;
+	/* the node locks summed over the nodes are the lruvec total: no memcg of their own */
+	if (s->kind == LRS_CMP_MEMCG && !strcmp(s->name, LRS_NODE_LOCK_MEMCG))
+		return false;
 	return s->kind != LRS_CMP_MEMCG || waited_on_nodes(a, b, s->name, nodes, nr_nodes);
 }
 
@@ -539,6 +582,7 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 	cmp->duration_b_s = b->duration_s;
 	cmp->pauses_a = a->pauses;
 	cmp->pauses_b = b->pauses;
+	cmp->node_locks = a->node_locks || b->node_locks;
 	cmp->rows = calloc(a->nr_series + b->nr_series + 2, sizeof(*cmp->rows));
 	if (!cmp->rows)
 		goto fail;

@@ -40,6 +40,16 @@
 enum lrs_cmp_kind {
 	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
 	/*
+	 * Only where a side has a node lock (before 5.11, LRS_NODE_LOCK_MEMCG),
+	 * so that a kernel of one lock per node compares with one of a lock per
+	 * memcg: a node's lruvec locks summed (its one lock, or every memcg's
+	 * lruvec on it), named "N0"; and a memcg's own tasks' wait on lruvec
+	 * locks, whichever lock they waited on (its waiter rows summed), named
+	 * by its path, matched across the sides by path.
+	 */
+	LRS_CMP_NODE,
+	LRS_CMP_WAITER,
+	/*
 	 * A memcg's lruvecs summed over its nodes; only for a memcg that
 	 * waited on more than one node in A or B (on one, it would repeat
 	 * that lruvec's row). Where a memcg's pages sit, and so which node's
@@ -133,6 +143,7 @@ struct lrs_compare {
 	 */
 	struct lrs_cmp_row *rows;
 	size_t nr_rows;
+	bool node_locks;			/* a side has node locks: the node and waiter rows */
 	size_t nr_significant;			/* rows other than the totals */
 	size_t nr_idle;				/* lruvecs and locks left out (memcgs not counted) */
 };

@@ -436,6 +436,109 @@ static void test_removed_memcg_carried_over_is_not_in_the_run(void **state)
 	lrs_cmp_run__free(b);
 }
 
+/* ---- a kernel of one lock per node against one of a lock per memcg ------------ */
+
+/*
+ * A recording of two containers on node 0, n snapshots 1 s apart, each
+ * interval's wait noisy around its rate: with node_lock, every wait is on the
+ * node's one lock (5.10), waited by both containers' tasks, c0 at rate[0] and
+ * c1 at rate[1] ns/s; without, each container waits on its own lruvec (6.1),
+ * and the root's lruvec waits 'root' ns/s with no waiter listed. sum[i]: the
+ * wait of c0, c1 and the root in all.
+ */
+static struct lrs_cmp_run *make_node_run(bool node_lock, const double rate[2], double root, size_t n,
+					 unsigned int seed, uint64_t sum[3])
+{
+	struct lrs_cmp_run *run = lrs_cmp_run__new();
+	static const char *const memcgs[] = { "/lrs-c0", "/lrs-c1" };
+
+	rng_state = 0x9e3779b97f4a7c15ULL * (seed + 3);
+	sum[0] = sum[1] = sum[2] = 0;
+	for (size_t t = 0; t < n; t++) {
+		struct lrs_snapshot *s = lrs_snapshot__new();
+		struct lrs_lruvec *lv = NULL;
+
+		s->t_ns = (t + 1) * 1000000000ULL;
+		lrs_snapshot__add_node(s, 0);
+		for (int i = 0; i < 2; i++) {
+			struct lrs_waiter *w;
+
+			if (!lv || !node_lock) {
+				lv = lrs_snapshot__add_lruvec(s);
+				lv->memcg = strdup(node_lock ? LRS_NODE_LOCK_MEMCG : memcgs[i]);
+				lv->memcg_id = node_lock ? 0 : 40 + (uint64_t)i;
+				lv->waiters = calloc(2, sizeof(*lv->waiters));
+			}
+			if (t)
+				sum[i] += (uint64_t)noisy(rate[i]);
+			w = &lv->waiters[lv->nr_waiters++];
+			w->pid = 100 + i;
+			w->memcg = strdup(memcgs[i]);
+			w->memcg_id = 40 + (uint64_t)i;
+			w->wait_ns = sum[i];
+			w->contended = w->wait_ns / 1000;
+			lv->counters.wait_ns += w->wait_ns;
+			lv->counters.contended += w->contended;
+		}
+		if (!node_lock) {
+			lv = lrs_snapshot__add_lruvec(s);
+			lv->memcg = strdup("/");
+			lv->memcg_id = 1;
+			if (t)
+				sum[2] += (uint64_t)noisy(root);
+			lv->counters.wait_ns = sum[2];
+			lv->counters.contended = lv->counters.wait_ns / 1000;
+		}
+		assert_int_equal(lrs_cmp_run__push(run, s), 0);
+		lrs_snapshot__free(s);
+	}
+	return run;
+}
+
+static void test_node_lock_against_memcg_locks(void **state)
+{
+	const double before[2] = { 4e8, 2e8 }, after[2] = { 1e6, 3e6 };
+	uint64_t sa[3], sb[3], sb2[3];
+	struct lrs_cmp_run *a = make_node_run(true, before, 0, 31, 1, sa);
+	struct lrs_cmp_run *b = make_node_run(false, after, 5e5, 31, 2, sb);
+	struct lrs_cmp_run *b2 = make_node_run(false, after, 5e5, 31, 3, sb2);
+	struct lrs_compare *c = NULL;
+	const struct lrs_cmp_row *r;
+
+	assert_int_equal(lrs_compare(a, b, &default_test, &c), 0);
+	assert_true(c->node_locks);
+	/* the node's one lock against the sum of its memcgs' lruvecs, the root's included */
+	r = row_of(c, LRS_CMP_NODE, "N0", 0);
+	assert_non_null(r);
+	assert_int_equal(r->side, LRS_CMP_BOTH);
+	assert_near(r->wait.a, (double)(sa[0] + sa[1]) / 30, 1);
+	assert_near(r->wait.b, (double)(sb[0] + sb[1] + sb[2]) / 30, 1);
+	assert_true(r->wait.significant);
+	/* each container's own tasks' wait, matched by path, whichever lock they waited on */
+	for (int i = 0; i < 2; i++) {
+		r = row_of(c, LRS_CMP_WAITER, i ? "/lrs-c1" : "/lrs-c0", -1);
+		assert_non_null(r);
+		assert_int_equal(r->side, LRS_CMP_BOTH);
+		assert_near(r->wait.a, (double)sa[i] / 30, 1);
+		assert_near(r->wait.b, (double)sb[i] / 30, 1);
+		assert_true(r->wait.significant);
+	}
+	/* the node lock is an lruvec row of A alone, and no memcg of its own */
+	assert_int_equal(row_of(c, LRS_CMP_LRUVEC, LRS_NODE_LOCK_MEMCG, 0)->side, LRS_CMP_ONLY_A);
+	assert_null(row_of(c, LRS_CMP_MEMCG, LRS_NODE_LOCK_MEMCG, -1));
+	lrs_compare__free(c);
+
+	/* two kernels of a lock per memcg: no node or waiter rows, as ever */
+	assert_int_equal(lrs_compare(b, b2, &default_test, &c), 0);
+	assert_false(c->node_locks);
+	for (size_t i = 0; i < c->nr_rows; i++)
+		assert_true(c->rows[i].kind != LRS_CMP_NODE && c->rows[i].kind != LRS_CMP_WAITER);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(a);
+	lrs_cmp_run__free(b);
+	lrs_cmp_run__free(b2);
+}
+
 /* ---- causes of sampled stacks, and pauses ------------------------------------ */
 
 /* One stack per cause, its frames innermost first. */
@@ -608,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_memcg_sum_over_nodes),
 		cmocka_unit_test(test_counter_reset_and_removed_memcg_path_reused),
 		cmocka_unit_test(test_removed_memcg_carried_over_is_not_in_the_run),
+		cmocka_unit_test(test_node_lock_against_memcg_locks),
 		cmocka_unit_test(test_causes_grown_unchanged_one_sided),
 		cmocka_unit_test(test_causes_unclassified_shown_untested_without_stacks),
 		cmocka_unit_test(test_pause_is_no_sample),

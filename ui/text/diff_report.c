@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model/json/json_writer.h"
 #include "ui/layout.h"
@@ -54,13 +55,18 @@ static char *fmt_p(char *buf, size_t len, const struct lrs_cmp_metric *m)
 static void text_row(FILE *f, const struct lrs_cmp_row *r)
 {
 	char wa[16], wb[16], wr[16], wp[16], ca[16], cb[16], cr[16], cp[16];
+	bool node_lock = r->kind == LRS_CMP_LRUVEC && !strcmp(r->name, LRS_NODE_LOCK_MEMCG);
+
 
 	fprintf(f, "%10s %10s %7s %7s  %8s %8s %7s %7s   %s",
 		lrs_fmt__rate_ns(wa, sizeof(wa), r->wait.a), lrs_fmt__rate_ns(wb, sizeof(wb), r->wait.b),
 		fmt_ratio(wr, sizeof(wr), r->wait.ratio), fmt_p(wp, sizeof(wp), &r->wait),
 		lrs_fmt__count(ca, sizeof(ca), r->contended.a), lrs_fmt__count(cb, sizeof(cb), r->contended.b),
-		fmt_ratio(cr, sizeof(cr), r->contended.ratio), fmt_p(cp, sizeof(cp), &r->contended), r->name);
-	if (r->kind == LRS_CMP_LRUVEC)
+		fmt_ratio(cr, sizeof(cr), r->contended.ratio), fmt_p(cp, sizeof(cp), &r->contended),
+		node_lock ? "" : r->name);
+	if (node_lock)
+		fprintf(f, "N%d %s", r->node, LRS_NODE_LOCK_MEMCG);
+	else if (r->kind == LRS_CMP_LRUVEC)
 		fprintf(f, "@N%d", r->node);
 	if (r->side != LRS_CMP_BOTH)
 		fprintf(f, "  (%s)", side_name(r->side));
@@ -149,6 +155,12 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 			LRS_COMPARE_FEW_SAMPLES);
 
 	text_section(f, cmp, LRS_CMP_TOTAL, bold, off, "total");
+	if (cmp->node_locks) {
+		text_section(f, cmp, LRS_CMP_NODE, bold, off,
+			     "node (its lruvec locks: one lock before 5.11, one per memcg since)");
+		text_section(f, cmp, LRS_CMP_WAITER, bold, off,
+			     "waiting memcg (its tasks' wait on any lruvec lock)");
+	}
 	for (size_t i = 0; i < cmp->nr_rows; i++)
 		memcgs += cmp->rows[i].kind == LRS_CMP_MEMCG;
 	if (memcgs)	/* only those that waited on more than one node */
@@ -250,9 +262,10 @@ static void json_rows(struct lrs_json *j, const struct lrs_compare *cmp, enum lr
 		if (r->kind != kind)
 			continue;
 		lrs_json__obj_begin(j);
-		lrs_json__key(j, kind == LRS_CMP_LRUVEC || kind == LRS_CMP_MEMCG ? "memcg" : "name");
+		lrs_json__key(j, kind == LRS_CMP_LRUVEC || kind == LRS_CMP_MEMCG || kind == LRS_CMP_WAITER ?
+				 "memcg" : "name");
 		lrs_json__str(j, r->name);
-		if (kind == LRS_CMP_LRUVEC) {
+		if (kind == LRS_CMP_LRUVEC || kind == LRS_CMP_NODE) {
 			lrs_json__key(j, "node");
 			lrs_json__i64(j, r->node);
 		}
@@ -295,6 +308,10 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__key(&j, "never_contended");
 	lrs_json__u64(&j, cmp->nr_idle);
 	json_rows(&j, cmp, LRS_CMP_TOTAL, "totals");
+	lrs_json__key(&j, "node_locks");	/* a side has them: nodes and waiting_memcgs filled */
+	lrs_json__bool(&j, cmp->node_locks);
+	json_rows(&j, cmp, LRS_CMP_NODE, "nodes");
+	json_rows(&j, cmp, LRS_CMP_WAITER, "waiting_memcgs");
 	json_rows(&j, cmp, LRS_CMP_MEMCG, "memcgs");	/* those that waited on several nodes */
 	json_rows(&j, cmp, LRS_CMP_LRUVEC, "lruvecs");
 	json_rows(&j, cmp, LRS_CMP_LOCK, "other_locks");
