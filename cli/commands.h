@@ -31,6 +31,7 @@ extern const struct lrs_command lrs_command_demo;	/* cli/cmd_demo.c */
 extern const struct lrs_command lrs_command_export;	/* cli/cmd_export.c: Prometheus exporter */
 extern const struct lrs_command lrs_command_walk;	/* cli/cmd_walk.c */
 extern const struct lrs_command lrs_command_workload;	/* cli/cmd_workload.c: the demo load alone */
+extern const struct lrs_command lrs_command_completion;	/* cli/completion.c */
 /* not listed: they print the tables the man page is made from */
 extern const struct lrs_command lrs_command_keys;	/* cli/cmd_keys.c */
 extern const struct lrs_command lrs_command_options;	/* cli/cmd_options.c */

@@ -18,6 +18,7 @@ const struct lrs_command *const lrs_commands[] = {
 	&lrs_command_export,
 	&lrs_command_walk,
 	&lrs_command_workload,
+	&lrs_command_completion,
 	&lrs_command_keys,
 	&lrs_command_options,
 	NULL
