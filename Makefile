@@ -1,4 +1,5 @@
-# lruscope: make (build only), make deps, make check, make demo, make bench, make install.
+# lruscope: make (build only), make deps, make check, make demo, make bench, make install
+# (the binary, the man page, the drgn scripts, the bash completion).
 # Quiet by default; V=1 shows the commands. GUI=0 builds without SDL2. All outputs go under build/.
 
 BUILD      := build
@@ -99,6 +100,8 @@ test_holders_LAYERS      := model
 test_json_LAYERS         := model
 test_layout_LAYERS       := ui
 test_model_LAYERS        := ui model
+test_options_LAYERS      := ui model
+test_options_SRCS        := cli/options.c cli/options_man.c cli/util.c
 test_percpu_merge_LAYERS := live model
 test_memcg_table_fs_LAYERS := live model
 test_recording_LAYERS    := text ui replay model
@@ -210,9 +213,16 @@ bench:
 	$(Q)LRS_ROOT=$(CURDIR) LRS_BUILD=$(abspath $(BUILD)) LRS_BIN=$(abspath $(BUILD))/lruscope \
 		tests/bench/run.sh
 
-install: all
+# the bash completion, written by the program from its option tables
+$(BUILD)/lruscope.bash-completion: $(BUILD)/lruscope
+	$(call msg,GEN,$@)
+	$(Q)$(BUILD)/lruscope completion bash > $@
+
+install: all $(BUILD)/lruscope.bash-completion
 	$(Q)install -D -m 0755 $(BUILD)/lruscope $(DESTDIR)$(PREFIX)/bin/lruscope
 	$(Q)install -D -m 0644 docs/lruscope.8 $(DESTDIR)$(PREFIX)/share/man/man8/lruscope.8
+	$(Q)install -D -m 0644 $(BUILD)/lruscope.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lruscope
 	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts
 	$(Q)cp -R drgn-scripts/. $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts/
 	$(Q)find $(DESTDIR)$(PREFIX)/share/lruscope/drgn-scripts -name __pycache__ -prune -exec rm -rf {} +

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lruscope diff A B: two recordings side by side, and which differences are real. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "collector/replay/recording.h"
 #include "model/compare.h"
 #include "ui/text/diff_report.h"
@@ -16,6 +16,101 @@
 #if LRS_GUI
 #include "ui/gui/gui.h"
 #endif
+
+enum { OPT_SCREENSHOT = LRS_OPT_KEY_LONG, OPT_NO_COLOR };
+
+static const struct lrs_opt opts[] = {
+	{ "min-change", 'm', LRS_OPT_SHORT, "PCT",
+	  "the least change of a mean, in percent either way, called significant (default 10; "
+	  "0: the test alone)",
+	  .man = "The least change of a mean, in percent either way, that is called significant\n"
+		 "(default 10, 0 to 1000); 0 leaves it to the test alone.\n" },
+	{ "format", 'f', LRS_OPT_SHORT, "FMT", "text (default) or json", .choices = "text json",
+	  .man = ".B text\n"
+		 "(default) or\n"
+		 ".B json\n"
+		 "(the same facts: for each side the file, kernel, samples, duration and interval;\n"
+		 "the test, its level,\n"
+		 ".B min_change\n"
+		 "(0.1 is 10%) and\n"
+		 ".B few_samples\n"
+		 "(the text\\(aqs note) and the\n"
+		 ".B pauses\n"
+		 "left out; then\n"
+		 ".BR totals ,\n"
+		 ".B memcgs\n"
+		 "(those that waited on several nodes, summed over them),\n"
+		 ".B lruvecs\n"
+		 "and\n"
+		 ".BR other_locks ,\n"
+		 "each with\n"
+		 ".B side\n"
+		 "(both, only_a, only_b) and, for\n"
+		 ".B wait_ns_per_s\n"
+		 "and\n"
+		 ".BR contended_per_s ,\n"
+		 ".BR a ,\n"
+		 ".BR b ,\n"
+		 ".BR ratio ,\n"
+		 ".B p\n"
+		 "(null when not tested) and\n"
+		 ".BR significant ;\n"
+		 "each lruvec also has\n"
+		 ".BR causes ,\n"
+		 "an array in the text\\(aqs order of\n"
+		 ".B cause\n"
+		 "(the key of\n"
+		 ".BR report \\(aqs\n"
+		 "JSON),\n"
+		 ".BR title ,\n"
+		 ".B side\n"
+		 "(where its stacks were sampled: both, only_a, only_b),\n"
+		 ".BR share_a ,\n"
+		 ".B share_b\n"
+		 "(of the lruvec\\(aqs sampled wait, 0 to 1) and\n"
+		 ".B sampled_wait_ns_per_s\n"
+		 "with the fields above; empty when no stack was sampled).\n" },
+	{ "tui", 't', LRS_OPT_SHORT, NULL,
+	  "a heatmap in the terminal: memcg rows, per node A, B and B/A (and past one node, all of "
+	  "them), the ratio red up, blue down, plain when not significant; below, the causes of "
+	  "the first lruvec from the top row down; arrows and pages scroll, q quits",
+	  .man = "The comparison as a heatmap in the terminal: one row per memcg (significant\n"
+		 "changes first), per node a group\n"
+		 ".B \"A  B  B/A\"\n"
+		 "of wait/s and, past one node and where the width allows, a group\n"
+		 ".B all\n"
+		 "with the memcg over all its nodes, the ratio on a diverging scale (a doubling per "
+		 "level, red when B waits\n"
+		 "more, blue when less, no colour when the change is not significant,\n"
+		 ".B \"only A\"\n"
+		 "or\n"
+		 ".B \"only B\"\n"
+		 "for a memcg on one side); below, the causes of the first lruvec from the top row\n"
+		 "down with sampled stacks (its sampled wait ratio per cause on the same scale,\n"
+		 ".B *\n"
+		 "when significant), and the totals.\n"
+		 "The keys of\n"
+		 ".B top\n"
+		 "scroll (arrows, PgUp, PgDn, Home, End);\n"
+		 ".B q\n"
+		 "or Esc quits.\n" },
+	{ "gui", 'g', LRS_OPT_SHORT, NULL, "the same in the SDL2 window",
+	  .man = "The same in the SDL2 window (the ratio cell filled with the colour).\n" },
+	{ "screenshot", OPT_SCREENSHOT, LRS_OPT_FILE, "FILE.png",
+	  "with --gui: draw it into FILE.png, no display",
+	  .man = "With\n"
+		 ".BR \\-\\-gui :\n"
+		 "draw the window into\n"
+		 ".I FILE.png\n"
+		 "headless and exit; no display needed.\n" },
+	{ "no-color", OPT_NO_COLOR, 0, NULL,
+	  "no bold or colour (also when NO_COLOR is set, or text not to a terminal)",
+	  .man = "No bold, no colour (also when\n"
+		 ".B NO_COLOR\n"
+		 "is set, or the text goes to no terminal).\n" },
+	LRS_OPT_GROUP(lrs_opts_help),
+	{ 0 }
+};
 
 static void help(FILE *f)
 {
@@ -46,27 +141,15 @@ static void help(FILE *f)
 		"N0 (node lock)), two more sections set it against one of a lock per memcg:\n"
 		"each node's lruvec locks summed, and each memcg's own tasks' wait on any\n"
 		"lruvec lock, matched by path.\n\n"
-"Under each lruvec, its causes (the kernel paths of its sampled waiting stacks,\n"
-"as in report): each cause's sampled wait/s in A and B, the ratio, the same test\n"
-"over each interval's sampled wait of that cause (the increase of its stacks'\n"
-"uses), and its share of the lruvec's sampled wait. Stacks are sampled: compare\n"
-"recordings made with the same options. unclassified is always shown. An\n"
-"interval over 4 times the collector's own is a pause (the file misses what\n"
-"happened, as between demo --record runs): not a sample.\n\n"
-		"  -m, --min-change PCT    the least change of a mean, in percent either way,\n"
-		"                          called significant (default 10; 0: the test alone)\n"
-		"  -f, --format FMT        text (default) or json\n"
-		"  -t, --tui               a heatmap in the terminal: memcg rows, per node\n"
-		"                          A | B | B/A (and past one node, all of them), the\n"
-		"                          ratio red up, blue down, plain when\n"
-		"                          not significant; below, the causes of the first\n"
-		"                          lruvec from the top row down; arrows and pages\n"
-		"                          scroll, q quits\n"
-		"  -g, --gui               the same in the SDL2 window\n"
-		"      --screenshot FILE.png  with --gui: draw it into FILE.png, no display\n"
-		"      --no-color          no bold or colour (also when NO_COLOR is set, or text\n"
-		"                          not to a terminal)\n"
-		"  -h, --help              this text\n\n"
+		"Under each lruvec, its causes (the kernel paths of its sampled waiting stacks,\n"
+		"as in report): each cause's sampled wait/s in A and B, the ratio, the same test\n"
+		"over each interval's sampled wait of that cause (the increase of its stacks'\n"
+		"uses), and its share of the lruvec's sampled wait. Stacks are sampled: compare\n"
+		"recordings made with the same options. unclassified is always shown. An\n"
+		"interval over 4 times the collector's own is a pause (the file misses what\n"
+		"happened, as between demo --record runs): not a sample.\n\n");
+	lrs_opts__write_help(f, opts);
+	fprintf(f, "\n"
 		"exit status: 0 ok (changes or not), 1 a recording could not be read, 2 usage error\n");
 }
 
@@ -86,131 +169,155 @@ static struct lrs_cmp_run *read_side(struct lrs_diff_input *in)
 	return run;
 }
 
-int lrs_cmd_diff(int argc, char **argv)
+struct diff_args {
+	struct lrs_diff_report_opts opts;
+	struct lrs_cmp_test test;
+	bool no_color, tui, gui;
+	const char *screenshot;
+};
+
+static int apply(void *ctx, int key, const char *value)
 {
-	static const struct option long_opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "min-change", required_argument, NULL, 'm' },
-		{ "tui", no_argument, NULL, 't' },
-		{ "gui", no_argument, NULL, 'g' },
-		{ "screenshot", required_argument, NULL, 'P' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	struct lrs_diff_report_opts opts = {};
-	struct lrs_diff_input a = {}, b = {};
-	struct lrs_cmp_test test = { LRS_COMPARE_ALPHA, LRS_COMPARE_MIN_CHANGE };
-	struct lrs_cmp_run *run_a = NULL, *run_b = NULL;
-	struct lrs_compare *cmp = NULL;
-	bool no_color = getenv("NO_COLOR") != NULL, tui = false, gui = false;
-	const char *screenshot = NULL;
-	int c, ret = LRS_EXIT_FAIL;
+	struct diff_args *a = ctx;
+	char *end;
+	double pct;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:m:tgh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				fprintf(stderr, "lruscope diff: --format '%s': want text or json\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			opts.json = !strcmp(optarg, "json");
-			break;
-		case 'm': {
-			char *end;
-			double pct = strtod(optarg, &end);
-
-			if (end == optarg || *end || !(pct >= 0 && pct <= 1000)) {
-				fprintf(stderr, "lruscope diff: --min-change '%s': want a percentage, "
-						"0 to 1000\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			test.min_change = pct / 100;
-			break;
+	switch (key) {
+	case 'f':
+		if (strcmp(value, "text") && strcmp(value, "json")) {
+			fprintf(stderr, "lruscope diff: --format '%s': want text or json\n", value);
+			return -EINVAL;
 		}
-		case 't':
-			tui = true;
-			break;
-		case 'g':
-			gui = true;
-			break;
-		case 'P':
-			screenshot = optarg;
-			break;
-		case 'C':
-			no_color = true;
-			break;
-		case 'h':
-			help(stdout);
-			return lrs_cli__stdout_done("diff", "the help");
-		default:
-			return lrs_cli__bad_option("diff", c, argv);
+		a->opts.json = !strcmp(value, "json");
+		return 0;
+	case 'm':
+		pct = strtod(value, &end);
+		if (end == value || *end || !(pct >= 0 && pct <= 1000)) {
+			fprintf(stderr, "lruscope diff: --min-change '%s': want a percentage, 0 to 1000\n",
+				value);
+			return -EINVAL;
 		}
+		a->test.min_change = pct / 100;
+		return 0;
+	case 't':
+		a->tui = true;
+		return 0;
+	case 'g':
+		a->gui = true;
+		return 0;
+	case OPT_SCREENSHOT:
+		a->screenshot = value;
+		return 0;
+	case OPT_NO_COLOR:
+		a->no_color = true;
+		return 0;
+	default:
+		return -ENOENT;	/* the table has no other */
 	}
-	if (argc - optind != 2) {
+}
+
+/* The operands and the options together: 0, or -EINVAL after saying why. */
+static int check(const struct diff_args *a, char **operands, int nr_operands)
+{
+	if (nr_operands != 2) {
 		fprintf(stderr, "lruscope diff: want two recordings, A and B, got %d: "
-			"usage: lruscope diff [--format text|json | --tui] A B\n", argc - optind);
-		return LRS_EXIT_USAGE;
+			"usage: lruscope diff [--format text|json | --tui] A B\n", nr_operands);
+		return -EINVAL;
 	}
-	a.name = argv[optind];
-	b.name = argv[optind + 1];
-	if (!strcmp(a.name, "-") && !strcmp(b.name, "-")) {
+	if (!strcmp(operands[0], "-") && !strcmp(operands[1], "-")) {
 		fprintf(stderr, "lruscope diff: A and B cannot both be stdin ('-')\n");
-		return LRS_EXIT_USAGE;
+		return -EINVAL;
 	}
-	if ((tui && gui) || ((tui || gui) && opts.json)) {
+	if ((a->tui && a->gui) || ((a->tui || a->gui) && a->opts.json)) {
 		fprintf(stderr, "lruscope diff: --tui, --gui and --format json: choose one\n");
-		return LRS_EXIT_USAGE;
+		return -EINVAL;
 	}
-	if (screenshot && !gui) {
+	if (a->screenshot && !a->gui) {
 		fprintf(stderr, "lruscope diff: --screenshot goes with --gui\n");
-		return LRS_EXIT_USAGE;
+		return -EINVAL;
 	}
-	if (gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
+	if (a->gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
 		fprintf(stderr, "lruscope diff: --gui: this lruscope was built without the SDL2 "
 				"window (make GUI=0); use --tui or the text\n");
-		return LRS_EXIT_USAGE;
+		return -EINVAL;
 	}
-	opts.color = !no_color && isatty(STDOUT_FILENO);
+	return 0;
+}
 
-	run_a = read_side(&a);
-	run_b = run_a ? read_side(&b) : NULL;
-	if (!run_b)
-		goto out;	/* the reader said what and where */
-	if (lrs_compare(run_a, run_b, &test, &cmp)) {
-		fprintf(stderr, "lruscope diff: out of memory comparing %s and %s\n", a.name, b.name);
-		goto out;
-	}
-	if (tui) {
-		struct lrs_tui_opts topts = { .no_color = no_color, .stop = &lrs_stop };
+/* The comparison on the screen a asks for, or as text: the exit status. */
+static int show(const struct diff_args *a, const struct lrs_compare *cmp,
+		const struct lrs_diff_input *in_a, const struct lrs_diff_input *in_b)
+{
+	int ret;
+
+	if (a->tui) {
+		struct lrs_tui_opts topts = { .no_color = a->no_color, .stop = &lrs_stop };
 
 		lrs_signals__install();
-		ret = lrs_tui__run_diff(cmp, a.name, b.name, &topts);
+		ret = lrs_tui__run_diff(cmp, in_a->name, in_b->name, &topts);
 		if (ret && ret != -ENOTTY)	/* -ENOTTY: the TUI said why */
 			fprintf(stderr, "lruscope diff: --tui: %s\n", strerror(-ret));
-		ret = ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
-		goto out;
+		return ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 	}
 #if LRS_GUI
-	if (gui) {
-		struct lrs_gui_opts gopts = { .screenshot = screenshot, .stop = &lrs_stop,
+	if (a->gui) {
+		struct lrs_gui_opts gopts = { .screenshot = a->screenshot, .stop = &lrs_stop,
 					      .title = "lruscope diff" };
 
 		lrs_signals__install();
 		/* the GUI said what went wrong */
-		ret = lrs_gui__run_diff(cmp, a.name, b.name, &gopts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
-		goto out;
+		return lrs_gui__run_diff(cmp, in_a->name, in_b->name, &gopts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 	}
 #endif
 	/* a reader that closed the pipe (| head) makes EPIPE, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
 	errno = 0;
-	lrs_diff_report__write(cmp, &a, &b, &opts, stdout);
-	ret = lrs_cli__stdout_done("diff", "the comparison");
+	lrs_diff_report__write(cmp, in_a, in_b, &a->opts, stdout);
+	return lrs_cli__stdout_done("diff", "the comparison");
+}
+
+static int run(int argc, char **argv)
+{
+	struct diff_args a = {
+		.test = { LRS_COMPARE_ALPHA, LRS_COMPARE_MIN_CHANGE },
+		.no_color = getenv("NO_COLOR") != NULL,
+	};
+	struct lrs_diff_input in_a = {}, in_b = {};
+	struct lrs_cmp_run *run_a = NULL, *run_b = NULL;
+	struct lrs_compare *cmp = NULL;
+	int first, status;
+
+	first = lrs_opts__parse(&lrs_command_diff, argc, argv, apply, &a, &status);
+	if (first < 0)
+		return status;
+	if (check(&a, argv + first, argc - first))
+		return LRS_EXIT_USAGE;
+	in_a.name = argv[first];
+	in_b.name = argv[first + 1];
+	a.opts.color = !a.no_color && isatty(STDOUT_FILENO);
+
+	status = LRS_EXIT_FAIL;
+	run_a = read_side(&in_a);
+	run_b = run_a ? read_side(&in_b) : NULL;
+	if (!run_b)
+		goto out;	/* the reader said what and where */
+	if (lrs_compare(run_a, run_b, &a.test, &cmp)) {
+		fprintf(stderr, "lruscope diff: out of memory comparing %s and %s\n", in_a.name, in_b.name);
+		goto out;
+	}
+	status = show(&a, cmp, &in_a, &in_b);
 out:
 	lrs_compare__free(cmp);
 	lrs_cmp_run__free(run_a);
 	lrs_cmp_run__free(run_b);
-	return ret;
+	return status;
 }
+
+const struct lrs_command lrs_command_diff = {
+	.name = "diff",
+	.synopsis = "diff     [-f text|json | --tui | --gui] A B  compare two recordings: what changed, beyond noise",
+	.opts = opts,
+	.operands = LRS_OPT_FILE,
+	.help = help,
+	.run = run,
+};

@@ -1,17 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lruscope record: live snapshots into a recording, one line per interval. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cli/collector_opts.h"
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/run.h"
 #include "collector/live/live.h"
 #include "collector/replay/recording.h"
+
+enum { OPT_FORCE = LRS_OPT_KEY_LONG };
+
+static const struct lrs_opt opts[] = {
+	{ "output", 'o', LRS_OPT_SHORT | LRS_OPT_FILE, "FILE",
+	  "where: FILE.gz is gzip, FILE.zst is zstd, '-' is stdout (to pipe into 'lruscope "
+	  "replay -'); other compression suffixes (.xz, .bz2, ...) are refused",
+	  .man = "Where to write:\n"
+		 ".IB FILE .gz\n"
+		 "is gzip,\n"
+		 ".IB FILE .zst\n"
+		 "zstd,\n"
+		 ".B \\-\n"
+		 "standard output. Required.\n" },
+	{ "force", OPT_FORCE, 0, NULL, "overwrite FILE if it exists (default: refuse)",
+	  .man = "Overwrite\n"
+		 ".I FILE\n"
+		 "if it exists; without it an existing file is refused (status 1) and left as it was.\n" },
+	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "stop after SECS (default: until Ctrl-C or SIGTERM)" },
+	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "time between snapshots (default 1, at least 0.01)" },
+	{ "quiet", 'q', LRS_OPT_SHORT, NULL, "no summary on stderr at the end",
+	  .man = "No summary on standard error at the end.\n" },
+	LRS_OPT_GROUP(lrs_opts_collector),
+	LRS_OPT_GROUP(lrs_opts_help),
+	{ 0 }
+};
 
 static void help(FILE *f)
 {
@@ -21,18 +48,45 @@ static void help(FILE *f)
 		"'report -f json', lines that only say what changed after the first). Each\n"
 		"interval is flushed, so a recorder that is killed leaves a readable file.\n"
 		"Needs root to load BPF; 'lruscope replay FILE' and 'lruscope report -i FILE'\n"
-		"read it without.\n\n"
-		"  -o, --output FILE       where: FILE.gz is gzip, FILE.zst is zstd, '-' is stdout\n"
-		"                          (sudo lruscope record -o - | lruscope replay -); other\n"
-		"                          compression suffixes (.xz, .bz2, ...) are refused\n"
-		"      --force             overwrite FILE if it exists (default: refuse)\n"
-		"  -d, --duration SECS     stop after SECS (default: until Ctrl-C or SIGTERM)\n"
-		"  -i, --interval SECS     time between snapshots (default 1)\n"
-		"  -q, --quiet             no summary on stderr at the end\n"
-		LRS_COLLECTOR_OPTS_HELP
-		"  -h, --help              this text\n\n"
-		"With --holders, 'lruscope report -i FILE --holders' shows the holders.\n\n"
+		"read it without.\n\n");
+	lrs_opts__write_help(f, opts);
+	fprintf(f,
+		"\nWith --holders, 'lruscope report -i FILE --holders' shows the holders.\n\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+}
+
+struct record_args {
+	struct lrs_collector_opts copts;
+	const char *path;
+	double duration;
+	bool quiet, force;
+};
+
+static int apply(void *ctx, int key, const char *value)
+{
+	struct record_args *a = ctx;
+
+	switch (key) {
+	case 'o':
+		a->path = value;
+		return 0;
+	case 'd':
+		return lrs_cli__seconds("record", 'd', value, &a->duration);
+	case 'i':
+		if (lrs_parse_seconds(value, &a->copts.interval_s) || a->copts.interval_s < 0.01) {
+			fprintf(stderr, "lruscope record: -i '%s': want seconds, at least 0.01\n", value);
+			return -EINVAL;
+		}
+		return 0;
+	case 'q':
+		a->quiet = true;
+		return 0;
+	case OPT_FORCE:
+		a->force = true;
+		return 0;
+	default:
+		return lrs_cli__collector_option("record", key, value, &a->copts);
+	}
 }
 
 /* A name that asks for a compression lruscope does not write (it would be plain JSON). */
@@ -62,125 +116,46 @@ static void sleep_until(double deadline)
 	}
 }
 
-int lrs_cmd_record(int argc, char **argv)
+/* What a->path says before anything is loaded: 0, or the exit status after saying why. */
+static int check(const struct record_args *a, bool *fresh)
 {
-	static const struct option long_opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		LRS_COLLECTOR_LONG_OPTS,
-		{}
-	};
-	struct lrs_collector_opts copts;
-	struct lrs_recording_header hdr;
-	struct lrs_recording_writer *w = NULL;
-	struct lrs_source *src = NULL;
-	const char *path = NULL, *where;
-	double duration = 0, start, next;
-	bool quiet = false, force = false, fresh, to_stdout;
+	bool to_stdout = !strcmp(a->path, "-");
 	struct stat st;
-	FILE *f = NULL;
-	char err[512] = "";
-	int c, ret, status = LRS_EXIT_FAIL;
 
-	lrs_collector_opts__defaults(&copts);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:d:i:qvh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			path = optarg;
-			break;
-		case 'd':
-			if (lrs_cli__seconds("record", 'd', optarg, &duration))
-				return LRS_EXIT_USAGE;
-			break;
-		case 'i':
-			if (lrs_parse_seconds(optarg, &copts.interval_s) || copts.interval_s < 0.01) {
-				fprintf(stderr, "lruscope record: -i '%s': want seconds, at least 0.01\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'F':
-			force = true;
-			break;
-		case 'h':
-			help(stdout);
-			return lrs_cli__stdout_done("record", "the help");
-		default:
-			ret = lrs_cli__collector_option("record", c, optarg, &copts);
-			if (ret > 0)
-				break;
-			if (!ret)
-				lrs_cli__bad_option("record", c, argv);
-			return LRS_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "lruscope record: unexpected argument '%s'\n", argv[optind]);
-		return LRS_EXIT_USAGE;
-	}
-	if (!path) {
-		fprintf(stderr, "lruscope record: -o FILE is required ('-o -' writes to stdout)\n");
-		return LRS_EXIT_USAGE;
-	}
-	to_stdout = !strcmp(path, "-");
-	where = to_stdout ? "stdout" : path;
 	if (to_stdout && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "lruscope record: -o - on a terminal: pipe it (| lruscope replay -) "
 				"or give a file\n");
 		return LRS_EXIT_USAGE;
 	}
-
-	if (!to_stdout && unwritten_compression(path)) {
+	*fresh = true;
+	if (to_stdout)
+		return 0;
+	if (unwritten_compression(a->path)) {
 		fprintf(stderr, "lruscope record: -o %s: lruscope compresses with gzip (FILE.gz) and "
 				"zstd (FILE.zst) only, and would write plain JSON here: name the file "
-				".gz, .zst or .jsonl\n", path);
+				".gz, .zst or .jsonl\n", a->path);
 		return LRS_EXIT_USAGE;
 	}
 	/* a file that cannot be made is said now, before loading anything */
-	if (!to_stdout && lrs_cli__writable("record", "-o", path))
+	if (lrs_cli__writable("record", "-o", a->path))
 		return LRS_EXIT_FAIL;
 	/* a recording is the only copy of what was seen: never replaced unasked */
-	fresh = stat(path, &st) != 0;
-	if (!to_stdout && !force && !fresh && S_ISREG(st.st_mode)) {
+	*fresh = stat(a->path, &st) != 0;
+	if (!a->force && !*fresh && S_ISREG(st.st_mode)) {
 		fprintf(stderr, "lruscope record: -o %s exists: give --force to overwrite it, or "
-				"another name\n", path);
+				"another name\n", a->path);
 		return LRS_EXIT_FAIL;
 	}
+	return 0;
+}
 
-	lrs_signals__install();
-	ret = lrs_collector__open(&copts, &src, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "%s\n", err);
-		return LRS_EXIT_FAIL;
-	}
-	/* x: one made meanwhile is not replaced either (a device, a FIFO are written as they are) */
-	f = to_stdout ? stdout : fopen(path, !force && fresh ? "wbx" : "wb");
-	if (!f) {
-		fprintf(stderr, "lruscope record: %s: cannot create: %s%s\n", path, strerror(errno),
-			errno == EEXIST ? " (made while loading; --force overwrites it)" : "");
-		goto out;
-	}
-	lrs_recording_header__fill_local(&hdr, src->interval_s);
-	ret = lrs_recording_writer__open(&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(path), &hdr);
-	lrs_recording_header__clear(&hdr);
-	if (ret) {
-		fprintf(stderr, "lruscope record: %s: writing the header failed: %s\n", where,
-			lrs_cli__write_error(ret));
-		goto out;
-	}
-	if (!quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "recording to %s every %.3g s (Ctrl-C ends)...\n", to_stdout ? "stdout" : path,
-			src->interval_s);
+/* A snapshot of src into w every interval until the duration or a signal: 0, or -1 (said). */
+static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, const char *where,
+		       double duration)
+{
+	double start = lrs_now_s(), next = start + src->interval_s;
+	int ret;
 
-	start = lrs_now_s();
-	next = start + src->interval_s;
 	while (!lrs_stop) {
 		struct lrs_snapshot *snap = NULL;
 
@@ -192,7 +167,7 @@ int lrs_cmd_record(int argc, char **argv)
 		if (ret) {
 			fprintf(stderr, "lruscope record: reading the collector's maps failed: %s\n",
 				strerror(-ret));
-			goto out;
+			return -1;
 		}
 		ret = lrs_recording_writer__write(w, snap);
 		lrs_snapshot__free(snap);
@@ -200,7 +175,7 @@ int lrs_cmd_record(int argc, char **argv)
 			fprintf(stderr, "lruscope record: %s: writing snapshot %llu failed: %s\n", where,
 				(unsigned long long)lrs_recording_writer__snapshots(w) + 1,
 				lrs_cli__write_error(ret));
-			goto out;
+			return -1;
 		}
 		if (duration > 0 && lrs_now_s() - start >= duration - 1e-3)
 			break;
@@ -208,26 +183,88 @@ int lrs_cmd_record(int argc, char **argv)
 		if (next < lrs_now_s())
 			next = lrs_now_s() + src->interval_s;	/* fell behind: no burst to catch up */
 	}
-	status = LRS_EXIT_OK;
-out:
-	if (w) {
-		uint64_t snaps = lrs_recording_writer__snapshots(w), bytes;
+	return 0;
+}
 
-		ret = lrs_recording_writer__close(w, &bytes);
-		if (ret && status == LRS_EXIT_OK) {
-			fprintf(stderr, "lruscope record: %s: finishing the file failed: %s\n", where,
-				lrs_cli__write_error(ret));
-			status = LRS_EXIT_FAIL;
-		}
-		if (!quiet)
-			fprintf(stderr, "lruscope record: wrote %llu snapshots, %llu bytes to %s\n",
-				(unsigned long long)snaps, (unsigned long long)bytes,
-				to_stdout ? "stdout" : path);
+/* Finish the file; the summary unless quiet. The exit status, from status so far. */
+static int finish(struct lrs_recording_writer *w, const char *where, bool quiet, int status)
+{
+	uint64_t snaps = lrs_recording_writer__snapshots(w), bytes;
+	int ret = lrs_recording_writer__close(w, &bytes);
+
+	if (ret && status == LRS_EXIT_OK) {
+		fprintf(stderr, "lruscope record: %s: finishing the file failed: %s\n", where,
+			lrs_cli__write_error(ret));
+		status = LRS_EXIT_FAIL;
 	}
+	if (!quiet)
+		fprintf(stderr, "lruscope record: wrote %llu snapshots, %llu bytes to %s\n",
+			(unsigned long long)snaps, (unsigned long long)bytes, where);
+	return status;
+}
+
+static int run(int argc, char **argv)
+{
+	struct record_args a = { 0 };
+	struct lrs_recording_header hdr;
+	struct lrs_recording_writer *w = NULL;
+	struct lrs_source *src = NULL;
+	const char *where;
+	bool fresh, to_stdout;
+	FILE *f = NULL;
+	int ret, status;
+
+	lrs_collector_opts__defaults(&a.copts);
+	if (lrs_opts__parse(&lrs_command_record, argc, argv, apply, &a, &status) < 0)
+		return status;
+	if (!a.path) {
+		fprintf(stderr, "lruscope record: -o FILE is required ('-o -' writes to stdout)\n");
+		return LRS_EXIT_USAGE;
+	}
+	status = check(&a, &fresh);
+	if (status)
+		return status;
+	to_stdout = !strcmp(a.path, "-");
+	where = to_stdout ? "stdout" : a.path;
+
+	status = LRS_EXIT_FAIL;
+	if (lrs_cli__open_live("record", &a.copts, &src))
+		return LRS_EXIT_FAIL;
+	/* x: one made meanwhile is not replaced either (a device, a FIFO are written as they are) */
+	f = to_stdout ? stdout : fopen(a.path, !a.force && fresh ? "wbx" : "wb");
+	if (!f) {
+		fprintf(stderr, "lruscope record: %s: cannot create: %s%s\n", a.path, strerror(errno),
+			errno == EEXIST ? " (made while loading; --force overwrites it)" : "");
+		goto out;
+	}
+	lrs_recording_header__fill_local(&hdr, src->interval_s);
+	ret = lrs_recording_writer__open(&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(a.path),
+					 &hdr);
+	lrs_recording_header__clear(&hdr);
+	if (ret) {
+		fprintf(stderr, "lruscope record: %s: writing the header failed: %s\n", where,
+			lrs_cli__write_error(ret));
+		goto out;
+	}
+	if (!a.quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "recording to %s every %.3g s (Ctrl-C ends)...\n", where, src->interval_s);
+	if (!record_loop(src, w, where, a.duration))
+		status = LRS_EXIT_OK;
+out:
+	if (w)
+		status = finish(w, where, a.quiet, status);
 	if (f && !to_stdout && fclose(f) && status == LRS_EXIT_OK) {
-		fprintf(stderr, "lruscope record: %s: %s\n", path, lrs_cli__write_error(-errno));
+		fprintf(stderr, "lruscope record: %s: %s\n", a.path, lrs_cli__write_error(-errno));
 		status = LRS_EXIT_FAIL;
 	}
 	lrs_source__destroy(src);
 	return status;
 }
+
+const struct lrs_command lrs_command_record = {
+	.name = "record",
+	.synopsis = "record   -o FILE [-d SECS]                write a recording",
+	.opts = opts,
+	.help = help,
+	.run = run,
+};

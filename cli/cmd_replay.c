@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lruscope replay: a recording through the TUI (or the GUI); no root needed. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +8,38 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "ui/keymap.h"
 #include "collector/replay/replay.h"
 #include "ui/gui/gui.h"
 #include "ui/tui/tui.h"
+
+enum { OPT_SCREENSHOT = LRS_OPT_KEY_LONG, OPT_ONCE, OPT_NO_COLOR };
+
+static const struct lrs_opt opts[] = {
+	{ "gui", 'g', LRS_OPT_SHORT, NULL, "the SDL2 window instead of the terminal",
+	  .man = "The SDL2 window instead of the terminal.\n" },
+	{ "screenshot", OPT_SCREENSHOT, LRS_OPT_FILE, "FILE.png",
+	  "with --gui: render the recording's last frame headless into FILE.png and exit (no "
+	  "display needed; read at once, not played in real time)",
+	  .man = "With\n"
+		 ".BR \\-\\-gui :\n"
+		 "render the recording's last frame headless into\n"
+		 ".I FILE.png\n"
+		 "and exit: every snapshot is read as fast as it can be, not played in real time.\n" },
+	{ "speed", 's', LRS_OPT_SHORT, "X", "X times real time (default 1; 0.25 to 128)",
+	  .man = "Play at\n"
+		 ".I X\n"
+		 "times real time (default 1; 0.25 to 128).\n" },
+	{ "once", OPT_ONCE, 0, NULL, "quit after the last snapshot (default: pause on it)" },
+	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "quit after SECS of wall time",
+	  .man = "Quit after\n"
+		 ".I SECS\n"
+		 "of wall time.\n" },
+	{ "no-color", OPT_NO_COLOR, 0, NULL, "no colour (also when NO_COLOR is set)" },
+	LRS_OPT_GROUP(lrs_opts_help),
+	{ 0 }
+};
 
 static void help(FILE *f)
 {
@@ -20,77 +47,77 @@ static void help(FILE *f)
 		"usage: lruscope replay FILE [--gui] [--speed X] [options]\n\n"
 		"Play a recording ('lruscope record') in the live view. FILE may be gzip or zstd\n"
 		"compressed; '-' reads stdin: sudo lruscope record -o - | lruscope replay -\n"
-		"No root needed.\n\n"
-		"  -g, --gui               the SDL2 window instead of the terminal\n"
-		"      --screenshot FILE.png  with --gui: render the recording's last frame\n"
-		"                          headless into FILE.png and exit (no display needed;\n"
-		"                          read at once, not played in real time)\n"
-		"  -s, --speed X           X times real time (default 1; 0.25 to 128)\n"
-		"      --once              quit after the last snapshot (default: pause on it)\n"
-		"  -d, --duration SECS     quit after SECS of wall time\n"
-		"      --no-color          no colour (also when NO_COLOR is set)\n"
-		"  -h, --help              this text\n\n"
-		"keys (besides top's and gui's):\n");
+		"No root needed.\n\n");
+	lrs_opts__write_help(f, opts);
+	fprintf(f, "\nkeys (besides top's and gui's):\n");
 	lrs_keymap__write_help(f, LRS_KEYMAP_REPLAY, 0);
 	fprintf(f, "\nexit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
 }
 
-int lrs_cmd_replay(int argc, char **argv)
+struct replay_args {
+	struct lrs_replay_opts ropts;
+	struct lrs_tui_opts topts;
+	bool gui;
+	const char *screenshot;
+	double duration;
+};
+
+static int apply(void *ctx, int key, const char *value)
 {
-	static const struct option long_opts[] = {
-		{ "gui", no_argument, NULL, 'g' },
-		{ "screenshot", required_argument, NULL, 'P' },
-		{ "speed", required_argument, NULL, 's' },
-		{ "once", no_argument, NULL, 'O' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	struct lrs_replay_opts ropts = { .speed = 1.0 };
-	struct lrs_tui_opts topts = { .stop = &lrs_stop };
+	struct replay_args *a = ctx;
+
+	switch (key) {
+	case 'g':
+		a->gui = true;
+		return 0;
+	case 's':
+		/* the range the speed keys step through ([ and ]) */
+		if (lrs_parse_seconds(value, &a->ropts.speed) || a->ropts.speed < 0.25 ||
+		    a->ropts.speed > 128) {
+			fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.25 to 128\n",
+				value);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_SCREENSHOT:
+		a->screenshot = value;
+		return 0;
+	case OPT_ONCE:
+		a->ropts.once = true;
+		return 0;
+	case 'd':
+		return lrs_cli__seconds("replay", 'd', value, &a->duration);
+	case OPT_NO_COLOR:
+		a->topts.no_color = true;
+		return 0;
+	default:
+		return -ENOENT;	/* the table has no other */
+	}
+}
+
+static int run(int argc, char **argv)
+{
+	struct replay_args a = { .ropts = { .speed = 1.0 }, .topts = { .stop = &lrs_stop } };
+	struct lrs_replay_opts ropts;
+	struct lrs_tui_opts topts;
 	struct lrs_source *src = NULL;
 	struct lrs_model *model = NULL;
-	bool gui = false;
-	const char *screenshot = NULL;
-	double duration = 0;
+	bool gui;
+	const char *screenshot;
+	double duration;
 	char err[700];
-	int c, ret, status = LRS_EXIT_FAIL;
+	int ret, status = LRS_EXIT_FAIL;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":gs:d:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			gui = true;
-			break;
-		case 's':
-			/* the range the speed keys step through ([ and ]) */
-			if (lrs_parse_seconds(optarg, &ropts.speed) || ropts.speed < 0.25 || ropts.speed > 128) {
-				fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.25 to 128\n",
-					optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			screenshot = optarg;
-			break;
-		case 'O':
-			ropts.once = true;
-			break;
-		case 'd':
-			if (lrs_cli__seconds("replay", 'd', optarg, &duration))
-				return LRS_EXIT_USAGE;
-			break;
-		case 'C':
-			topts.no_color = true;
-			break;
-		case 'h':
-			help(stdout);
-			return lrs_cli__stdout_done("replay", "the help");
-		default:
-			return lrs_cli__bad_option("replay", c, argv);
-		}
-	}
+	/* optind: the first operand, as getopt left it */
+	if (lrs_opts__parse(&lrs_command_replay, argc, argv, apply, &a, &status) < 0)
+		return status;
+	status = LRS_EXIT_FAIL;
+	/* what follows reads the options as locals */
+	ropts = a.ropts;
+	topts = a.topts;
+	gui = a.gui;
+	screenshot = a.screenshot;
+	duration = a.duration;
 	if (optind + 1 != argc) {
 		fprintf(stderr, "lruscope replay: want one FILE (or '-' for stdin)%s\n",
 			optind + 1 < argc ? ", got more" : "");
@@ -164,3 +191,12 @@ out:
 	lrs_source__destroy(src);
 	return status;
 }
+
+const struct lrs_command lrs_command_replay = {
+	.name = "replay",
+	.synopsis = "replay   FILE [--gui] [--speed X]         play a recording in the TUI or GUI",
+	.opts = opts,
+	.operands = LRS_OPT_FILE,
+	.help = help,
+	.run = run,
+};

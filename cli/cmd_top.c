@@ -1,17 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lruscope top: the live curses heatmap over the BPF collector. */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "collector/live/live.h"
+#include "cli/collector_opts.h"
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/run.h"
+#include "collector/live/live.h"
 #include "ui/keymap.h"
-#include "model/model.h"
 #include "ui/tui/tui.h"
+
+enum { OPT_NO_COLOR = LRS_OPT_KEY_LONG };
+
+static const struct lrs_opt opts[] = {
+	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "time between updates (default 1; + and - change it)" },
+	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "exit after this long (default: until q)" },
+	{ "no-color", OPT_NO_COLOR, 0, NULL, "no colours (also when NO_COLOR is set)",
+	  .alias = "no-colour" },
+	LRS_OPT_GROUP(lrs_opts_collector),
+	LRS_OPT_GROUP(lrs_opts_help),
+	{ 0 }
+};
 
 static void help(FILE *f)
 {
@@ -26,66 +36,43 @@ static void help(FILE *f)
 		"its wait histogram, top waiting tasks and stacks, and LRU list sizes.\n"
 		"Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON).\n"
 		"\n"
-		"options:\n"
-		"  -i, --interval SECS    time between updates (default 1; + and - change it)\n"
-		"  -d, --duration SECS    exit after this long (default: until q)\n"
-		"      --no-color          no colours (also when NO_COLOR is set)\n"
-		LRS_COLLECTOR_OPTS_HELP
-		"  -h, --help              this text\n"
-		"\n"
-		"keys:\n");
+		"options:\n");
+	lrs_opts__write_help(f, opts);
+	fprintf(f, "\nkeys:\n");
 	lrs_keymap__write_help(f, LRS_KEYMAP_TUI, LRS_KEYMAP_REPLAY);
 }
 
-int lrs_cmd_top(int argc, char **argv)
-{
-	static const struct option long_opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "no-colour", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		LRS_COLLECTOR_LONG_OPTS,
-		{}
-	};
+struct top_args {
 	struct lrs_collector_opts copts;
-	struct lrs_tui_opts topts = { .stop = &lrs_stop };
-	struct lrs_source *src = NULL;
-	struct lrs_model *model = NULL;
-	char err[512] = "";
-	int c, applied, ret = LRS_EXIT_FAIL;
+	struct lrs_tui_opts topts;
+};
 
-	lrs_collector_opts__defaults(&copts);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:d:vh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (lrs_cli__seconds("top", 'i', optarg, &copts.interval_s))
-				return LRS_EXIT_USAGE;
-			break;
-		case 'd':
-			if (lrs_cli__seconds("top", 'd', optarg, &topts.duration_s))
-				return LRS_EXIT_USAGE;
-			break;
-		case 'C':
-			topts.no_color = true;
-			break;
-		case 'h':
-			help(stdout);
-			return lrs_cli__stdout_done("top", "the help");
-		default:
-			applied = lrs_cli__collector_option("top", c, optarg, &copts);
-			if (applied > 0)
-				break;
-			if (!applied)
-				lrs_cli__bad_option("top", c, argv);
-			return LRS_EXIT_USAGE;
-		}
+static int apply(void *ctx, int key, const char *value)
+{
+	struct top_args *a = ctx;
+
+	switch (key) {
+	case 'i':
+		return lrs_cli__seconds("top", 'i', value, &a->copts.interval_s);
+	case 'd':
+		return lrs_cli__seconds("top", 'd', value, &a->topts.duration_s);
+	case OPT_NO_COLOR:
+		a->topts.no_color = true;
+		return 0;
+	default:
+		return lrs_cli__collector_option("top", key, value, &a->copts);
 	}
-	if (optind < argc) {
-		fprintf(stderr, "lruscope top: unexpected argument '%s'\n", argv[optind]);
-		return LRS_EXIT_USAGE;
-	}
+}
+
+static int run(int argc, char **argv)
+{
+	struct top_args a = { .topts = { .stop = &lrs_stop } };
+	char err[512] = "";
+	int status;
+
+	lrs_collector_opts__defaults(&a.copts);
+	if (lrs_opts__parse(&lrs_command_top, argc, argv, apply, &a, &status) < 0)
+		return status;
 	/* say so before loading anything into the kernel */
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "lruscope top: needs a terminal; 'lruscope report' prints a table\n");
@@ -95,8 +82,6 @@ int lrs_cmd_top(int argc, char **argv)
 		fprintf(stderr, "lruscope top: %s\n", err);
 		return LRS_EXIT_FAIL;
 	}
-
-	lrs_signals__install();
 	if (lrs_collector__check_privileges(err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return LRS_EXIT_FAIL;
@@ -104,20 +89,15 @@ int lrs_cmd_top(int argc, char **argv)
 	/* loading and attaching takes seconds on a busy machine: say what happens */
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "lruscope top: loading the BPF programs...\n");
-	if (lrs_collector__open(&copts, &src, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err[0] ? err : "lruscope top: cannot start the collector");
-		return LRS_EXIT_FAIL;
-	}
-	model = lrs_model__new(LRS_HISTORY_DEFAULT);
-	if (!model) {
-		fprintf(stderr, "lruscope top: out of memory for the model\n");
-		goto out;
-	}
 	/* the memcg tree first; s sorts by wait, count, max */
-	model->sort = LRS_SORT_NAME;
-	ret = lrs_tui__run(src, model, &topts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
-out:
-	lrs_model__free(model);
-	lrs_source__destroy(src);
-	return ret;
+	return lrs_cli__run_view(&(struct lrs_cli_view){
+		.cmd = "top", .live = &a.copts, .sort = LRS_SORT_NAME, .tui = &a.topts });
 }
+
+const struct lrs_command lrs_command_top = {
+	.name = "top",
+	.synopsis = "top      [-i SECS] [--cgroup-root PATH]   live curses heatmap (default on a TTY)",
+	.opts = opts,
+	.help = help,
+	.run = run,
+};

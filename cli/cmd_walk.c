@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +17,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/run.h"
 #include "model/model.h"
 #include "collector/walk/walk_import.h"
 #include "collector/walk/walk_run.h"
@@ -27,6 +28,27 @@
 struct walk_opts {
 	struct lrs_walk_run_opts run;
 	bool json, no_color;
+};
+
+enum { OPT_JSON = LRS_OPT_KEY_LONG, OPT_PAGE_OWNER, OPT_MAX_FOLIOS, OPT_NO_COLOR };
+
+static const struct lrs_opt opts[] = {
+	{ "core", 'c', LRS_OPT_SHORT | LRS_OPT_FILE, "VMCORE", "a vmcore instead of the live kernel" },
+	{ "vmlinux", 's', LRS_OPT_SHORT | LRS_OPT_FILE, "VMLINUX",
+	  "the kernel's debug info (vmlinux with DWARF)",
+	  .man = "The kernel's debug info (a vmlinux with DWARF). A vmcore needs the vmlinux of the\n"
+		 "kernel that wrote it.\n" },
+	{ "json", OPT_JSON, 0, NULL, "print walk.py's JSON object as is (docs/drgn.md)",
+	  .man = "Print walk.py's JSON object as is.\n" },
+	{ "page-owner", OPT_PAGE_OWNER, 0, NULL, "also count the pages each memcg owns" },
+	{ "max-folios", OPT_MAX_FOLIOS, 0, "N", "stop walking a list after N folios (default 1048576)",
+	  .man = "Stop walking a list after\n"
+		 ".I N\n"
+		 "folios (default 1048576).\n" },
+	{ "no-color", OPT_NO_COLOR, 0, NULL, "no colours (also when NO_COLOR is set)",
+	  .alias = "no-colour" },
+	LRS_OPT_GROUP(lrs_opts_help),
+	{ 0 }
 };
 
 static void help(FILE *f)
@@ -46,20 +68,49 @@ static void help(FILE *f)
 		"searches the usual places; -s names one). A vmcore needs the vmlinux of the\n"
 		"kernel that wrote it.\n"
 		"\n"
-		"options:\n"
-		"  -c, --core VMCORE      a vmcore instead of the live kernel\n"
-		"  -s, --vmlinux VMLINUX  the kernel's debug info (vmlinux with DWARF)\n"
-		"      --json             print walk.py's JSON object as is (docs/drgn.md)\n"
-		"      --page-owner       also count the pages each memcg owns\n"
-		"      --max-folios N     stop walking a list after N folios (default 1048576)\n"
-		"      --no-color         no colours (also when NO_COLOR is set)\n"
-		"  -h, --help             this text\n"
+		"options:\n");
+	lrs_opts__write_help(f, opts);
+	fprintf(f,
 		"\n"
 		"walk.py is found in $LRS_DRGN_SCRIPTS, else in ../drgn-scripts next to this\n"
 		"binary (the build tree), else in ../share/lruscope/drgn-scripts (make\n"
 		"install). It runs under " WALK_PYTHON " with drgn (Debian: python3-drgn).\n"
 		"\n"
 		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+}
+
+static int apply(void *ctx, int key, const char *value)
+{
+	struct walk_opts *o = ctx;
+	char *end;
+
+	switch (key) {
+	case 'c':
+		o->run.core = value;
+		return 0;
+	case 's':
+		o->run.vmlinux = value;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_PAGE_OWNER:
+		o->run.page_owner = true;
+		return 0;
+	case OPT_MAX_FOLIOS:
+		errno = 0;
+		if (!*value || *value == '-' || strtoul(value, &end, 10) == 0 || *end || errno) {
+			fprintf(stderr, "lruscope walk: --max-folios '%s': want a positive number\n", value);
+			return -EINVAL;
+		}
+		o->run.max_folios = value;
+		return 0;
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		return 0;
+	default:
+		return -ENOENT;	/* the table has no other */
+	}
 }
 
 /* ---- a source of one snapshot: the TUI takes it once ------------------------ */
@@ -81,83 +132,54 @@ static int walk__show(const struct walk_opts *o, struct lrs_walk *walk)
 				  .ctx = walk };
 	struct lrs_tui_opts topts = { .stop = &lrs_stop, .no_color = o->no_color };
 	char banner[512];
-	struct lrs_model *model;
-	int err;
 
-	model = lrs_model__new(1);
-	if (!model) {
-		fprintf(stderr, "lruscope walk: out of memory for the model\n");
-		return LRS_EXIT_FAIL;
-	}
-	model->sort = LRS_SORT_NAME;
-	model->metric = LRS_METRIC_LRU_PAGES;
 	snprintf(banner, sizeof(banner), "walk of %s: LRU pages per memcg x node and lock words "
 		 "(drgn)%s", o->run.core ? o->run.core : "the live kernel (/proc/kcore)",
 		 walk->violations_total ? "; lru_check found violations: see --json" : "");
 	topts.banner = banner;
-	err = lrs_tui__run(&src, model, &topts);
-	lrs_model__free(model);
-	return err && err != -ENODATA ? LRS_EXIT_FAIL : LRS_EXIT_OK;
+	return lrs_cli__run_view(&(struct lrs_cli_view){
+		.cmd = "walk", .src = &src, .history = 1, .sort = LRS_SORT_NAME,
+		.metric = LRS_METRIC_LRU_PAGES, .tui = &topts });
 }
 
-int lrs_cmd_walk(int argc, char **argv)
+/* walk.py's JSON to stdout as it came: the exit status. */
+static int write_json(const char *json, size_t len)
 {
-	static const struct option long_opts[] = {
-		{ "core", required_argument, NULL, 'c' },
-		{ "vmlinux", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "page-owner", no_argument, NULL, 'P' },
-		{ "max-folios", required_argument, NULL, 'M' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "no-colour", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
+	if (fwrite(json, 1, len, stdout) != len || fflush(stdout)) {
+		/* a reader that stopped early (| head) is not an error to report */
+		if (errno != EPIPE)
+			fprintf(stderr, "lruscope walk: writing the JSON: %s\n", strerror(errno));
+		return LRS_EXIT_FAIL;
+	}
+	return LRS_EXIT_OK;
+}
+
+/* The walk's snapshot: the heatmap on a terminal, else the table. The exit status. */
+static int show(struct walk_opts *o, struct lrs_walk *walk)
+{
+	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		if (getenv("NO_COLOR"))
+			o->no_color = true;
+		return walk__show(o, walk);
+	}
+	if (lrs_walk_report__print(stdout, walk, o->run.core ? o->run.core : "the live kernel") ||
+	    fflush(stdout)) {
+		fprintf(stderr, "lruscope walk: writing the table: %s\n", strerror(errno));
+		return LRS_EXIT_FAIL;
+	}
+	return LRS_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
 	struct walk_opts o = { 0 };
 	struct lrs_walk *walk = NULL;
-	char dir[PATH_MAX], err[512], *json = NULL, *end;
+	char dir[PATH_MAX], err[512], *json = NULL;
 	size_t len = 0;
-	int c, ret = LRS_EXIT_FAIL;
+	int status;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":c:s:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			o.run.core = optarg;
-			break;
-		case 's':
-			o.run.vmlinux = optarg;
-			break;
-		case 'J':
-			o.json = true;
-			break;
-		case 'P':
-			o.run.page_owner = true;
-			break;
-		case 'M':
-			errno = 0;
-			if (!*optarg || *optarg == '-' || strtoul(optarg, &end, 10) == 0 || *end || errno) {
-				fprintf(stderr, "lruscope walk: --max-folios '%s': want a positive number\n",
-					optarg);
-				return LRS_EXIT_USAGE;
-			}
-			o.run.max_folios = optarg;
-			break;
-		case 'C':
-			o.no_color = true;
-			break;
-		case 'h':
-			help(stdout);
-			return lrs_cli__stdout_done("walk", "the help");
-		default:
-			return lrs_cli__bad_option("walk", c, argv);
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "lruscope walk: unexpected argument '%s' (a vmcore is given with -c)\n",
-			argv[optind]);
-		return LRS_EXIT_USAGE;
-	}
+	if (lrs_opts__parse(&lrs_command_walk, argc, argv, apply, &o, &status) < 0)
+		return status;
 	if (!o.run.core && access("/proc/kcore", F_OK) == 0 && access("/proc/kcore", R_OK)) {
 		fprintf(stderr, "lruscope walk: reading the live kernel (/proc/kcore) needs root; "
 				"or give a vmcore with -c VMCORE -s VMLINUX\n");
@@ -172,33 +194,23 @@ int lrs_cmd_walk(int argc, char **argv)
 	if (lrs_walk__run_script(&o.run, dir, &json, &len))
 		return LRS_EXIT_FAIL;
 	if (o.json) {
-		if (fwrite(json, 1, len, stdout) != len || fflush(stdout)) {
-			/* a reader that stopped early (| head) is not an error to report */
-			if (errno != EPIPE)
-				fprintf(stderr, "lruscope walk: writing the JSON: %s\n", strerror(errno));
-			goto out;
-		}
-		ret = LRS_EXIT_OK;
-		goto out;
-	}
-	if (lrs_walk__import(json, len, &walk, err, sizeof(err))) {
+		status = write_json(json, len);
+	} else if (lrs_walk__import(json, len, &walk, err, sizeof(err))) {
 		fprintf(stderr, "lruscope walk: walk.py's output: %s\n", err);
-		goto out;
+		status = LRS_EXIT_FAIL;
+	} else {
+		status = show(&o, walk);
 	}
-	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		if (getenv("NO_COLOR"))
-			o.no_color = true;
-		ret = walk__show(&o, walk);
-		goto out;
-	}
-	if (lrs_walk_report__print(stdout, walk, o.run.core ? o.run.core : "the live kernel") ||
-	    fflush(stdout)) {
-		fprintf(stderr, "lruscope walk: writing the table: %s\n", strerror(errno));
-		goto out;
-	}
-	ret = LRS_EXIT_OK;
-out:
 	lrs_walk__free(walk);
 	free(json);
-	return ret;
+	return status;
 }
+
+const struct lrs_command lrs_command_walk = {
+	.name = "walk",
+	.synopsis = "walk     [-c VMCORE -s VMLINUX] [--json]  run the drgn scripts, show the result",
+	.opts = opts,
+	.operand_hint = " (a vmcore is given with -c)",
+	.help = help,
+	.run = run,
+};

@@ -4,14 +4,54 @@
  * make lruvec-lock contention in memcgs whose names they know.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "demo/workload.h"
+
+enum {
+	OPT_LAYOUT = LRS_OPT_KEY_LONG, OPT_READERS, OPT_DURATION, OPT_SIZE, OPT_LIMIT, OPT_READ,
+	OPT_PREFIX, OPT_NEST, OPT_CPU_SHARES,
+};
+
+static const struct lrs_opt opts[] = {
+	{ "layout", OPT_LAYOUT, 0, "shared|isolated", "one memcg for all readers, or one per container",
+	  .choices = "shared isolated" },
+	{ "readers", OPT_READERS, 0, "N", "reader processes, two per container (default 4)" },
+	{ "duration", OPT_DURATION, 0, "SECS", "how long to read; 0 runs until SIGINT/SIGTERM",
+	  .man = "How long to read; 0 runs until SIGINT or SIGTERM.\n" },
+	{ "size", OPT_SIZE, 0, "BYTES", "sparse file per container, k/m/g suffixes (default 1g)" },
+	{ "limit", OPT_LIMIT, 0, "BYTES",
+	  "memory limit per container (default 256m); the shared memcg gets it times the number "
+	  "of containers" },
+	{ "read", OPT_READ, 0, "4k|dd",
+	  "4 KiB preads after POSIX_FADV_RANDOM (default), or dd bs=4k as vm-scalability "
+	  "(readahead, large folios)",
+	  .choices = "4k dd" },
+	{ "prefix", OPT_PREFIX, 0, "PFX",
+	  "memcg and temp dir prefix, must start with lrs- (default lrs-test-)",
+	  .man = "Memcg and temporary directory prefix; must start with\n"
+		 ".B lrs\\-\n"
+		 "(default\n"
+		 ".BR lrs\\-test\\- ).\n" },
+	{ "nest", OPT_NEST, 0, NULL, "put the memcgs under PFXparent/",
+	  .man = "Put the memcgs under\n"
+		 ".IR PFX parent/.\n" },
+	{ "cpu-shares", OPT_CPU_SHARES, 0, "N",
+	  "give the readers cpu.shares N (v1: a cgroup PFXcpu; v2: cpu.weight of the memcgs); "
+	  "default 0: unchanged",
+	  .man = "Give the readers cpu.shares\n"
+		 ".I N\n"
+		 "(v1: a cgroup\n"
+		 ".IR PFX cpu;\n"
+		 "v2: cpu.weight of the memcgs); default 0, unchanged.\n" },
+	LRS_OPT_GROUP(lrs_opts_help),
+	{ 0 }
+};
 
 static void usage(FILE *f)
 {
@@ -25,22 +65,93 @@ static void usage(FILE *f)
 "paths it created, one per line, once the readers run; then, at the end (the\n"
 "duration, SIGINT or SIGTERM), one JSON line with MB/s per memcg, and removes\n"
 "everything it created.\n"
-"\n"
-"  --layout shared|isolated  one memcg for all readers, or one per container\n"
-"  --readers N               reader processes, two per container (default 4)\n"
-"  --duration SECS           how long to read; 0 runs until SIGINT/SIGTERM\n"
-"  --size BYTES              sparse file per container, k/m/g suffixes (default 1g)\n"
-"  --limit BYTES             memory limit per container (default 256m); the shared\n"
-"                            memcg gets it times the number of containers\n"
-"  --read 4k|dd              4 KiB preads after POSIX_FADV_RANDOM (default), or\n"
-"                            dd bs=4k as vm-scalability (readahead, large folios)\n"
-"  --prefix PFX              memcg and temp dir prefix, must start with lrs-\n"
-"                            (default lrs-test-)\n"
-"  --nest                    put the memcgs under PFXparent/\n"
-"  --cpu-shares N            give the readers cpu.shares N (v1: a cgroup PFXcpu;\n"
-"                            v2: cpu.weight of the memcgs); default 0: unchanged\n"
+"\n");
+	lrs_opts__write_help(f, opts);
+	fprintf(f,
 "\n"
 "Needs root. Sparse files go to $LRS_WORKDIR or /var/tmp (a disk filesystem).\n");
+}
+
+struct workload_args {
+	struct lrs_workload_opts opts;
+	double duration_s;
+	bool have_layout;
+};
+
+/* A whole number from 0 to max in *out; -EINVAL if not. */
+static int parse_count(const char *value, unsigned long long max, unsigned int *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (errno || *end || !*value || value[0] == '-' || v > max)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int apply(void *ctx, int key, const char *value)
+{
+	struct workload_args *a = ctx;
+	unsigned long long v;
+
+	switch (key) {
+	case OPT_LAYOUT:
+		if (lrs_layout__parse(value, &a->opts.layout)) {
+			fprintf(stderr, "lruscope workload: --layout '%s': use shared or isolated\n", value);
+			return -EINVAL;
+		}
+		a->have_layout = true;
+		return 0;
+	case OPT_READERS:
+		if (parse_count(value, 4096, &a->opts.readers)) {
+			fprintf(stderr, "lruscope workload: --readers '%s': a number from 1 to 4096\n",
+				value);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_DURATION:
+		if (!strcmp(value, "0")) {
+			a->duration_s = 0;
+		} else if (lrs_parse_seconds(value, &a->duration_s)) {
+			fprintf(stderr, "lruscope workload: --duration '%s': seconds, e.g. 5 or 0.5 (0: "
+				"until a signal)\n", value);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_SIZE:
+	case OPT_LIMIT:
+		if (lrs_parse_bytes(value, &v)) {
+			fprintf(stderr, "lruscope workload: --%s '%s': bytes with an optional k/m/g "
+				"suffix, e.g. 512m\n", key == OPT_SIZE ? "size" : "limit", value);
+			return -EINVAL;
+		}
+		*(key == OPT_SIZE ? &a->opts.file_bytes : &a->opts.limit_bytes) = v;
+		return 0;
+	case OPT_READ:
+		if (lrs_read_mode__parse(value, &a->opts.read)) {
+			fprintf(stderr, "lruscope workload: --read '%s': use 4k or dd\n", value);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_PREFIX:
+		a->opts.prefix = value;
+		return 0;
+	case OPT_NEST:
+		a->opts.nest = true;
+		return 0;
+	case OPT_CPU_SHARES:
+		if (parse_count(value, 262144, &a->opts.cpu_shares)) {
+			fprintf(stderr, "lruscope workload: --cpu-shares '%s': 0 to 262144 (1024 is a "
+				"default task group)\n", value);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		return -ENOENT;	/* the table has no other */
+	}
 }
 
 static void print_json(struct lrs_workload *wl, const struct lrs_workload_opts *opts)
@@ -65,121 +176,29 @@ static void print_json(struct lrs_workload *wl, const struct lrs_workload_opts *
 	fflush(stdout);
 }
 
-int lrs_cmd_workload(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "layout", required_argument, NULL, 'L' },
-		{ "readers", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "size", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "read", required_argument, NULL, 'r' },
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "nest", no_argument, NULL, 'N' },
-		{ "cpu-shares", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct lrs_workload_opts opts;
+	struct workload_args a = { .duration_s = -1 };
 	struct lrs_workload *wl = NULL;
-	unsigned long long v;
-	double duration_s = -1;
-	bool have_layout = false;
-	char err[512] = "", *end;
-	int c, ret;
+	char err[512] = "";
+	int ret;
 
-	lrs_workload_opts__defaults(&opts);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			if (lrs_layout__parse(optarg, &opts.layout)) {
-				fprintf(stderr, "lruscope workload: --layout '%s': use shared or "
-					"isolated\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			have_layout = true;
-			break;
-		case 'n':
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-' || v > 4096) {
-				fprintf(stderr, "lruscope workload: --readers '%s': a number from 1 "
-					"to 4096\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			opts.readers = (unsigned int)v;
-			break;
-		case 'd':
-			if (!strcmp(optarg, "0")) {
-				duration_s = 0;
-			} else if (lrs_parse_seconds(optarg, &duration_s)) {
-				fprintf(stderr, "lruscope workload: --duration '%s': seconds, e.g. 5 "
-					"or 0.5 (0: until a signal)\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 's':
-		case 'l':
-			if (lrs_parse_bytes(optarg, &v)) {
-				fprintf(stderr, "lruscope workload: --%s '%s': bytes with an optional "
-					"k/m/g suffix, e.g. 512m\n", c == 's' ? "size" : "limit",
-					optarg);
-				return LRS_EXIT_USAGE;
-			}
-			if (c == 's')
-				opts.file_bytes = v;
-			else
-				opts.limit_bytes = v;
-			break;
-		case 'r':
-			if (lrs_read_mode__parse(optarg, &opts.read)) {
-				fprintf(stderr, "lruscope workload: --read '%s': use 4k or dd\n",
-					optarg);
-				return LRS_EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			opts.prefix = optarg;
-			break;
-		case 'N':
-			opts.nest = true;
-			break;
-		case 'c':
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-' || v > 262144) {
-				fprintf(stderr, "lruscope workload: --cpu-shares '%s': 0 to 262144 "
-					"(1024 is a default task group)\n", optarg);
-				return LRS_EXIT_USAGE;
-			}
-			opts.cpu_shares = (unsigned int)v;
-			break;
-		case 'h':
-			usage(stdout);
-			return lrs_cli__stdout_done("workload", "the help");
-		default:
-			return lrs_cli__bad_option("workload", c, argv);
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "lruscope workload: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return LRS_EXIT_USAGE;
-	}
-	if (!have_layout || duration_s < 0) {
+	lrs_workload_opts__defaults(&a.opts);
+	if (lrs_opts__parse(&lrs_command_workload, argc, argv, apply, &a, &ret) < 0)
+		return ret;
+	if (!a.have_layout || a.duration_s < 0) {
 		fprintf(stderr, "lruscope workload: --layout and --duration are required\n");
 		usage(stderr);
 		return LRS_EXIT_USAGE;
 	}
 
 	lrs_signals__install();
-	ret = lrs_workload__check(&opts, err, sizeof(err));
+	ret = lrs_workload__check(&a.opts, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "lruscope workload: %s\n", err);
 		return ret == -EINVAL ? LRS_EXIT_USAGE : LRS_EXIT_FAIL;
 	}
-	ret = lrs_workload__create(&opts, &lrs_stop, &wl, err, sizeof(err));
+	ret = lrs_workload__create(&a.opts, &lrs_stop, &wl, err, sizeof(err));
 	if (ret) {
 		if (!lrs_stop)
 			fprintf(stderr, "lruscope workload: %s\n", err);
@@ -190,12 +209,21 @@ int lrs_cmd_workload(int argc, char **argv)
 		printf("%s\n", lrs_workload__memcg(wl, i)->cgroup);
 	fflush(stdout);
 
-	ret = lrs_workload__wait(wl, duration_s > 0 ? duration_s : 1e9, &lrs_stop, err,
+	ret = lrs_workload__wait(wl, a.duration_s > 0 ? a.duration_s : 1e9, &lrs_stop, err,
 				 sizeof(err));
 	lrs_workload__stop(wl);
-	print_json(wl, &opts);
+	print_json(wl, &a.opts);
 	if (ret)
 		fprintf(stderr, "lruscope workload: %s\n", err);
 	lrs_workload__destroy(wl);
 	return ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 }
+
+const struct lrs_command lrs_command_workload = {
+	.name = "workload",
+	.synopsis = "workload --layout shared|isolated ...    the demo's readtwice load alone, no BPF",
+	.opts = opts,
+	.help_on_operand = true,
+	.help = usage,
+	.run = run,
+};

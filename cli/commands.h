@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The subcommands of lruscope: each parses its own options (argv[0] is its name). */
+/*
+ * The subcommands of lruscope: each is a struct lrs_command (cli/options.h):
+ * its option table, help and run function; run parses its own options with
+ * lrs_opts__parse (argv[0] is its name).
+ */
 #ifndef LRS_COMMANDS_H
 #define LRS_COMMANDS_H
 
@@ -16,23 +20,28 @@
 #define LRS_EXIT_FAIL 1
 #define LRS_EXIT_USAGE 2
 
-int lrs_cmd_top(int argc, char **argv);		/* cli/cmd_top.c */
-int lrs_cmd_report(int argc, char **argv);	/* cli/cmd_report.c */
-int lrs_cmd_record(int argc, char **argv);	/* cli/cmd_record.c */
-int lrs_cmd_replay(int argc, char **argv);	/* cli/cmd_replay.c */
-int lrs_cmd_diff(int argc, char **argv);	/* cli/cmd_diff.c: two recordings compared */
-int lrs_cmd_gui(int argc, char **argv);		/* cli/cmd_gui.c */
-int lrs_cmd_demo(int argc, char **argv);	/* cli/cmd_demo.c */
-int lrs_cmd_workload(int argc, char **argv);	/* cli/cmd_workload.c: the demo's load alone */
-int lrs_cmd_walk(int argc, char **argv);	/* cli/cmd_walk.c */
-int lrs_cmd_export(int argc, char **argv);	/* cli/cmd_export.c: Prometheus exporter */
-int lrs_cmd_keys(int argc, char **argv);		/* cli/cmd_keys.c: hidden, the keymap for the man page */
+struct lrs_command;
+extern const struct lrs_command lrs_command_top;	/* cli/cmd_top.c */
+extern const struct lrs_command lrs_command_gui;	/* cli/cmd_gui.c */
+extern const struct lrs_command lrs_command_report;	/* cli/cmd_report.c */
+extern const struct lrs_command lrs_command_record;	/* cli/cmd_record.c */
+extern const struct lrs_command lrs_command_diff;	/* cli/cmd_diff.c: two recordings compared */
+extern const struct lrs_command lrs_command_replay;	/* cli/cmd_replay.c */
+extern const struct lrs_command lrs_command_demo;	/* cli/cmd_demo.c */
+extern const struct lrs_command lrs_command_export;	/* cli/cmd_export.c: Prometheus exporter */
+extern const struct lrs_command lrs_command_walk;	/* cli/cmd_walk.c */
+extern const struct lrs_command lrs_command_workload;	/* cli/cmd_workload.c: the demo load alone */
+extern const struct lrs_command lrs_command_completion;	/* cli/completion.c */
+/* not listed: they print the tables the man page is made from */
+extern const struct lrs_command lrs_command_keys;	/* cli/cmd_keys.c */
+extern const struct lrs_command lrs_command_options;	/* cli/cmd_options.c */
+
+/* Every command (cli/main.c), in the order 'lruscope --help' lists them; NULL ends it. */
+extern const struct lrs_command *const lrs_commands[];
 
 /* Set by SIGINT/SIGTERM/SIGHUP once lrs_signals__install() ran. */
 extern volatile sig_atomic_t lrs_stop;
 void lrs_signals__install(void);
-
-/* CLOCK_MONOTONIC in seconds. */
 
 /* Parse a positive number of seconds ("0.5", "2"); -EINVAL if not. */
 int lrs_parse_seconds(const char *s, double *out);
@@ -47,7 +56,7 @@ const char *lrs_cli__write_error(int err);
 /*
  * A getopt_long result that is no option of CMD (c '?': unknown, ':' a
  * missing value; opterr 0, optstring starting with ':'): one line naming it
- * and pointing at --help. Returns LRS_EXIT_USAGE.
+ * and pointing at --help. Returns LRS_EXIT_USAGE. lrs_opts__parse calls it.
  */
 int lrs_cli__bad_option(const char *cmd, int c, char **argv);
 /*
@@ -61,42 +70,5 @@ int lrs_cli__stdout_done(const char *cmd, const char *what);
  * it is not a directory): says why not on stderr, naming command and option.
  */
 int lrs_cli__writable(const char *cmd, const char *opt, const char *path);
-
-/*
- * The live collector's options, the same in top, gui, record and report:
- * their getopt_long entries, their help lines, and their parser.
- */
-/* --max-locks at most: the kernel sizes the map's hash buckets for it when it loads */
-#define LRS_MAX_LOCKS_MAX 1048576u
-
-#define LRS_COLLECTOR_LONG_OPTS \
-	{ "cgroup-root", required_argument, NULL, 'R' }, \
-	{ "stack-every", required_argument, NULL, 'S' }, \
-	{ "max-locks", required_argument, NULL, 'L' }, \
-	{ "holders", no_argument, NULL, 'H' }, \
-	{ "spin-source", required_argument, NULL, 'P' }, \
-	{ "verbose", no_argument, NULL, 'v' }
-
-#define LRS_COLLECTOR_OPTS_HELP \
-	"      --cgroup-root PATH  the memory cgroup mount (default: detect v2, then v1)\n" \
-	"      --stack-every N     sample a waiter's stack on 1 in N waits, at most one\n" \
-	"                          per CPU per 5 ms (default 16; 0: no stacks)\n" \
-	"      --max-locks N       locks the BPF map holds (default 16384, 1 to 1048576);\n" \
-	"                          waits on locks beyond it are counted in drops.stats_full\n" \
-	"      --holders           also infer who held the lruvec locks others waited on\n" \
-	"                          (docs/holders.md)\n" \
-	"      --spin-source SRC   where spinlock waits come from: auto (default: the\n" \
-	"                          tracepoint where it sees every waiter, else the slow\n" \
-	"                          path), tracepoint, or slowpath (fentry on the queued-\n" \
-	"                          spinlock slow path: first waiters and test-and-set too)\n" \
-	"  -v, --verbose           libbpf's messages\n"
-
-struct lrs_collector_opts;
-/*
- * Apply c, a getopt_long result, when it is one of the collector's options:
- * returns 1 when applied, 0 when c is not one, -EINVAL on a bad value (said
- * on stderr, naming the command).
- */
-int lrs_cli__collector_option(const char *cmd, int c, const char *arg, struct lrs_collector_opts *opts);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Shared by the subcommands: signals and option value parsing. */
+/* Shared by the subcommands: signals, option values, what a failed write means. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -13,8 +13,6 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
-#include "collector/live/spin_choice.h"
-#include "collector/live/live.h"
 
 volatile sig_atomic_t lrs_stop;
 
@@ -126,45 +124,6 @@ int lrs_parse_uint(const char *s, unsigned int max, unsigned int *out)
 	return 0;
 }
 
-int lrs_cli__collector_option(const char *cmd, int c, const char *arg, struct lrs_collector_opts *opts)
-{
-	switch (c) {
-	case 'R':
-		opts->cgroup_root = arg;
-		return 1;
-	case 'S':
-		if (lrs_parse_uint(arg, 1000000000, &opts->stack_every)) {
-			fprintf(stderr, "lruscope %s: --stack-every '%s': want a number, 0 for no stacks\n",
-				cmd, arg);
-			return -EINVAL;
-		}
-		return 1;
-	case 'L':
-		if (lrs_parse_uint(arg, LRS_MAX_LOCKS_MAX, &opts->max_locks) || !opts->max_locks) {
-			fprintf(stderr, "lruscope %s: --max-locks '%s': want a number from 1 to %u\n", cmd,
-				arg, LRS_MAX_LOCKS_MAX);
-			return -EINVAL;
-		}
-		return 1;
-	case 'H':
-		opts->holders = true;
-		return 1;
-	case 'P':
-		opts->spin_source = lrs_spin_request__parse(arg);
-		if (opts->spin_source < 0) {
-			fprintf(stderr, "lruscope %s: --spin-source '%s': want auto, tracepoint or slowpath\n",
-				cmd, arg);
-			return -EINVAL;
-		}
-		return 1;
-	case 'v':
-		opts->verbose = true;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 int lrs_parse_bytes(const char *s, unsigned long long *out)
 {
 	char *end;
@@ -195,7 +154,7 @@ int lrs_parse_bytes(const char *s, unsigned long long *out)
 
 int lrs_cli__bad_option(const char *cmd, int c, char **argv)
 {
-	const char *arg = argv[optind - 1], *what = "unrecognized option";
+	const char *arg = argv[optind - 1], *what = "unknown option";
 	bool is_long = !strncmp(arg, "--", 2);
 	char letter[3] = { '-', (char)optopt, 0 };
 	const char *name = letter;

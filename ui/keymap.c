@@ -5,6 +5,7 @@
  * so a key cannot be documented on one screen and forgotten on the other.
  */
 #include "ui/keymap.h"
+#include "ui/roff.h"
 
 #define K(code, act) { code, act }
 #define TUI LRS_KEYMAP_TUI
@@ -137,21 +138,6 @@ static const char *screens_name(unsigned int where)
 	}
 }
 
-/* roff: a backslash is \e, a minus \-; a line must not start with a control character. */
-static void roff_puts(FILE *f, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", f);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", f);
-		else if (*s == '-')
-			fputs("\\-", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 void lrs_keymap__write_man(FILE *f)
 {
 	for (size_t i = 0; i < lrs_keymap_len; i++) {
@@ -160,9 +146,9 @@ void lrs_keymap__write_man(FILE *f)
 				   (b->where & LRS_KEYMAP_BOTH) == LRS_KEYMAP_GUI ? " (gui)" : "";
 
 		fputs(".TP\n.B \"", f);
-		roff_puts(f, b->keys);
+		lrs_roff__puts(f, b->keys);
 		fputs("\"\n", f);
-		roff_puts(f, b->what);
+		lrs_roff__puts(f, b->what);
 		fprintf(f, "%s\n", only);
 	}
 }

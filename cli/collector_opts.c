@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The live collector's options: their table (help and man page text) and their parser. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "cli/collector_opts.h"
+#include "cli/commands.h"
+#include "collector/live/live.h"
+#include "collector/live/spin_choice.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const struct lrs_opt lrs_opts_spin_source[] = {
+	{ "spin-source", LRS_COPT_SPIN_SOURCE, 0, "SRC",
+	  "where spinlock waits come from: auto (default: the tracepoint where it sees every "
+	  "waiter, else the slow path), tracepoint, or slowpath (fentry on the queued-spinlock "
+	  "slow path: first waiters and test-and-set too)",
+	  .choices = "auto tracepoint slowpath",
+	  .man = "Where spinlock waits (lruvec locks among them) come from.\n"
+		 ".B auto\n"
+		 "(the default) keeps the tracepoint where it sees every waiter (paravirt\n"
+		 "spinlocks, as in KVM guests) and takes the slow path where the tracepoint is\n"
+		 "blind (native queued spinlocks: first waiters; test\\-and\\-set spinlocks: every\n"
+		 "wait) or absent, saying why.\n"
+		 ".B tracepoint\n"
+		 "forces the tracepoint (cheaper; blind as above).\n"
+		 ".B slowpath\n"
+		 "forces the fentry hooks, and fails with one line saying why (status 1) where\n"
+		 "they cannot load (a kernel without fentry, or one that refuses it).\n"
+		 "The kind of spinlocks is read from the static key\n"
+		 ".B virt_spin_lock_key\n"
+		 "where kallsyms lists data symbols\n"
+		 ".RB ( CONFIG_KALLSYMS_ALL ),\n"
+		 "else judged from the CPU flags and the kernel log; the\n"
+		 ".B why\n"
+		 "text says which, and how sure.\n" },
+	{ 0 }
+};
+
+const struct lrs_opt lrs_opts_collector[] = {
+	{ "cgroup-root", LRS_COPT_CGROUP_ROOT, LRS_OPT_DIR, "PATH",
+	  "the memory cgroup mount (default: detect v2, then v1)",
+	  .man = "The memory cgroup mount (default: cgroup v2 with the memory controller, else the v1\n"
+		 ".B memory\n"
+		 "mount). A path on another filesystem is refused as not a cgroup mount (status 1).\n" },
+	{ "stack-every", LRS_COPT_STACK_EVERY, 0, "N",
+	  "sample a waiter's stack on 1 in N waits, at most one per CPU per 5 ms (default 16; "
+	  "0: no stacks)",
+	  .man = "Sample a waiter's stack on 1 in\n"
+		 ".I N\n"
+		 "waits, at most one per CPU per 5 ms (default 16; 0 takes no stacks).\n" },
+	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
+	  "locks the BPF map holds (default 16384, 1 to " STR(LRS_MAX_LOCKS_MAX) "); waits on "
+	  "locks beyond it are counted in drops.stats_full",
+	  .man = "Locks the BPF map holds (default 16384, 1 to " STR(LRS_MAX_LOCKS_MAX) ": the "
+		 "kernel sizes the map's\n"
+		 "hash buckets for it); waits on locks beyond it are counted in\n"
+		 ".BR drops.stats_full .\n" },
+	{ "holders", LRS_COPT_HOLDERS, 0, NULL,
+	  "also infer who held the lruvec locks others waited on (docs/holders.md)",
+	  .man = "Also infer who held the lruvec locks others waited on: a holder table and a\n"
+		 "memcg x memcg matrix (see\n"
+		 ".BR docs/holders.md ).\n" },
+	LRS_OPT_GROUP(lrs_opts_spin_source),
+	{ "verbose", LRS_COPT_VERBOSE, LRS_OPT_SHORT, NULL, "libbpf's messages",
+	  .man = "Print libbpf's messages.\n" },
+	{ 0 }
+};
+
+int lrs_cli__spin_source(const char *cmd, const char *value, int *out)
+{
+	int req = lrs_spin_request__parse(value);
+
+	if (req < 0) {
+		fprintf(stderr, "lruscope %s: --spin-source '%s': want auto, tracepoint or slowpath\n",
+			cmd, value);
+		return -EINVAL;
+	}
+	*out = req;
+	return 0;
+}
+
+int lrs_cli__collector_option(const char *cmd, int key, const char *value,
+			      struct lrs_collector_opts *opts)
+{
+	switch (key) {
+	case LRS_COPT_CGROUP_ROOT:
+		opts->cgroup_root = value;
+		return 0;
+	case LRS_COPT_STACK_EVERY:
+		if (lrs_parse_uint(value, 1000000000, &opts->stack_every)) {
+			fprintf(stderr, "lruscope %s: --stack-every '%s': want a number, 0 for no stacks\n",
+				cmd, value);
+			return -EINVAL;
+		}
+		return 0;
+	case LRS_COPT_MAX_LOCKS:
+		if (lrs_parse_uint(value, (unsigned int)LRS_MAX_LOCKS_MAX, &opts->max_locks) ||
+		    !opts->max_locks) {
+			fprintf(stderr, "lruscope %s: --max-locks '%s': want a number from 1 to %u\n", cmd,
+				value, (unsigned int)LRS_MAX_LOCKS_MAX);
+			return -EINVAL;
+		}
+		return 0;
+	case LRS_COPT_HOLDERS:
+		opts->holders = true;
+		return 0;
+	case LRS_COPT_SPIN_SOURCE:
+		return lrs_cli__spin_source(cmd, value, &opts->spin_source);
+	case LRS_COPT_VERBOSE:
+		opts->verbose = true;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
