@@ -146,12 +146,21 @@ bool lrs_lruvec__is_node_lock(const struct lrs_lruvec *lv)
 	return lv->memcg_id == 0 && lv->memcg && !strcmp(lv->memcg, LRS_NODE_LOCK_MEMCG);
 }
 
+char *lrs_lruvec__label(const char *memcg, int node, char *buf, size_t len)
+{
+	if (memcg && !strcmp(memcg, LRS_NODE_LOCK_MEMCG))
+		snprintf(buf, len, "N%d %s", node, LRS_NODE_LOCK_MEMCG);
+	else
+		snprintf(buf, len, "%s@N%d", memcg ? memcg : "?", node);
+	return buf;
+}
+
 char *lrs_lruvec__name(const struct lrs_lruvec *lv, char *buf, size_t len)
 {
 	if (lrs_lruvec__is_node_lock(lv))
 		snprintf(buf, len, "N%d %s", lv->node, LRS_NODE_LOCK_MEMCG);
 	else
-		snprintf(buf, len, "%s@N%d", lv->memcg ? lv->memcg : "?", lv->node);
+		lrs_lruvec__label(lv->memcg, lv->node, buf, len);
 	return buf;
 }
 

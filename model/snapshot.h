@@ -171,6 +171,8 @@ struct lrs_snapshot {
 bool lrs_lruvec__is_node_lock(const struct lrs_lruvec *lv);
 /* "path@N0", or "N0 (node lock)"; returns buf. */
 char *lrs_lruvec__name(const struct lrs_lruvec *lv, char *buf, size_t len);
+/* The same from a memcg path (LRS_NODE_LOCK_MEMCG for a node lock) and a node. */
+char *lrs_lruvec__label(const char *memcg, int node, char *buf, size_t len);
 
 struct lrs_snapshot *lrs_snapshot__new(void);
 void lrs_snapshot__free(struct lrs_snapshot *snap);	/* accepts NULL */

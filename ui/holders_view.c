@@ -136,11 +136,11 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 		const struct lrs_lruvec *lv = &snap->lruvecs[idx[i]];
 		size_t first, n = lrs_holders__rows_of(h, lv->memcg_id, lv->node, &first);
 		struct lrs_causes c;
-		char sum[256];
+		char sum[256], name[300];
 
 		if (!n || !lv->counters.contended)
 			continue;
-		fprintf(f, "%s@N%d\n", lv->memcg ? lv->memcg : "?", lv->node);
+		fprintf(f, "%s\n", lrs_lruvec__name(lv, name, sizeof(name)));
 		lrs_causes__of_holders(snap, lv, &c);
 		fprintf(f, "%12s held for: %s\n", "", lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
 		for (size_t k = first; k < first + n && k < first + 5; k++) {

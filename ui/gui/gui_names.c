@@ -51,8 +51,7 @@ char *gui__lruvec_name(char *buf, size_t len, const struct lrs_model *model, uin
 	char path[256];
 
 	gui__sanitize(path, sizeof(path), row && row->memcg ? row->memcg : "?");
-	snprintf(buf, len, "%s@N%d", path, node);
-	return buf;
+	return lrs_lruvec__label(path, node, buf, len);
 }
 
 /* The model push shown in time column c, or 0 for none yet. */

@@ -354,7 +354,7 @@ void tui__draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 	const struct lrs_cell *cell = lrs_model__selected_cell(model);
 	static const char hint[] = " Enter hides ";
 	int y = l->detail_y, w = l->width, h = l->detail_h, x, cols_h, hint_x;
-	char t[600], path[512], a[32], b[32], c[32], d[32];
+	char t[600], path[512], name[540], a[32], b[32], c[32], d[32];
 
 	if (h <= 0)
 		return;
@@ -364,12 +364,12 @@ void tui__draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 		return;
 	}
 	tui__sanitize(path, sizeof(path), row->memcg);
+	lrs_lruvec__label(path, model->nodes[model->sel_node_idx], name, sizeof(name));
 	if (cell->lruvec)
-		snprintf(t, sizeof(t), "%s@N%d%s  lock 0x%llx", path, model->nodes[model->sel_node_idx],
-			 row->removed ? " (removed)" : "",
+		snprintf(t, sizeof(t), "%s%s  lock 0x%llx", name, row->removed ? " (removed)" : "",
 			 (unsigned long long)cell->lruvec->lock_addr);
 	else
-		snprintf(t, sizeof(t), "%s@N%d", path, model->nodes[model->sel_node_idx]);
+		snprintf(t, sizeof(t), "%s", name);
 	tui__rule(y, 0, w, tui->faint_attr, NULL);
 	/* the title ends two columns before the edge; the hint goes where it fits whole */
 	x = tui__putf(y, 2, w - 4, A_BOLD, " %s ", t);

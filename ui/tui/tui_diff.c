@@ -84,6 +84,7 @@ static void draw_total(struct lrs_tui *tui, int y, int cols, const struct lrs_cm
 static void draw_causes(struct lrs_tui *tui, int y, int cols, const struct diff_view *v)
 {
 	const struct lrs_cmp_row *r = NULL;
+	char name[300];
 	int x;
 
 	for (size_t m = v->top; m < v->grid.nr_memcgs && !r; m++)
@@ -96,7 +97,7 @@ static void draw_causes(struct lrs_tui *tui, int y, int cols, const struct diff_
 		tui__put(y, 1, cols - 1, tui->faint_attr, "causes: no sampled stacks from the top row down");
 		return;
 	}
-	x = tui__putf(y, 0, cols, A_BOLD, " causes %s@N%d ", r->name, r->node);
+	x = tui__putf(y, 0, cols, A_BOLD, " causes %s ", lrs_lruvec__label(r->name, r->node, name, sizeof(name)));
 	x = tui__put(y, x, cols - x, tui->faint_attr, "sampled B/A: ");
 	for (size_t i = 0; i < r->nr_causes && x < cols; i++) {
 		const struct lrs_cmp_cause *c = &r->causes[i];
