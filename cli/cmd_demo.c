@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "demo/demo.h"
+#include "demo/demo_lab.h"
 
 static unsigned int default_readers(void)
 {
@@ -25,7 +26,7 @@ static unsigned int default_readers(void)
 
 enum {
 	OPT_READERS = LRS_OPT_KEY_LONG, OPT_LAYOUT, OPT_DURATION, OPT_RUNS, OPT_SIZE, OPT_LIMIT,
-	OPT_READ, OPT_BATCH, OPT_JSON, OPT_NO_COLOR, OPT_RECORD,
+	OPT_READ, OPT_BATCH, OPT_JSON, OPT_NO_COLOR, OPT_RECORD, OPT_LAB,
 };
 
 static const struct lrs_opt opts[] = {
@@ -104,6 +105,27 @@ static const struct lrs_opt opts[] = {
 		 ".B \"lruvec locks\"\n"
 		 "row) and the mean over all intervals, so the two agree closely on an otherwise idle\n"
 		 "machine, not to the digit.\n" },
+	{ "lab", OPT_LAB, 0, NULL,
+	  "the experiment on its two real kernels instead: Debian's 5.10 (one LRU lock per "
+	  "node) and 6.1 (one per memcg) in the lab's QEMU guests, --runs rounds each of "
+	  "--readers/2 containers; recordings, pictures and the summary in build/lab-demo (the "
+	  "source tree's make lab-demo; minutes per round)",
+	  .man = "The experiment on its two real kernels instead of this one: Debian\\(aqs 5.10 (one\n"
+		 "LRU lock per node) and 6.1 (one per memcg) boot in turn in the lab\\(aqs QEMU guests\n"
+		 "(the same vCPUs, nodes, memory and disks), the same containers under\n"
+		 ".B lruscope record\n"
+		 "in each;\n"
+		 ".BR \\-\\-runs ,\n"
+		 ".BR \\-\\-readers ,\n"
+		 ".BR \\-\\-duration ,\n"
+		 ".B \\-\\-size\n"
+		 "and\n"
+		 ".B \\-\\-limit\n"
+		 "where given.\n"
+		 "The lab is part of the source tree: this is\n"
+		 ".B make lab\\-demo\n"
+		 "(see LAB DEMO under\n"
+		 ".BR demo ).\n" },
 	LRS_OPT_GROUP(lrs_opts_spin_source),
 	LRS_OPT_GROUP(lrs_opts_help),
 	{ 0 }
@@ -115,7 +137,7 @@ static void usage(FILE *f)
 "usage: sudo lruscope demo [--readers N] [--layout shared|isolated|both]\n"
 "                          [--duration SECS] [--runs K] [--size BYTES] [--limit BYTES]\n"
 "                          [--read 4k|dd] [--batch] [--json] [-i SECS] [--no-color]\n"
-"                          [--record DIR] [--spin-source SRC]\n"
+"                          [--record DIR] [--spin-source SRC] [--lab]\n"
 "\n"
 "The per-memcg lru_lock experiment (Linux 5.11), rebuilt on today's kernel.\n"
 "Before 5.11 a NUMA node had one LRU lock that every container queued on; since,\n"
@@ -179,6 +201,7 @@ static int apply(void *ctx, int key, const char *value)
 
 	switch (key) {
 	case OPT_READERS:
+		o->readers_given = true;
 		if (lrs_parse_uint(value, DEMO_MAX_READERS, &o->wl.readers) || !o->wl.readers) {
 			fprintf(stderr, "lruscope demo: --readers '%s': a number from 1 to %u (2 per "
 				"container)\n", value, DEMO_MAX_READERS);
@@ -196,12 +219,14 @@ static int apply(void *ctx, int key, const char *value)
 		}
 		return 0;
 	case OPT_DURATION:
+		o->duration_given = true;
 		if (lrs_parse_seconds(value, &o->duration_s)) {
 			fprintf(stderr, "lruscope demo: --duration '%s': seconds, e.g. 8\n", value);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_RUNS:
+		o->runs_given = true;
 		if (lrs_parse_uint(value, 100, &o->runs) || !o->runs) {
 			fprintf(stderr, "lruscope demo: --runs '%s': a number from 1 to 100\n", value);
 			return -EINVAL;
@@ -241,6 +266,9 @@ static int apply(void *ctx, int key, const char *value)
 		}
 		o->record_dir = value;
 		return 0;
+	case OPT_LAB:
+		o->lab = true;
+		return 0;
 	case LRS_COPT_SPIN_SOURCE:
 		return lrs_cli__spin_source("demo", value, &o->spin_source);
 	default:
@@ -271,6 +299,8 @@ static int run(int argc, char **argv)
 	defaults(&o);
 	if (lrs_opts__parse(&lrs_command_demo, argc, argv, apply, &o, &status) < 0)
 		return status;
+	if (o.lab)
+		return lrs_demo__run_lab(&o);
 	if (!o.limit_given)
 		o.wl.limit_bytes = default_limit(lrs_workload__containers(o.wl.readers));
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))

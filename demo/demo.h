@@ -38,6 +38,8 @@ struct lrs_demo_opts {
 	double interval_s;		/* TUI refresh */
 	bool batch, json, no_color;
 	bool limit_given, size_given;
+	bool readers_given, runs_given, duration_given;
+	bool lab;			/* --lab: the lab's two real kernels (demo/demo_lab.h) */
 	const char *record_dir;		/* --record DIR: a recording per layout, or NULL */
 	int spin_source;		/* --spin-source (collector/live/spin_choice.h) */
 };

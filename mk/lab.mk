@@ -4,7 +4,7 @@
 LAB_TESTS := $(sort $(wildcard tests/lab/*.t))
 DRGN_TESTS := $(sort $(wildcard tests/drgn/*.t))
 
-.PHONY: lab-check lab-bench lab-fetch
+.PHONY: lab-check lab-bench lab-fetch lab-demo
 
 # LAB_KERNEL=5.10: bullseye's kernel (one lru_lock per node) instead of this machine's suite's
 lab-fetch:
@@ -24,3 +24,12 @@ lab-bench:
 	@# holders: the estimate against exact mode (fentry) in the 6.1 guest, one run
 	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/holders.t \
 		| grep -E "^# run [0-9]|# SKIP|^not ok" || true
+
+# The per-memcg lru_lock patchset on its two real kernels: Debian's 5.10 and 6.1 in identical
+# lab guests, the same containers under lruscope record in each, side by side; recordings,
+# pictures and the summary in build/lab-demo. LAB_DEMO_ARGS: e.g. --rounds 5 --containers 8.
+lab-demo:
+	$(Q)mk/deps.sh --install
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)LRS_CACHE=$(LRS_CACHE) $(PYTHON) tests/lab/lib/lab_demo.py --lruscope $(abspath $(BUILD))/lruscope \
+		--out $(abspath $(BUILD))/lab-demo $(LAB_DEMO_ARGS)

@@ -32,3 +32,23 @@ lrs_guest_cgroups() {
 	fi
 	echo "LRS mode $1"
 }
+
+# lrs_attached PID: wait (up to 10 minutes) until lruscope PID holds BPF links and no new one
+# came for 5 s: every hook is in (loading and verifying takes minutes under TCG), and its
+# first snapshot, where a report's window starts, follows at once. 1 if it ended first.
+lrs_attached() {
+	local last=0 same=0 now i
+	for i in $(seq 1 1200); do
+		kill -0 "$1" 2>/dev/null || return 1
+		now=$(ls -l /proc/"$1"/fd 2>/dev/null | grep -c bpf_link)
+		if [ "$now" -gt 0 ] && [ "$now" = "$last" ]; then
+			same=$((same + 1))
+			[ "$same" -ge 10 ] && return 0
+		else
+			same=0
+		fi
+		last=$now
+		sleep 0.5
+	done
+	return 1
+}

@@ -24,9 +24,12 @@ mount -o bind $R/tmp/.var-tmp $R/var/tmp
 repo=$(cat $R/tmp/live/root)
 mkdir -p "$R$repo"
 mount -t ext4 "$(disk lrsrepo)" "$R$repo" || echo "LRS warn mount repository disk failed"
-# the kernel's vmlinux (lrsdebug) where drgn looks for a live kernel's debug info
-mkdir -p $R/usr/lib/debug/boot
-mount -t ext4 -o ro "$(disk lrsdebug)" $R/usr/lib/debug/boot || echo "LRS warn mount debug disk failed"
+# the kernel's vmlinux (lrsdebug, where given) where drgn looks for a live kernel's debug info
+dbg=$(disk lrsdebug)
+if [ -n "$dbg" ]; then
+	mkdir -p $R/usr/lib/debug/boot
+	mount -t ext4 -o ro "$dbg" $R/usr/lib/debug/boot || echo "LRS warn mount debug disk failed"
+fi
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev

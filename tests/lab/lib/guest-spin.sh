@@ -12,6 +12,7 @@
 #     reader the guest can run: /stress.rec.
 # Kernel command line words: lrs_phase=, lrs_dur=SECS (default 10), lrs_readers=N (default 2 per
 # CPU). Results go to the ext4 data disk, read by the host with debugfs after the guest stops.
+. /guest-lib.sh	# lrs_attached
 /bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
 /bin/busybox --install -s
 mount -t proc proc /proc
@@ -48,24 +49,6 @@ for p in $(cat /sys/fs/cgroup/lrs-test-spin-*/cgroup.procs); do
 	taskset -p -c $((n % ncpu)) $p > /dev/null && n=$((n + 1))
 done
 echo "LRS pinned $n on $ncpu"
-# attached PID: wait until lruscope PID holds BPF links and no new one came for 5 s (every hook
-# attached: its first snapshot, where a report's window starts, follows at once)
-attached() {
-	last=0 same=0
-	for i in $(seq 1 1200); do
-		kill -0 $1 2>/dev/null || return 1
-		now=$(ls -l /proc/$1/fd 2>/dev/null | grep -c bpf_link)
-		if [ "$now" -gt 0 ] && [ "$now" = "$last" ]; then
-			same=$((same + 1))
-			[ $same -ge 10 ] && return 0
-		else
-			same=0
-		fi
-		last=$now
-		sleep 0.5
-	done
-	return 1
-}
 # cost PID NAME: the run time and runs of lruscope PID's BPF programs (run-time stats are on)
 cost() {
 	ns=0 runs=0 misses=0
@@ -93,11 +76,11 @@ compare)
 	sysctl -w kernel.bpf_stats_enabled=1 > /dev/null || echo "LRS warn no BPF run-time stats"
 	/lruscope report -d 3600 -f json --spin-source slowpath > /mnt/slowpath.json 2> /mnt/slowpath.err &
 	sp=$!
-	attached $sp || echo "LRS warn slowpath report never attached"
+	lrs_attached $sp || echo "LRS warn slowpath report never attached"
 	/lruscope report -d 3600 -f json --spin-source tracepoint > /mnt/tracepoint.json \
 		2> /mnt/tracepoint.err &
 	tp=$!
-	attached $tp || echo "LRS warn tracepoint report never attached"
+	lrs_attached $tp || echo "LRS warn tracepoint report never attached"
 	echo "LRS window_start $(cut -d' ' -f1 /proc/uptime)"
 	sleep "$dur"
 	stop $tp tracepoint

@@ -74,36 +74,66 @@ def repo_image(work, root, binary):
     return img
 
 
-def work_image(work, root, tests):
-    """The guest's /tmp: scratch space for the tests' files, and the run script."""
+def guest_env(root):
+    """The environment of the guest's scripts: the host's paths, the guest's time scale."""
+    return {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "HOME": "/root", "TERM": "xterm-256color", "LANG": "C.UTF-8",
+            "LRS_ROOT": root, "LRS_BUILD": root + "/build", "LRS_BIN": root + "/build/lruscope",
+            "LRS_CACHE": lab.CACHE, "LRS_TIME_SCALE": str(TIME_SCALE), "LRS_LAB_GUEST": "1",
+            "CI": os.environ.get("CI", "")}
+
+
+def test_script(root, tests):
+    """The run script's lines that run each test in turn, its lines prefixed for the Demux."""
+    lines = ["run() {	# run TEST LIMIT: its lines prefixed, its status and time after it",
+             '	echo "LRS-LIVE-BEGIN $1"',
+             "	local start=$SECONDS",
+             '	setsid timeout -k 20 "$2" "./$1" </dev/null 2>&1 | sed -u "s/^/LRS| /"',
+             '	echo "LRS-LIVE-END $1 ${PIPESTATUS[0]} $((SECONDS - start))"',
+             "}"]
+    for t in tests:
+        lines.append("run %s %d" % (t, LIMIT_SCALE * time_limit(os.path.join(root, t))))
+    return lines
+
+
+def work_image(work, root, body, size_gib=4):
+    """The guest's /tmp: scratch space for the tests' files, and the run script (/tmp/live/
+    run.sh): the environment, then the lines of body, run from the repository's top."""
     d = os.path.join(work, "scratch", "live")
     os.makedirs(d)
     with open(os.path.join(d, "root"), "w") as f:
         f.write(root)
-    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-           "HOME": "/root", "TERM": "xterm-256color", "LANG": "C.UTF-8",
-           "LRS_ROOT": root, "LRS_BUILD": root + "/build", "LRS_BIN": root + "/build/lruscope",
-           "LRS_CACHE": lab.CACHE, "LRS_TIME_SCALE": str(TIME_SCALE), "LRS_LAB_GUEST": "1",
-           "CI": os.environ.get("CI", "")}
-    lines = ["#!/bin/bash", "# written by live_guest.py: the tests, one after the other"]
-    lines += ["export %s='%s'" % kv for kv in sorted(env.items())]
-    lines += ['cd "$LRS_ROOT" || exit 1',
-              "run() {	# run TEST LIMIT: its lines prefixed, its status and time after it",
-              '	echo "LRS-LIVE-BEGIN $1"',
-              "	local start=$SECONDS",
-              '	setsid timeout -k 20 "$2" "./$1" </dev/null 2>&1 | sed -u "s/^/LRS| /"',
-              '	echo "LRS-LIVE-END $1 ${PIPESTATUS[0]} $((SECONDS - start))"',
-              "}"]
-    for t in tests:
-        lines.append("run %s %d" % (t, LIMIT_SCALE * time_limit(os.path.join(root, t))))
+    lines = ["#!/bin/bash", "# written by live_guest.py"]
+    lines += ["export %s='%s'" % kv for kv in sorted(guest_env(root).items())]
+    lines += ['cd "$LRS_ROOT" || exit 1'] + list(body)
     with open(os.path.join(d, "run.sh"), "w") as f:
         f.write("\n".join(lines) + "\n")
     img = os.path.join(work, "work.img")
     with open(img, "wb") as f:
-        f.truncate(4 << 30)  # sparse: the tests' 512 MiB files are sparse too
+        f.truncate(size_gib << 30)  # sparse: the tests' 512 MiB files are sparse too
     subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "root_owner=0:0,lazy_itable_init=1", "-d",
                     os.path.join(work, "scratch"), img], check=True, stdout=subprocess.DEVNULL)
     return img
+
+
+def drives(work, root, binary, kdir, body, debug=True):
+    """The live guest's disks: the host's programs, the repository with the binary under test,
+    the scratch disk with the run script of body's lines, and (debug) the kernel's debug info.
+    [(image, NVMe serial, opened with snapshot=on)]"""
+    # the export test's Prometheus, unpacked into the cache here, goes into the root image
+    subprocess.run([os.path.join(root, "tests", "lib", "fetch-prometheus.sh"), lab.CACHE],
+                   stdout=subprocess.DEVNULL)
+    return [(rootfs.image([binary]), "lrsroot", True),
+            (repo_image(work, root, binary), "lrsrepo", False),
+            (work_image(work, root, body), "lrswork", False)] + (
+                [(lab.debug_image(kdir), "lrsdebug", True)] if debug else [])
+
+
+def boot(kdir, work, drv, timeout, machine=None, mem_mb=2048):
+    """A live guest on the disks drv (drives()), its run script started once it is up."""
+    return lab.Guest(kdir, work, mem_mb=mem_mb, init=os.path.join(lab.HERE, "guest-live.sh"),
+                     extra={"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")},
+                     drives=drv, timeout=timeout, **(machine or lab.CONTENDED))
 
 
 def keep_artefacts(repo_img):
@@ -178,20 +208,12 @@ def main():
         if missing:
             raise lab.LabError("missing tools: %s (make deps installs them)" % " ".join(missing))
         kdir = lab.kernel_dir()
-        # the export test's Prometheus, unpacked into the cache here, goes into the root image
-        subprocess.run([os.path.join(root, "tests", "lib", "fetch-prometheus.sh"), lab.CACHE],
-                       stdout=subprocess.DEVNULL)
-        drives = [(rootfs.image([binary]), "lrsroot", True), (repo_image(work, root, binary), "lrsrepo",
-                                                      False),
-                  (work_image(work, root, tests), "lrswork", False),
-                  (lab.debug_image(kdir), "lrsdebug", True)]
+        drv = drives(work, root, binary, kdir, test_script(root, tests))
         budget = BOOT_SECS + sum(LIMIT_SCALE * time_limit(os.path.join(root, t)) + 30
                                  for t in tests)
         t0 = time.time()
         lab.log("booting the live guest for %d tests" % len(tests))
-        g = lab.Guest(kdir, work, mem_mb=2048, init=os.path.join(lab.HERE, "guest-live.sh"),
-                      extra={"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")},
-                      drives=drives, timeout=budget, **lab.CONTENDED)
+        g = boot(kdir, work, drv, budget)
         g.wait_for("LRS-LIVE-DONE", on_line=demux.line)
         lab.log("the live guest ran %d tests in %.0f s" % (len(tests), time.time() - t0))
         demux.fail_rest("it ended its run first")

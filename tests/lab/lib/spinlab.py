@@ -24,6 +24,8 @@ def boot(tap, kdir, work, label, machine, append, files, timeout=900):
     try:
         lines, disk = lab.run_lruscope_guest(kdir, work, os.path.join(lab.HERE, "guest-spin.sh"),
                                              "LRS-SPIN-DONE", labtest.binary(), append=append,
+                                             extra={"/guest-lib.sh": os.path.join(lab.HERE,
+                                                                                  "guest-lib.sh")},
                                              timeout=timeout, machine=machine, disk="320M")
     except lab.LabError as e:
         tap.check("%s: the guest ran its reports" % label, [str(e)])
