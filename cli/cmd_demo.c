@@ -108,8 +108,8 @@ static const struct lrs_opt opts[] = {
 	{ "lab", OPT_LAB, 0, NULL,
 	  "the experiment on its two real kernels instead: Debian's 5.10 (one LRU lock per "
 	  "node) and 6.1 (one per memcg) in the lab's QEMU guests, --runs rounds each of "
-	  "--readers/2 containers; recordings, pictures and the summary in build/lab-demo (the "
-	  "source tree's make lab-demo; minutes per round)",
+	  "--readers/2 containers; recordings, pictures and the summary in build/lab-demo, or "
+	  "the --record DIR (the source tree's make lab-demo; minutes per round)",
 	  .man = "The experiment on its two real kernels instead of this one: Debian\\(aqs 5.10 (one\n"
 		 "LRU lock per node) and 6.1 (one per memcg) boot in turn in the lab\\(aqs QEMU guests\n"
 		 "(the same vCPUs, nodes, memory and disks), the same containers under\n"
@@ -121,7 +121,10 @@ static const struct lrs_opt opts[] = {
 		 ".B \\-\\-size\n"
 		 "and\n"
 		 ".B \\-\\-limit\n"
-		 "where given.\n"
+		 "where given; recordings, pictures and the summary go to\n"
+		 ".B build/lab\\-demo\n"
+		 "or the\n"
+		 ".BI \\-\\-record \" DIR\" .\n"
 		 "The lab is part of the source tree: this is\n"
 		 ".B make lab\\-demo\n"
 		 "(see LAB DEMO under\n"

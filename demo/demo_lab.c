@@ -44,7 +44,10 @@ int lrs_demo__run_lab(const struct lrs_demo_opts *o)
 		return 1;
 	}
 	snprintf(script, sizeof(script), "%s/" LAB_SCRIPT, root);
-	snprintf(out, sizeof(out), "%s/build/lab-demo", root);
+	if (o->record_dir)	/* --record DIR: the lab's recordings, pictures and summary there */
+		snprintf(out, sizeof(out), "%s", o->record_dir);
+	else
+		snprintf(out, sizeof(out), "%s/build/lab-demo", root);
 	argv[argc++] = LAB_PYTHON;
 	argv[argc++] = script;
 	argv[argc++] = "--lruscope";

@@ -15,7 +15,7 @@
 /*
  * Run the lab demo with o's rounds, containers (--readers / 2), duration,
  * size and limit where given (the lab's own defaults otherwise); its
- * recordings and pictures go to build/lab-demo. Returns a process exit
+ * recordings and pictures go to o->record_dir, else build/lab-demo. Returns a process exit
  * status: 1 where there is no lab next to this binary (an installed one).
  */
 int lrs_demo__run_lab(const struct lrs_demo_opts *o);

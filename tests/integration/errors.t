@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 69
+tap_plan 70
 need_root "errors"
 
 T=errors
@@ -110,6 +110,11 @@ fi
 run_rc spin-tp timeout 60 "$LRS_BIN" report -d 0.5 --spin-source tracepoint
 tap_check "$T: --spin-source tracepoint loads where the tracepoint exists (rc $rc: $(head -c 200 "$dir/spin-tp.err"))" \
 	test $rc -eq 0
+# demo --lab outside a build tree (an installed binary): no lab, one line saying where it is
+mkdir -p "$dir/inst/bin" && cp "$LRS_BIN" "$dir/inst/bin/lruscope"
+run_rc lab "$dir/inst/bin/lruscope" demo --lab --runs 1
+tap_check "$T: demo --lab of an installed binary: exit 1, the lab is in the source tree ($(cat "$dir/lab.err"))" \
+	exited_saying 1 "$dir/lab.err" "make lab-demo"
 # gui's own options and the collector's are one set: --spin-source names the source, never
 # the picture (a file named after the source, in the working directory)
 (cd "$dir" && timeout 60 env -u DISPLAY "$LRS_BIN" gui --screenshot "$dir/spin.png" --spin-source tracepoint -d 1 \

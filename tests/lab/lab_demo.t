@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # time-limit: 900  (two TCG guests, one per kernel; a first run also fetches the kernels)
-"""Lab: `make lab-demo` at its smallest (tests/lab/lib/lab_demo.py: one round per kernel, four
-containers, 8 s of load): the same containers on Debian's 5.10 (one LRU lock per node) and
-6.1 (one per memcg), each under `lruscope record` in its own guest.
+"""Lab: `lruscope demo --lab --runs 1 --readers 8 --duration 8 --record DIR`, `make lab-demo` at
+its smallest (tests/lab/lib/lab_demo.py: one round per kernel, four containers, 8 s of load):
+the same containers on Debian's 5.10 (one LRU lock per node) and 6.1 (one per memcg), each
+under `lruscope record` in its own guest.
 - the run ends with both recordings and both pictures in its directory;
 - the summary's last line is the one the docs promise, with its two ratios;
 - 5.10: the containers waited on node locks ("N0 (node lock)"), every container among their
@@ -65,9 +66,9 @@ def picture_rows(png, memcgs, coloured):
 def body(tap, kdir, work):
     out = os.path.join(work, "out")
     containers = ["/lrs-demo-c%d" % i for i in range(CONTAINERS)]
-    r = subprocess.run([lab.PYTHON, os.path.join(lab.HERE, "lab_demo.py"), "--rounds", "1",
-                        "--containers", str(CONTAINERS), "--duration", "8", "--out", out,
-                        "--lruscope", labtest.binary()],
+    # the command a user types: the demo's own options mapped onto the lab's
+    r = subprocess.run([labtest.binary(), "demo", "--lab", "--runs", "1", "--readers",
+                        str(2 * CONTAINERS), "--duration", "8", "--record", out],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in (r.stderr.strip().splitlines() + r.stdout.splitlines()):
         print("# " + line)
