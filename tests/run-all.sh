@@ -259,12 +259,28 @@ for bin in "$build"/tests/unit/test_*; do
 	fi
 done
 
-# Scripted tests: TAP-style lines.
+# Scripted tests: TAP-style lines. The lab's tests come last, those whose checks rest on no
+# timing ("# guest: shared": their guest may run beside the live guest, on the other core)
+# before those that want the machine to themselves, which wait for the live guest first.
+guest_shared() { head -n 20 "$1" | grep -qE '^# guest: shared( |$)'; }
+in_order() {	# every .t as "KEY PATH", KEY: 1 not the lab's, 2 the lab's shared, 3 the rest
+	local t
+	while IFS= read -r t; do
+		case "$t" in
+		*/tests/lab/*) if guest_shared "$t"; then echo "2 $t"; else echo "3 $t"; fi ;;
+		*) echo "1 $t" ;;
+		esac
+	done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x) | sort -k1,1n -k2 | cut -d' ' -f2-
+}
 while IFS= read -r t; do
 	rel=${t#"$root"/}
 	case "$rel" in *"$only"*) ;; *) continue ;; esac
-	# the lab's own guests wait for the live guest's: its tests are counted first
-	case "$rel" in tests/lab/*) [ ${#live_rel[@]} -eq 0 ] || run_live_tests ;; esac
+	share=
+	case "$rel" in
+	tests/lab/*) if guest_shared "$t"; then share=1
+		elif [ ${#live_rel[@]} -gt 0 ]; then run_live_tests	# counted first, then alone
+		fi ;;
+	esac
 	if needs_guest "$t"; then continue; fi
 	printf '%s== %s%s\n' "$bold" "$rel" "$off"
 	out="$log/$(echo "$rel" | tr / _).out"
@@ -272,7 +288,7 @@ while IFS= read -r t; do
 	# into a file, shown as it grows: a process the test leaves behind (one stuck
 	# in the kernel outlives SIGKILL) may hold the file, and no pipe waits for it
 	: >"$out"
-	run_test "$(time_limit "$t")" "$t" </dev/null >"$out" 2>&1 &
+	LRS_GUEST_SHARE=$share run_test "$(time_limit "$t")" "$t" </dev/null >"$out" 2>&1 &
 	runner=$!
 	tail -n +1 -s 0.2 -f --pid="$runner" "$out"
 	wait "$runner"
@@ -283,7 +299,7 @@ while IFS= read -r t; do
 	[ -s "$out.dog" ] && cut=1
 	tee -a "$out" <"$out.dog"
 	count_test "$rel" "$out" "$rc" $(( $(date +%s) - start )) "" "$cut"
-done < <(find "$root/tests" -mindepth 2 -maxdepth 2 -name '*.t' -perm -u+x | sort)
+done < <(in_order)
 [ ${#live_rel[@]} -eq 0 ] || run_live_tests
 
 echo

@@ -8,7 +8,7 @@
 # does a cmocka binary whose "Running N test(s)" is not what it counted.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 33
+tap_plan 35
 tmp=$(mktemp -d /tmp/lrs-test-runner.XXXXXX)
 # d-leaves.t's leftover is ended here, also when a check fails
 trap 'kill "$(cat "$tmp/d.left" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -233,3 +233,31 @@ tap_check "runner: traced: the traced-waits test ran here, the unreadable kernel
 	bash -c 'grep -q "^ok - g ran where waits are traced (host)" "$1" && grep -qx "4 passed, 0 failed, 0 skipped" "$1" &&
 		grep -q "^ok - k read the kernel (guest)" "$1" && grep -qx "  tests/x/k-kcore.t: 1 passed, 0 failed, 0 skipped" "$1" &&
 		grep -q "^== live kernel memory: unreadable: a stand-in" "$1"' _ "$tmp/traced"
+
+# The lab's tests come last: those marked "# guest: shared" first, told so (LRS_GUEST_SHARE=1,
+# their guest may run beside the live guest), then the live guest's tests are counted, then
+# the lab tests that want the machine alone.
+mkdir -p "$tmp/order/tests/x" "$tmp/order/tests/lab"
+cp "$tmp/live/tests/x/g-live.t" "$tmp/order/tests/x/"
+cat >"$tmp/order/tests/lab/a-alone.t" <<'SH'
+#!/usr/bin/env bash
+echo "1..1"
+echo "ok - alone ran, share [$LRS_GUEST_SHARE]"
+SH
+cat >"$tmp/order/tests/lab/b-shared.t" <<'SH'
+#!/usr/bin/env bash
+# guest: shared  (a note after it)
+echo "1..1"
+echo "ok - shared ran, share [$LRS_GUEST_SHARE]"
+SH
+chmod +x "$tmp"/order/tests/lab/*.t
+LRS_ROOT=$tmp/order LRS_BUILD=$tmp/build-live LRS_NO_BOOST=1 LRS_WHERE=host LRS_LIVE_RUNNER=$tmp/fake-guest \
+	LRS_SPIN_VERDICT="untraced: a stand-in verdict" LRS_KCORE_VERDICT="readable: a stand-in" \
+	"$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/order.out" 2>&1
+sed 's/^/#   /' "$tmp/order.out"
+tap_check "runner: a lab test marked '# guest: shared' is told so, the others not" \
+	bash -c 'grep -qx "ok - shared ran, share \[1\]" "$1" && grep -qx "ok - alone ran, share \[\]" "$1" &&
+		grep -qx "4 passed, 0 failed, 0 skipped" "$1"' _ "$tmp/order.out"
+tap_check "runner: the shared lab test, then the live guest's tests, then the lab test alone" \
+	bash -c 'a=$(grep -n "^== tests/lab/b-shared.t" "$1" | cut -d: -f1); b=$(grep -n "^== tests/x/g-live.t (in the lab guest)" "$1" | cut -d: -f1);
+		c=$(grep -n "^== tests/lab/a-alone.t" "$1" | cut -d: -f1); [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] && [ "$a" -lt "$b" ] && [ "$b" -lt "$c" ]' _ "$tmp/order.out"

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab, memcg churn: memcgs that live less than lruscope's interval keep their names.
 
 lruscope runs in the 6.1 guest (as in holders.t: 4 vCPUs, no "hypervisor" CPUID bit, so

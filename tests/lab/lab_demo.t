@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (two TCG guests, one per kernel; a first run also fetches the kernels)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab: `lruscope demo --lab --runs 1 --readers 8 --duration 8 --record DIR`, `make lab-demo` at
 its smallest (tests/lab/lib/lab_demo.py: one round per kernel, four containers, 8 s of load):
 the same containers on Debian's 5.10 (one LRU lock per node) and 6.1 (one per memcg), each

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab, the multi-gen LRU on: the cgroup v2 guest of vmcore-v2.t (which runs with it off)
 turns /sys/kernel/mm/lru_gen/enabled on before its workload, so every folio it adds lands on
 lrugen's generation lists. On the dump, lruvecs.py, lru_check.py and `lruscope walk --json`

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab, per-node attribution live: lruscope's collector in the 6.1 guest with two NUMA nodes,
 once with the memory controller on cgroup v2 only (booted with cgroup_no_v1=all) and once on
 a v1 hierarchy. One memcg's readers run only on node 1's CPUs, another's only on node 0's

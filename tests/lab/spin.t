@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # time-limit: 2400  (four TCG guests, one of them under load for three minutes; a first run
 # also fetches the kernels)
+# guest: shared  (counts, no timing: its guests may run beside the live guest)
 """Lab, spin sources: where lock:contention_begin is blind, the slowpath source sees.
 
 On the host: `report -f json` names its spinlock source, and it is the one the host's kind

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab, cgroup v1: the second boot. The memory controller on a v1 hierarchy, flat and
 nested memcgs (the nested parent holds pages of its own: v1 allows it), readers pinned to
 each node; the scripts' answers against the guest's v1 memory.numa_stat and memory.stat."""

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab, cgroup v2: boot Debian's cloud kernel under QEMU with two NUMA nodes, build memcgs
 (flat and nested), read files and fill tmpfs pinned to each node, dump the guest's memory
 and run every drgn script against the vmcore. Assertions compare with what the guest

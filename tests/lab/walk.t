@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
+# guest: shared  (counts and names, no timing: its guest may run beside the live guest)
 """Lab: `lruscope walk` on a real vmcore. One boot of the cgroup v2 guest (lab.boot_and_dump),
 then the C command runs walk.py on the dump: --json, the table, and the TUI in tmux, each
 checked against what the guest printed (memory.numa_stat, cgroup inode numbers). A copy of the

@@ -179,16 +179,20 @@ class Guest:
             f.write(str(self.proc.pid))
 
     def hold_guest_lock(self):
-        """One guest at a time on this machine (two TCG guests on two cores would each
-        take twice as long, and contention timings would be of a different machine):
-        wait for the lock another lab run holds, for as long as this process lives."""
+        """A guest whose checks rest on timings runs alone on this machine (two TCG guests
+        on two cores would each take longer, and contention timings would be of a different
+        machine): it waits for every other lab guest to end. One whose checks do not
+        (LRS_GUEST_SHARE=1: the live guest, and lab tests marked "# guest: shared") shares
+        the machine with another such guest. The lock is held for as long as this guest."""
+        shared = os.environ.get("LRS_GUEST_SHARE") == "1"
+        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         os.makedirs(os.path.join(CACHE, "lab"), exist_ok=True)
         self.lock_file = open(os.path.join(CACHE, "lab", "guest.lock"), "w")
         try:
-            fcntl.flock(self.lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self.lock_file, mode | fcntl.LOCK_NB)
         except BlockingIOError:
             log("another lab guest is running: waiting for it to end")
-            fcntl.flock(self.lock_file, fcntl.LOCK_EX)
+            fcntl.flock(self.lock_file, mode)
 
     def wait_for(self, marker, on_line=None):
         """Read serial lines until one equals marker; return all lines seen. on_line(line),
