@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/run.h"
 #include "ui/keymap.h"
 #include "collector/replay/replay.h"
 #include "ui/gui/gui.h"
@@ -101,7 +102,7 @@ static int run(int argc, char **argv)
 	struct lrs_replay_opts ropts;
 	struct lrs_tui_opts topts;
 	struct lrs_source *src = NULL;
-	struct lrs_model *model = NULL;
+	struct lrs_gui_opts gopts;
 	bool gui;
 	const char *screenshot;
 	double duration;
@@ -111,7 +112,6 @@ static int run(int argc, char **argv)
 	/* optind: the first operand, as getopt left it */
 	if (lrs_opts__parse(&lrs_command_replay, argc, argv, apply, &a, &status) < 0)
 		return status;
-	status = LRS_EXIT_FAIL;
 	/* what follows reads the options as locals */
 	ropts = a.ropts;
 	topts = a.topts;
@@ -147,49 +147,28 @@ static int run(int argc, char **argv)
 	}
 	if (lrs_replay__warning(src))
 		fprintf(stderr, "lruscope: warning: %s\n", lrs_replay__warning(src));
-	model = lrs_model__new(LRS_HISTORY_DEFAULT);
-	if (!model) {
-		fprintf(stderr, "lruscope replay: out of memory\n");
-		goto out;
+	if (!gui && !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "lruscope replay: the view needs a terminal; for text use "
+				"'lruscope report -i %s'\n", argv[optind]);
+		lrs_source__destroy(src);
+		return LRS_EXIT_FAIL;
 	}
 	topts.duration_s = duration;
 	if (getenv("NO_COLOR"))
 		topts.no_color = true;
-	if (gui) {
-#if LRS_GUI
-		struct lrs_gui_opts gopts = {
-			.stop = &lrs_stop, .duration_s = duration, .title = "lruscope replay",
-			.screenshot = screenshot,
-		};
-
-		/* the source paces itself from --speed: the GUI keeps its interval */
-		ret = lrs_gui__run(src, model, &gopts);
-#endif
-	} else {
-		if (!isatty(STDOUT_FILENO)) {
-			fprintf(stderr, "lruscope replay: the view needs a terminal; for text use "
-					"'lruscope report -i %s'\n", argv[optind]);
-			goto out;
-		}
-		/* the recording has a descriptor of its own: stdin becomes the keys' terminal */
-		if (!strcmp(argv[optind], "-") && !freopen("/dev/tty", "r", stdin)) {
-			fprintf(stderr, "lruscope replay: keys come from the terminal, but /dev/tty: %s\n",
-				strerror(errno));
-			goto out;
-		}
-		ret = lrs_tui__run(src, model, &topts);
+	gopts = (struct lrs_gui_opts){ .stop = &lrs_stop, .duration_s = duration,
+				       .title = "lruscope replay", .screenshot = screenshot };
+	/* the recording has a descriptor of its own: stdin becomes the keys' terminal */
+	if (!gui && !strcmp(argv[optind], "-") && !freopen("/dev/tty", "r", stdin)) {
+		fprintf(stderr, "lruscope replay: keys come from the terminal, but /dev/tty: %s\n",
+			strerror(errno));
+		lrs_source__destroy(src);
+		return LRS_EXIT_FAIL;
 	}
-	if (lrs_replay__error(src)) {
-		fprintf(stderr, "lruscope: %s\n", lrs_replay__error(src));
-		goto out;
-	}
-	if (ret && ret != -ENODATA)
-		goto out;
-	status = LRS_EXIT_OK;
-out:
-	lrs_model__free(model);
-	lrs_source__destroy(src);
-	return status;
+	/* the source paces itself from --speed: the GUI keeps its interval */
+	return lrs_cli__run_view(&(struct lrs_cli_view){
+		.cmd = "replay", .src = src, .tui = gui ? NULL : &topts,
+		.gui = gui ? &gopts : NULL, .error_of = lrs_replay__error });
 }
 
 const struct lrs_command lrs_command_replay = {

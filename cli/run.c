@@ -59,6 +59,10 @@ int lrs_cli__run_view(const struct lrs_cli_view *v)
 	model->sort = v->sort;
 	model->metric = v->metric;
 	ret = run_screen(v, src, model);
+	if (v->error_of && v->error_of(src)) {
+		fprintf(stderr, "lruscope: %s\n", v->error_of(src));
+		goto out;
+	}
 	/* -ENODATA: a source of a few snapshots showed them all */
 	if (!ret || ret == -ENODATA)
 		status = LRS_EXIT_OK;

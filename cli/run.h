@@ -29,11 +29,14 @@ struct lrs_cli_view {
 	enum lrs_metric metric;
 	const struct lrs_tui_opts *tui;		/* the screen: the TUI with these, */
 	const struct lrs_gui_opts *gui;		/* or the GUI with these */
+	/* after the screen: the source's own failure (a recording cut short), or NULL */
+	const char *(*error_of)(const struct lrs_source *src);
 };
 
 /*
  * Open -> model -> run -> free: LRS_EXIT_OK when the screen ended as asked
- * or the source ran out, else LRS_EXIT_FAIL (said on stderr or by the screen).
+ * or the source ran out, else LRS_EXIT_FAIL (said on stderr or by the screen,
+ * or the source's error_of said).
  */
 int lrs_cli__run_view(const struct lrs_cli_view *v);
 
