@@ -87,7 +87,8 @@ static int stack_use__append(struct lrs_stack_use **arr, size_t *nr, const struc
 
 static void stack_uses__top(struct lrs_stack_use *arr, size_t *nr)
 {
-	qsort(arr, *nr, sizeof(*arr), cmp_stack_uses);
+	if (*nr > 1)	/* arr is NULL when there are none */
+		qsort(arr, *nr, sizeof(*arr), cmp_stack_uses);
 	if (*nr > LRS_TOP_STACKS)
 		*nr = LRS_TOP_STACKS;
 }
@@ -351,7 +352,8 @@ static int add_top_waiters(struct attribution *a)
 	for (size_t li = 0; li < snap->nr_lruvecs; li++) {
 		struct lrs_lruvec *lv = &snap->lruvecs[li];
 
-		qsort(lv->waiters, lv->nr_waiters, sizeof(*lv->waiters), cmp_waiters);
+		if (lv->nr_waiters > 1)	/* waiters is NULL when there are none */
+			qsort(lv->waiters, lv->nr_waiters, sizeof(*lv->waiters), cmp_waiters);
 		while (lv->nr_waiters > LRS_TOP_WAITERS)
 			free(lv->waiters[--lv->nr_waiters].memcg);
 	}

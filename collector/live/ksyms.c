@@ -55,7 +55,8 @@ struct lrs_ksyms *lrs_ksyms__parse(const char *text)
 next:
 		line = end ? end + 1 : NULL;
 	}
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	if (ks->nr > 1)	/* syms is NULL when there are none */
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	return ks;
 nomem:
 	lrs_ksyms__free(ks);

@@ -269,7 +269,8 @@ static int subdirs(int dirfd, char ***out, size_t *nr)
 			(*nr)++;
 	}
 	closedir(d);
-	qsort(*out, *nr, sizeof(**out), cmp_name);
+	if (*nr > 1)	/* *out is NULL when there are none */
+		qsort(*out, *nr, sizeof(**out), cmp_name);
 	return err;
 }
 
