@@ -19,7 +19,8 @@ def memcg_root():
     v1 = None
     for line in open("/proc/mounts"):
         dev, mnt, fs, opts = line.split()[:4]
-        if fs == "cgroup2" and "memory" in open(os.path.join(mnt, "cgroup.controllers")).read().split():
+        controllers = os.path.join(mnt, "cgroup.controllers")
+        if fs == "cgroup2" and "memory" in open(controllers).read().split():
             return "v2", mnt
         if fs == "cgroup" and "memory" in opts.split(","):
             v1 = mnt

@@ -13,9 +13,10 @@
 #              `|| true` after it (tap_rules.py says exactly what it matches)
 #   format     clang-format --dry-run --Werror (.clang-format) changes no C source
 #              but those .clang-format-ignore lists (format_check.py; make format-check)
+#   python     flake8 (.flake8) finds nothing in drgn-scripts/ and the tests' *.py
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 8	# the rules below: three of layers, readme, man, refs, tap, format
+tap_plan 9	# the rules below: three of layers, readme, man, refs, tap, format, python
 cd "$LRS_ROOT" || { tap_fail "lint: cannot cd to $LRS_ROOT"; exit 1; }
 
 # The repository's files: git's list (tracked and new, not ignored), else find.
@@ -109,4 +110,14 @@ rule "tap: every check takes its whole condition, nothing chained after it" "$ta
 
 fmt=$(/usr/bin/python3 "$(dirname "$0")/format_check.py" "$LRS_ROOT")
 rule "format: clang-format --dry-run is clean" "$fmt"
+
+python=()
+for f in "${files[@]}"; do
+	case "$f" in drgn-scripts/*.py|tests/*.py) python+=("$f") ;; esac
+done
+if ! command -v flake8 >/dev/null; then
+	rule "python: flake8 is clean" "flake8 is not installed (make deps)"
+else
+	rule "python: flake8 is clean (${#python[@]} files)" "$(flake8 "${python[@]}" 2>&1 | head -20)"
+fi
 exit $failed

@@ -181,8 +181,8 @@ def main():
         # the export test's Prometheus, unpacked into the cache here, goes into the root image
         subprocess.run([os.path.join(root, "tests", "lib", "fetch-prometheus.sh"), lab.CACHE],
                        stdout=subprocess.DEVNULL)
-        drives = [(rootfs.image([binary]), "lrsroot", True), (repo_image(work, root, binary), "lrsrepo",
-                                                      False),
+        drives = [(rootfs.image([binary]), "lrsroot", True),
+                  (repo_image(work, root, binary), "lrsrepo", False),
                   (work_image(work, root, tests), "lrswork", False),
                   (lab.debug_image(kdir), "lrsdebug", True)]
         budget = BOOT_SECS + sum(LIMIT_SCALE * time_limit(os.path.join(root, t)) + 30
