@@ -2,7 +2,8 @@
 /*
  * The readtwice load in memcgs of our own (see workload.h): create, start,
  * wait, stop, destroy. The checks, the readers and the stale-leftover removal
- * are in workload_check.c, workload_reader.c and workload_stale.c.
+ * are in workload_check.c, workload_reader.c and workload_stale.c, the file
+ * helpers they share in workload_files.c.
  *
  * Robustness rules: we only ever signal PIDs we forked (or their process
  * group, which they created), only rmdir cgroups we mkdir'ed, only unlink
@@ -14,7 +15,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 static const char *const layout_names[] = { "shared", "isolated" };
@@ -63,63 +64,11 @@ int lrs_read_mode__parse(const char *s, enum lrs_read_mode *out)
 	return -EINVAL;
 }
 
-void lrs_wl__sleep_ms(unsigned int ms)
+static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-void lrs_wl__set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !err_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-}
-
-int lrs_wl__write_file(const char *path, const char *val)
-{
-	int fd, ret = 0;
-	size_t len = strlen(val);
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, len) != (ssize_t)len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-int lrs_wl__read_file(const char *path, char *buf, size_t len)
-{
-	int fd;
-	ssize_t n;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
-bool lrs_wl__has_word(const char *list, const char *word)
-{
-	size_t wl = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p += wl)
-		if ((p == list || p[-1] == ' ' || p[-1] == ',') &&
-		    (p[wl] == '\0' || p[wl] == ' ' || p[wl] == ',' || p[wl] == '\n'))
-			return true;
-	return false;
 }
 
 /* ---- create and destroy ---- */
@@ -470,7 +419,7 @@ int lrs_workload__wait(struct lrs_workload *wl, double duration_s, volatile sig_
 			return -ECHILD;
 		}
 		uint64_t left_ms = (end - lrs_now_ns()) / 1000000;
-		lrs_wl__sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
+		sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
 	}
 	return 0;
 }
@@ -517,7 +466,7 @@ int lrs_workload__stop(struct lrs_workload *wl)
 		if (wl->opts.read == LRS_READ_DD && reader_alive(r))
 			kill(-r->pid, SIGKILL);
 		while (reader_alive(r) && lrs_now_ns() < deadline)
-			lrs_wl__sleep_ms(5);
+			sleep_ms(5);
 	}
 	return 0;
 }
@@ -551,7 +500,7 @@ static void rmdir_retry(const char *path)
 			return;
 		if (errno != EBUSY)
 			break;
-		lrs_wl__sleep_ms(100);	/* exiting tasks still charged: the memcg drains */
+		sleep_ms(100);	/* exiting tasks still charged: the memcg drains */
 	}
 	fprintf(stderr, "lruscope: could not remove cgroup %s: %s; remove it with: rmdir %s\n",
 		path, strerror(errno), path);

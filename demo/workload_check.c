@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 int lrs_memcg_root__detect(struct lrs_memcg_root *root, char *err, size_t err_len)

@@ -4,6 +4,7 @@
  * stop, destroy), workload_check.c (what the machine allows, before anything
  * is made), workload_reader.c (the reader processes), workload_stale.c (what
  * a killed run left behind). Not for other modules: use demo/workload.h.
+ * The file helpers they all use are in demo/workload_files.h.
  */
 #ifndef LRS_WORKLOAD_INTERNAL_H
 #define LRS_WORKLOAD_INTERNAL_H
@@ -65,12 +66,6 @@ struct lrs_workload {
 	uint64_t bytes;
 };
 
-void lrs_wl__sleep_ms(unsigned int ms);
-void lrs_wl__set_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int lrs_wl__write_file(const char *path, const char *val);
-int lrs_wl__read_file(const char *path, char *buf, size_t len);
-bool lrs_wl__has_word(const char *list, const char *word);
 size_t lrs_wl__nr_memcgs_for(const struct lrs_workload_opts *opts);
 void lrs_wl__memcg_rel_name(const struct lrs_workload_opts *opts, size_t i, char *buf, size_t len);
 const char *lrs_wl__work_dir(const struct lrs_workload_opts *opts);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 static void reader_4k(struct lrs_workload *wl, size_t idx, int fd, uint64_t size)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 static bool is_our_cgroup_name(const char *name, const char *prefix)
