@@ -76,7 +76,7 @@ static void sleep_ms(unsigned int ms)
 static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workload_memcg *m,
 		      char *err, size_t err_len)
 {
-	char path[600], val[32];
+	char path[WL_PATH_BYTES], val[32];
 	const char *limit_file;
 	struct stat st;
 	uint64_t limit;
@@ -155,7 +155,7 @@ static void make_cpu_cgroup(struct lrs_workload *wl)
 
 static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
 {
-	char path[600];
+	char path[WL_PATH_BYTES];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%sparent", wl->root.path, wl->opts.prefix);

@@ -38,15 +38,6 @@ int lrs_layout__parse(const char *s, enum lrs_layout *out);	/* 0 or -EINVAL */
 const char *lrs_read_mode__name(enum lrs_read_mode mode);
 int lrs_read_mode__parse(const char *s, enum lrs_read_mode *out);
 
-/* The memory cgroup hierarchy. */
-struct lrs_memcg_root {
-	int version;		/* 1 or 2 */
-	char path[256];		/* its mount point, e.g. /sys/fs/cgroup/memory */
-};
-
-/* Find the hierarchy that has the memory controller; -ENOENT with a message if none. */
-int lrs_memcg_root__detect(struct lrs_memcg_root *root, char *err, size_t err_len);
-
 struct lrs_workload_opts {
 	enum lrs_layout layout;
 	enum lrs_read_mode read;
@@ -56,7 +47,7 @@ struct lrs_workload_opts {
 	const char *prefix;		/* memcg and temp dir name prefix: "lrs-demo-", "lrs-test-" */
 	bool nest;			/* memcgs under PREFIXparent/ */
 	const char *dir;		/* where the temp dir goes; NULL: $LRS_WORKDIR, else /var/tmp */
-	const char *cgroup_root;	/* memory hierarchy; NULL: detect */
+	const char *cgroup_root;	/* memory hierarchy; NULL: detect (collector/live/cgroup_fs.h) */
 	/*
 	 * 0: readers stay in our cpu cgroup. Else they get this cpu.shares (v1:
 	 * one cgroup PREFIXcpu in the cpu hierarchy; v2: cpu.weight of their

@@ -22,43 +22,6 @@
 #include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
-int lrs_memcg_root__detect(struct lrs_memcg_root *root, char *err, size_t err_len)
-{
-	char dev[256], mnt[256], type[64], optbuf[512], ctl[512], path[320];
-	char v1[256] = "", v2[256] = "";
-	FILE *f;
-
-	f = fopen("/proc/mounts", "re");
-	if (!f) {
-		lrs_wl__set_err(err, err_len, "cannot read /proc/mounts: %s", strerror(errno));
-		return -errno;
-	}
-	while (fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, mnt, type, optbuf) == 4) {
-		if (!strcmp(type, "cgroup2") && !v2[0]) {
-			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-			if (!lrs_wl__read_file(path, ctl, sizeof(ctl)) && lrs_wl__has_word(ctl, "memory"))
-				snprintf(v2, sizeof(v2), "%s", mnt);
-		} else if (!strcmp(type, "cgroup") && !v1[0] && lrs_wl__has_word(optbuf, "memory")) {
-			snprintf(v1, sizeof(v1), "%s", mnt);
-		}
-	}
-	fclose(f);
-	if (v2[0]) {
-		root->version = 2;
-		snprintf(root->path, sizeof(root->path), "%s", v2);
-		return 0;
-	}
-	if (v1[0]) {
-		root->version = 1;
-		snprintf(root->path, sizeof(root->path), "%s", v1);
-		return 0;
-	}
-	lrs_wl__set_err(err, err_len, "no cgroup hierarchy has the memory controller (neither a cgroup2 "
-		"mount listing it in cgroup.controllers nor a v1 'memory' mount): boot with memcg "
-		"enabled (cgroup_enable=memory, not cgroup_disable=memory)");
-	return -ENOENT;
-}
-
 void lrs_workload_opts__defaults(struct lrs_workload_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
@@ -122,26 +85,33 @@ static int meminfo_kb(const char *key, uint64_t *out)
 	return -ENOENT;
 }
 
-int lrs_wl__check_root(const struct lrs_workload_opts *opts, struct lrs_memcg_root *root,
-		      char *err, size_t err_len)
+int lrs_wl__check_root(const struct lrs_workload_opts *opts, struct lrs_cgroup_root *root,
+		       char *err, size_t err_len)
 {
-	char path[512], buf[512];
+	char path[WL_PATH_BYTES], buf[512];
 	int ret;
 
 	if (opts->cgroup_root) {
-		struct statfs sfs;
-
-		snprintf(root->path, sizeof(root->path), "%s", opts->cgroup_root);
-		if (statfs(opts->cgroup_root, &sfs)) {
-			lrs_wl__set_err(err, err_len, "cgroup root %s: %s", opts->cgroup_root, strerror(errno));
-			return -errno;
-		}
-		root->version = sfs.f_type == 0x63677270 /* CGROUP2_SUPER_MAGIC */ ? 2 : 1;
+		ret = lrs_cgroup_root__from_path(opts->cgroup_root, root);
+		if (ret == -ENOTDIR)
+			lrs_wl__set_err(err, err_len, "cgroup root %s is not a cgroup mount: pass the "
+				"memory hierarchy's mount point", opts->cgroup_root);
+		else if (ret)
+			lrs_wl__set_err(err, err_len, "cgroup root %s: %s", opts->cgroup_root,
+				strerror(-ret));
 	} else {
-		ret = lrs_memcg_root__detect(root, err, err_len);
-		if (ret)
-			return ret;
+		ret = lrs_cgroup_root__detect(root);
+		if (ret == -ENOENT)
+			lrs_wl__set_err(err, err_len, "no cgroup hierarchy has the memory controller "
+				"(neither a cgroup2 mount listing it in cgroup.controllers nor a v1 "
+				"'memory' mount): boot with memcg enabled (cgroup_enable=memory, not "
+				"cgroup_disable=memory)");
+		else if (ret)
+			lrs_wl__set_err(err, err_len, "cannot read /proc/self/mountinfo: %s",
+				strerror(-ret));
 	}
+	if (ret)
+		return ret;
 	if (root->version == 1) {
 		snprintf(path, sizeof(path), "%s/memory.limit_in_bytes", root->path);
 		if (access(path, F_OK)) {
@@ -164,10 +134,10 @@ int lrs_wl__check_root(const struct lrs_workload_opts *opts, struct lrs_memcg_ro
 
 int lrs_workload__check(const struct lrs_workload_opts *opts, char *err, size_t err_len)
 {
-	struct lrs_memcg_root root;
+	struct lrs_cgroup_root root;
 	uint64_t total_kb = 0, avail_kb = 0, need_bytes;
 	unsigned int containers;
-	char name[256], path[600];
+	char name[256], path[WL_PATH_BYTES];
 	struct statfs sfs;
 	struct statvfs svfs;
 	const char *dir;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "collector/live/cgroup_fs.h"
 #include "demo/workload.h"
 #include "model/clock.h"
 
@@ -25,6 +26,8 @@
 #define TMPFS_MAGIC_ 0x01021994
 #define RAMFS_MAGIC_ 0x858458f6
 #define OVERLAYFS_MAGIC_ 0x794c7630
+/* a file of one of our memcgs: the hierarchy's mount point, the memcg, the file's name */
+#define WL_PATH_BYTES (sizeof(((struct lrs_cgroup_root *)0)->path) + 320)
 
 /* One reader's counters, shared with the parent; a cache line each. */
 struct reader_shm {
@@ -49,7 +52,7 @@ struct reader {
 
 struct lrs_workload {
 	struct lrs_workload_opts opts;
-	struct lrs_memcg_root root;
+	struct lrs_cgroup_root root;	/* the memory hierarchy */
 	char *parent_fs_path;		/* nest: PREFIXparent, created by us */
 	char *cpu_fs_path;		/* v1 cpu cgroup PREFIXcpu, created by us, or NULL */
 	struct lrs_workload_memcg *memcgs;
@@ -69,8 +72,9 @@ struct lrs_workload {
 size_t lrs_wl__nr_memcgs_for(const struct lrs_workload_opts *opts);
 void lrs_wl__memcg_rel_name(const struct lrs_workload_opts *opts, size_t i, char *buf, size_t len);
 const char *lrs_wl__work_dir(const struct lrs_workload_opts *opts);
-int lrs_wl__check_root(const struct lrs_workload_opts *opts, struct lrs_memcg_root *root,
-		      char *err, size_t err_len);
+/* The memory hierarchy (opts->cgroup_root, else found), usable for our memcgs: 0 or -errno. */
+int lrs_wl__check_root(const struct lrs_workload_opts *opts, struct lrs_cgroup_root *root,
+		       char *err, size_t err_len);
 void lrs_wl__reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int go_rd);
 
 #endif

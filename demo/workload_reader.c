@@ -87,7 +87,7 @@ void lrs_wl__reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int 
 {
 	struct reader *r = &wl->readers[idx];
 	const char *file = wl->files[r->file];
-	char path[600], pidbuf[32], c;
+	char path[WL_PATH_BYTES], pidbuf[32], c;
 	unsigned char code = 0;
 	struct stat st;
 	int fd = -1;

@@ -120,7 +120,7 @@ static int remove_stale_cpu(const char *prefix)
 
 int lrs_workload__remove_stale(const struct lrs_workload_opts *opts)
 {
-	struct lrs_memcg_root root;
+	struct lrs_cgroup_root root;
 	char err[256];
 	int removed;
 

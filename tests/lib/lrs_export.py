@@ -15,7 +15,8 @@ def free_port():
 
 
 def memcg_root():
-    """("v2", path) or ("v1", path) of the memory cgroup hierarchy."""
+    """("v2", path) or ("v1", path) of the memory cgroup hierarchy, found as lruscope finds it
+    (lrs_cgroup_root__detect in collector/live/cgroup_fs.c is the reference)."""
     v1 = None
     for line in open("/proc/mounts"):
         dev, mnt, fs, opts = line.split()[:4]

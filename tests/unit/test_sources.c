@@ -29,8 +29,15 @@ static const char mountinfo_v2[] =
 static const char mountinfo_escaped[] =
 	"29 25 0:26 / /mnt/my\\040cgroups rw,relatime - cgroup cgroup rw,nosuid,memory,blkio\n";
 
+/* two unified mounts, the second with memory; a v1 mount whose name only contains "memory" */
+static const char mountinfo_two_v2[] =
+	"30 25 0:40 / /run/cg2a rw,relatime - cgroup2 cgroup2 rw\n"
+	"31 25 0:41 / /run/cg2b rw,relatime - cgroup2 cgroup2 rw,memory_recursiveprot\n"
+	"32 25 0:42 / /run/memoryx rw,relatime - cgroup cgroup rw,name=memoryx\n";
+
 static int no_memory(const char *mount_point) { return 0; }
 static int has_memory(const char *mount_point) { return 1; }
+static int memory_in_cg2b(const char *mount_point) { return !strcmp(mount_point, "/run/cg2b"); }
 
 static void test_cgroup_root_parse(void **state)
 {
@@ -49,6 +56,17 @@ static void test_cgroup_root_parse(void **state)
 	assert_string_equal(root.path, "/mnt/my cgroups");
 	assert_int_equal(lrs_cgroup_root__parse(mountinfo_v2, no_memory, &root), -ENOENT);
 	assert_int_equal(lrs_cgroup_root__parse("", NULL, &root), -ENOENT);
+}
+
+/* The first unified mount that has memory, not the first one; v1 options are whole words. */
+static void test_cgroup_root_parse_picks(void **state)
+{
+	struct lrs_cgroup_root root;
+
+	assert_int_equal(lrs_cgroup_root__parse(mountinfo_two_v2, memory_in_cg2b, &root), 0);
+	assert_int_equal(root.version, 2);
+	assert_string_equal(root.path, "/run/cg2b");
+	assert_int_equal(lrs_cgroup_root__parse(mountinfo_two_v2, no_memory, &root), -ENOENT);
 }
 
 /* /sys/devices/system/node/possible: "0-1" is two nodes (the lab guest's). */
@@ -252,6 +270,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cgroup_root_parse),
+		cmocka_unit_test(test_cgroup_root_parse_picks),
 		cmocka_unit_test(test_cgroup_root_detect_on_this_machine),
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_ksyms_on_this_kernel),
