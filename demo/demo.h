@@ -32,14 +32,14 @@
 
 struct lrs_demo_opts {
 	struct lrs_workload_opts wl;
-	bool both;			/* --layout both (default) */
-	unsigned int runs;		/* per layout */
-	double duration_s;		/* per run */
-	double interval_s;		/* TUI refresh */
+	bool both;	   /* --layout both (default) */
+	unsigned int runs; /* per layout */
+	double duration_s; /* per run */
+	double interval_s; /* TUI refresh */
 	bool batch, json, no_color;
 	bool limit_given, size_given;
-	const char *record_dir;		/* --record DIR: a recording per layout, or NULL */
-	int spin_source;		/* --spin-source (collector/live/spin_choice.h) */
+	const char *record_dir; /* --record DIR: a recording per layout, or NULL */
+	int spin_source;	/* --spin-source (collector/live/spin_choice.h) */
 };
 
 /*

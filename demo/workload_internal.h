@@ -20,9 +20,9 @@
 #include "model/clock.h"
 
 #define READ_CHUNK_BYTES 4096
-#define DISK_RESERVE_BYTES (64ULL << 20)	/* sparse files need only metadata */
-#define MEM_HEADROOM_PCT 80			/* use at most this much of MemAvailable */
-#define RMDIR_TRIES 50				/* x 100 ms while a memcg drains */
+#define DISK_RESERVE_BYTES (64ULL << 20) /* sparse files need only metadata */
+#define MEM_HEADROOM_PCT 80		 /* use at most this much of MemAvailable */
+#define RMDIR_TRIES 50			 /* x 100 ms while a memcg drains */
 #define TMPFS_MAGIC_ 0x01021994
 #define RAMFS_MAGIC_ 0x858458f6
 #define OVERLAYFS_MAGIC_ 0x794c7630
@@ -32,39 +32,39 @@
 /* One reader's counters, shared with the parent; a cache line each. */
 struct reader_shm {
 	_Atomic uint64_t bytes;
-	_Atomic int dd_pid;		/* dd mode: the running dd, 0 between runs */
+	_Atomic int dd_pid; /* dd mode: the running dd, 0 between runs */
 	char pad[64 - sizeof(uint64_t) - sizeof(int)];
 };
 
 struct shm_area {
-	_Atomic int stop;		/* readers leave their loop */
+	_Atomic int stop; /* readers leave their loop */
 	char pad[60];
 	struct reader_shm readers[];
 };
 
 struct reader {
 	pid_t pid;
-	size_t memcg;			/* index into wl->memcgs */
-	size_t file;			/* index into wl->files */
+	size_t memcg; /* index into wl->memcgs */
+	size_t file;  /* index into wl->files */
 	bool reaped;
 	int status;
 };
 
 struct lrs_workload {
 	struct lrs_workload_opts opts;
-	struct lrs_cgroup_root root;	/* the memory hierarchy */
-	char *parent_fs_path;		/* nest: PREFIXparent, created by us */
-	char *cpu_fs_path;		/* v1 cpu cgroup PREFIXcpu, created by us, or NULL */
+	struct lrs_cgroup_root root; /* the memory hierarchy */
+	char *parent_fs_path;	     /* nest: PREFIXparent, created by us */
+	char *cpu_fs_path;	     /* v1 cpu cgroup PREFIXcpu, created by us, or NULL */
 	struct lrs_workload_memcg *memcgs;
 	size_t nr_memcgs;
-	char *dir;			/* temp dir, created by us */
+	char *dir; /* temp dir, created by us */
 	char **files;
 	size_t nr_files;
 	struct reader *readers;
 	size_t nr_readers;
 	struct shm_area *shm;
 	size_t shm_bytes;
-	int go_fd;			/* write end of the start barrier */
+	int go_fd; /* write end of the start barrier */
 	uint64_t t_start_ns, t_stop_ns;
 	uint64_t bytes;
 };

@@ -38,7 +38,7 @@ static void reader_4k(struct lrs_workload *wl, size_t idx, int fd, uint64_t size
 		}
 		off += (uint64_t)n;
 		if (n == 0 || off >= size)
-			off = 0;	/* wrap: a run lasts a duration, not one pass */
+			off = 0; /* wrap: a run lasts a duration, not one pass */
 		bytes += (uint64_t)n;
 		atomic_store_explicit(&rs->bytes, bytes, memory_order_relaxed);
 	}
@@ -120,13 +120,13 @@ void lrs_wl__reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int 
 		goto report;
 	}
 	if (wl->opts.read == LRS_READ_4K)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);	/* no readahead: 4 KiB folios */
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); /* no readahead: 4 KiB folios */
 report:
 	if (write(ready_fd, &code, 1) != 1 || code)
 		_exit(7);
 	close(ready_fd);
 	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
-		;	/* EOF: the parent closed the barrier */
+		; /* EOF: the parent closed the barrier */
 	close(go_rd);
 	if (wl->opts.read == LRS_READ_4K)
 		reader_4k(wl, idx, fd, (uint64_t)st.st_size);

@@ -47,7 +47,8 @@ static bool is_our_tmpdir_name(const char *name, const char *prefix)
 	if (strncmp(name, prefix, pl) || strlen(name + pl) != 6)
 		return false;
 	for (const char *p = name + pl; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
 			return false;
 	return true;
 }

@@ -109,8 +109,11 @@ static void say(void *ctx, bool keep, const char *text)
 
 static void test_loop_take_and_timing(void **state)
 {
-	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
-				   .set_interval = fake_set_interval }, .nr = 3 };
+	struct fake f = { .src = { .name = "fake",
+				   .interval_s = 1,
+				   .take = fake_take,
+				   .set_interval = fake_set_interval },
+			  .nr = 3 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
 
@@ -149,8 +152,11 @@ static void test_loop_take_and_timing(void **state)
 
 static void test_loop_actions(void **state)
 {
-	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
-				   .set_interval = fake_set_interval, .control = fake_control },
+	struct fake f = { .src = { .name = "fake",
+				   .interval_s = 1,
+				   .take = fake_take,
+				   .set_interval = fake_set_interval,
+				   .control = fake_control },
 			  .nr = 9 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
