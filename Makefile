@@ -1,8 +1,15 @@
 # lruscope: make (build only), make deps, make check, make demo, make bench, make install
 # (the binary, the man page, the drgn scripts, the bash completion).
 # Quiet by default; V=1 shows the commands. GUI=0 builds without SDL2. All outputs go under build/.
+# SAN=1 builds with AddressSanitizer and UBSan into build/san/ (the BPF objects as always);
+# make SAN=1 unit also runs the unit tests there, stopping at the first sanitizer report.
 
+SAN        ?= 0
 BUILD      := build
+ifeq ($(SAN),1)
+BUILD      := $(BUILD)/san
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+endif
 LRS_CACHE  ?= /var/cache/lruscope
 PYTHON     := /usr/bin/python3
 PREFIX     ?= /usr/local
@@ -33,7 +40,7 @@ pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 # One include style: every project header by its path from the top ("model/snapshot.h");
 # generated headers (vmlinux.h, skeletons) from build/.
 CFLAGS_COMMON := -std=gnu11 -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-	-I. -I$(BUILD) -D_GNU_SOURCE -DLRS_GUI=$(GUI) -MMD -MP
+	-I. -I$(BUILD) -D_GNU_SOURCE -DLRS_GUI=$(GUI) -MMD -MP $(SAN_FLAGS)
 CFLAGS  ?=
 
 # ---- layers: one static archive each, linked in this order (a layer uses only those after it) ----
@@ -92,7 +99,7 @@ test_attribute_LAYERS    := live model
 test_colour_LAYERS       := ui
 test_causes_LAYERS       := model
 test_compare_LAYERS      := model
-test_demo_summary_LAYERS := demo model
+test_demo_summary_LAYERS := demo live model
 test_export_LAYERS       := export text model
 test_gui_layout_LAYERS   := gui ui model
 test_gui_render_LAYERS   := gui ui model
@@ -166,7 +173,7 @@ $(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
 
 $(BUILD)/lruscope: $(call obj_of,$(CLI_SRCS)) $(call layers_ar,$(LAYERS))
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(call obj_of,$(CLI_SRCS)) $(call layers_ld,$(LAYERS))
+	$(Q)$(CC) $(SAN_FLAGS) $(CFLAGS) -o $@ $(call obj_of,$(CLI_SRCS)) $(call layers_ld,$(LAYERS))
 
 # the tests' support code (synthetic snapshots, reading PNGs back): never shipped
 TEST_SUPPORT_LIB := $(BUILD)/lib/liblrs-testsupport.a
@@ -187,6 +194,9 @@ endef
 $(foreach t,$(UNIT_BINS),$(eval $(call test_rule,unit,$(notdir $(t)))))
 
 unit: deps-check $(UNIT_BINS)
+ifeq ($(SAN),1)
+	$(Q)mk/san-unit.sh $(UNIT_BINS)
+endif
 
 # The README's test command: installs what is missing, builds, runs every test.
 check:

@@ -23,7 +23,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 __u64 exact_acquisitions = 0;
-__u64 exact_drop_full = 0;	/* exact_last was full */
+__u64 exact_drop_full = 0; /* exact_last was full */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -42,8 +42,8 @@ static __always_inline void note(struct lruvec *lruvec)
 	if (!lruvec)
 		return;
 	lock = (__u64)lruvec + bpf_core_field_offset(struct lruvec, lru_lock);
-	css = BPF_CORE_READ(task, cgroups, subsys[bpf_core_enum_value(enum cgroup_subsys_id,
-								      memory_cgrp_id)]);
+	css = BPF_CORE_READ(task, cgroups,
+			    subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)]);
 	v.cgid = css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
 	v.pid = (__u32)bpf_get_current_pid_tgid();
 	v.t_ns = bpf_ktime_get_ns();

@@ -20,12 +20,12 @@
 
 #include "lockstat.h"
 
-#define E2BIG 7	/* errno.h is not for BPF programs */
+#define E2BIG 7 /* errno.h is not for BPF programs */
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Load-time settings, set by user space before load. */
-const volatile __u32 stack_every = 16;	/* a stack on 1 in N waits per CPU; 0: never */
+const volatile __u32 stack_every = 16; /* a stack on 1 in N waits per CPU; 0: never */
 /*
  * and at most one per CPU per this many ns (200 a second): a stack costs
  * about 6 us here (bpf_get_stackid from the lock slow path); 1 in 16 of 65k
@@ -43,16 +43,16 @@ const volatile bool have_task_btf = true;
 const volatile bool spin_slowpath = false;
 
 /* Every event we could not account is counted here, never dropped silently. */
-__u64 drop_task = 0;		/* end without begin, or nesting deeper than we keep */
-__u64 drop_stack = 0;		/* bpf_get_stackid failed */
-__u64 drop_stats_full = 0;	/* a map was full */
+__u64 drop_task = 0;	   /* end without begin, or nesting deeper than we keep */
+__u64 drop_stack = 0;	   /* bpf_get_stackid failed */
+__u64 drop_stats_full = 0; /* a map was full */
 /*
  * an insert refused though the map had room: the map was in use on this CPU
  * (a wait inside our own map update, on a kernel that traces spinlocks) or
  * the kernel had no memory at hand for a new entry
  */
 __u64 drop_insert_failed = 0;
-__u64 drop_negative_time = 0;	/* end before begin */
+__u64 drop_negative_time = 0; /* end before begin */
 
 /*
  * Map sizes are set from user space (bpf_map__set_max_entries). The counters
@@ -124,9 +124,9 @@ struct pending {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
-	__u32 busy;		/* one of our programs runs on this CPU (slowpath mode) */
+	__u32 busy; /* one of our programs runs on this CPU (slowpath mode) */
 	__u32 pad;
-	__u64 last_stack_ns;	/* when this CPU last took a stack */
+	__u64 last_stack_ns; /* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 };
 
@@ -175,8 +175,8 @@ static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
 {
 	struct cgroup_subsys_state *css;
 
-	css = BPF_CORE_READ(task, cgroups, subsys[bpf_core_enum_value(enum cgroup_subsys_id,
-								      memory_cgrp_id)]);
+	css = BPF_CORE_READ(task, cgroups,
+			    subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)]);
 	return cgroup_id_of_css(css);
 }
 
@@ -195,9 +195,10 @@ static __always_inline __u64 own_memcg_cgid(struct task_struct *task)
 
 static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *lock)
 {
-	struct mm_struct *mm = task->mm;	/* direct load, as above */
+	struct mm_struct *mm = task->mm; /* direct load, as above */
 
-	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
+	return mm &&
+	       (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
 }
 
 /*
@@ -215,7 +216,7 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 	long err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 
 	v = bpf_map_lookup_elem(map, key);
-	if (!v)	/* E2BIG: max_entries reached; anything else is not a full map */
+	if (!v) /* E2BIG: max_entries reached; anything else is not a full map */
 		__sync_fetch_and_add(err == -E2BIG ? full : &drop_insert_failed, 1);
 	return v;
 }
@@ -245,7 +246,8 @@ static __always_inline bool waits_on_own_mmap_lock(void *lock)
 		return is_own_mmap_lock(bpf_get_current_task_btf(), lock);
 	task = (struct task_struct *)bpf_get_current_task();
 	mm = BPF_CORE_READ(task, mm);
-	return mm && (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
+	return mm &&
+	       (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
 }
 
 /*
@@ -270,7 +272,8 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	}
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
-	p->waiter_cgid = p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK ? waiter_memcg() : 0;
+	p->waiter_cgid =
+		p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK ? waiter_memcg() : 0;
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every) {
 		now = bpf_ktime_get_ns();
@@ -316,7 +319,8 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 	 * again to sleep: carry the spin's start over so the wait is whole.
 	 */
 	d = cs->depth;
-	if (d > 0 && d <= CPU_DEPTH && cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
+	if (d > 0 && d <= CPU_DEPTH &&
+	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
 		struct pending *spin = &cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 
 		if (ts->depth < TASK_DEPTH) {
@@ -402,8 +406,10 @@ static __noinline void account(struct pending *p, __u64 now)
 	st = bpf_map_lookup_elem(&lock_stats, &key);
 	if (!st) {
 		struct lock_stat init = {
-			.flags = p->flags & ~(PENDING_F_WAITING | PENDING_F_SLOWPATH), .kind = p->kind,
-			.owner_node = p->owner_node, .identity = 1,
+			.flags = p->flags & ~(PENDING_F_WAITING | PENDING_F_SLOWPATH),
+			.kind = p->kind,
+			.owner_node = p->owner_node,
+			.identity = 1,
 		};
 
 		st = map_lookup_or_init(&lock_stats, &key, &init, &drop_stats_full);
@@ -439,10 +445,13 @@ static __noinline void account(struct pending *p, __u64 now)
 
 	if (p->stack_id >= 0) {
 		struct stack_key sk = {
-			.lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid, .stack_id = p->stack_id,
+			.lock_addr = p->lock_addr,
+			.owner_cgid = p->owner_cgid,
+			.stack_id = p->stack_id,
 		};
 		struct stack_stat init = {};
-		struct stack_stat *ss = map_lookup_or_init(&stack_stats, &sk, &init, &drop_stats_full);
+		struct stack_stat *ss =
+			map_lookup_or_init(&stack_stats, &sk, &init, &drop_stats_full);
 
 		if (ss) {
 			ss->contended++;
@@ -469,7 +478,8 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 	__u32 d;
 
 	d = cs->depth;
-	if (d > 0 && d <= CPU_DEPTH && cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
+	if (d > 0 && d <= CPU_DEPTH &&
+	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
 		/* the slowpath hooks' own wait, inside the slow path: its exit hook ends it */
 		if (cs->slot[(d - 1) & (CPU_DEPTH - 1)].flags & PENDING_F_SLOWPATH)
 			return 0;
@@ -509,4 +519,3 @@ int BPF_PROG(contention_end, void *lock, int ret)
 }
 
 #include "lockstat_slowpath.bpf.h"
-

@@ -23,7 +23,7 @@ const volatile bool track_holders = false;
 /* holders_exact.bpf.c is loaded and shares exact_last: compare with the truth */
 const volatile bool exact_holders = false;
 
-__u64 holder_drop_full = 0;	/* lock_last, holder_stats, matrix_stats or exact_* full */
+__u64 holder_drop_full = 0; /* lock_last, holder_stats, matrix_stats or exact_* full */
 
 /*
  * The holder maps allocate on use, as lock_stats: preallocated they took
@@ -36,8 +36,8 @@ __u64 cmp_pid_ns = 0;
 /* the same per basis (enum holder_basis): which rule errs */
 __u64 cmp_basis_est_ns[HOLDER_NR_BASES] = {};
 __u64 cmp_basis_memcg_ns[HOLDER_NR_BASES] = {};
-__u64 cmp_exact_ns = 0;		/* the exact hold time of the same waits */
-__u64 cmp_no_exact = 0;		/* waits with no acquirer seen by the exact hooks */
+__u64 cmp_exact_ns = 0; /* the exact hold time of the same waits */
+__u64 cmp_no_exact = 0; /* waits with no acquirer seen by the exact hooks */
 /*
  * Two naive guesses on the same waits, weighted alike, for the estimate to beat:
  * "a task of the lruvec's memcg" (right memcg when the true holder is of it) and
@@ -117,10 +117,10 @@ struct {
 /* rule 2's scan over the other CPUs (scan_cpu) */
 struct running_scan {
 	__u64 owner_cgid;
-	__u64 start_ns;		/* the wait's */
-	__u64 cgid;		/* the chosen task's memcg */
+	__u64 start_ns; /* the wait's */
+	__u64 cgid;	/* the chosen task's memcg */
 	__u32 self_cpu, last_pid;
-	__u32 pid;		/* the chosen task, 0: none */
+	__u32 pid; /* the chosen task, 0: none */
 	__s32 score;
 };
 
@@ -135,9 +135,9 @@ struct holders_scratch {
 	__u64 hold_ns, queued;
 	__s32 stack_id;
 	__u32 probable;
-	__u32 basis;		/* enum holder_basis of the estimate */
-	__u32 prev_pid;		/* the last contended acquirer before this wait's end, 0: none */
-	__u64 prev_cgid;	/* its memcg (the naive guess exact mode compares) */
+	__u32 basis;	 /* enum holder_basis of the estimate */
+	__u32 prev_pid;	 /* the last contended acquirer before this wait's end, 0: none */
+	__u64 prev_cgid; /* its memcg (the naive guess exact mode compares) */
 	struct running_scan rs;
 };
 
@@ -233,7 +233,8 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
 		from = ex->t_ns > p->start_ns ? ex->t_ns : p->start_ns;
 		__sync_fetch_and_add(&cmp_est_ns, est_hold);
 		__sync_fetch_and_add(&cmp_exact_ns, now - from);
-		__sync_fetch_and_add(&cmp_basis_est_ns[sc->basis & (HOLDER_NR_BASES - 1)], est_hold);
+		__sync_fetch_and_add(&cmp_basis_est_ns[sc->basis & (HOLDER_NR_BASES - 1)],
+				     est_hold);
 		if (sc->hk.pid && sc->mk.holder_cgid == ex->cgid) {
 			__sync_fetch_and_add(&cmp_memcg_ns, est_hold);
 			__sync_fetch_and_add(&cmp_basis_memcg_ns[sc->basis & (HOLDER_NR_BASES - 1)],
@@ -281,13 +282,13 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
  * lists data (CONFIG_KALLSYMS_ALL), which many kernels (this machine's) lack.
  */
 const volatile __u32 nr_cpus = 1;
-#define HOLDERS_MAX_CPUS 1024	/* the scan's bound: costlier than the wait beyond it */
+#define HOLDERS_MAX_CPUS 1024 /* the scan's bound: costlier than the wait beyond it */
 
 struct cpu_curr {
-	__u64 task;		/* the task_struct running there (read with probe reads) */
-	__u32 pid;		/* 0: idle, or no switch seen yet */
-	__u32 prev_pid;		/* the task the last switch took off this CPU */
-	__u64 switch_ns;	/* when */
+	__u64 task;	 /* the task_struct running there (read with probe reads) */
+	__u32 pid;	 /* 0: idle, or no switch seen yet */
+	__u32 prev_pid;	 /* the task the last switch took off this CPU */
+	__u64 switch_ns; /* when */
 };
 
 struct {
@@ -331,8 +332,7 @@ static __always_inline void drop_stale_waits(void)
 
 /* loaded only with holders (user space turns autoload off otherwise) */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(holders_sched_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
+int BPF_PROG(holders_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 zero = 0;
 	struct cpu_curr *c = bpf_map_lookup_elem(&cpu_curr, &zero);
@@ -372,11 +372,11 @@ static long scan_cpu(__u32 cpu, void *unused)
 	c = curr_on(cpu);
 	pid = c ? c->pid : 0;
 	if (!pid)
-		return 0;	/* idle */
+		return 0; /* idle */
 	ps = bpf_map_lookup_percpu_elem(&cpu_pending, &zero, cpu);
 	if (ps && ps->depth && ps->depth <= CPU_DEPTH &&
 	    ps->slot[(ps->depth - 1) & (CPU_DEPTH - 1)].start_ns < rs->start_ns)
-		return 0;	/* spinning since before our wait: it held no L in it */
+		return 0; /* spinning since before our wait: it held no L in it */
 	cgid = current_memcg_cgid((struct task_struct *)c->task);
 	score = (cgid == rs->owner_cgid ? 2 : 0) + (pid == rs->last_pid ? 1 : 0);
 	if (score > rs->score) {
@@ -388,7 +388,8 @@ static long scan_cpu(__u32 cpu, void *unused)
 }
 
 /* The holder is the last contended acquirer (rules 1, 2a and 3): its task, memcg, stack. */
-static __always_inline void holder_is_last(struct holders_scratch *sc, const struct holder_last *last)
+static __always_inline void holder_is_last(struct holders_scratch *sc,
+					   const struct holder_last *last)
 {
 	sc->hk.pid = last->pid;
 	sc->mk.holder_cgid = last->cgid;
@@ -466,7 +467,8 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 		sc->rs.pid = 0;
 		sc->rs.cgid = 0;
 		sc->rs.score = -1;
-		bpf_loop(nr_cpus < HOLDERS_MAX_CPUS ? nr_cpus : HOLDERS_MAX_CPUS, scan_cpu, NULL, 0);
+		bpf_loop(nr_cpus < HOLDERS_MAX_CPUS ? nr_cpus : HOLDERS_MAX_CPUS, scan_cpu, NULL,
+			 0);
 		if (sc->rs.pid) {
 			sc->basis = HOLDER_BASIS_RUNNING;
 			sc->hk.pid = sc->rs.pid;

@@ -27,7 +27,8 @@ static __always_inline int slowpath_enter(void *ctx, void *lock, const bool comp
 	if (d >= CPU_DEPTH) {
 		__sync_fetch_and_add(&drop_task, 1);
 	} else {
-		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs, compat);
+		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs,
+		     compat);
 		cs->depth = d + 1;
 	}
 	leave_prog(cs);
@@ -56,7 +57,8 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	for (int at = CPU_DEPTH - 1; at >= 0; at--) {
 		if ((__u32)at >= d)
 			continue;
-		if (cs->slot[at].lock_addr == (__u64)lock && (cs->slot[at].flags & PENDING_F_SLOWPATH)) {
+		if (cs->slot[at].lock_addr == (__u64)lock &&
+		    (cs->slot[at].flags & PENDING_F_SLOWPATH)) {
 			found = (__u32)at;
 			break;
 		}
@@ -72,7 +74,7 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	p = cs->slot[found & (CPU_DEPTH - 1)];
 	cs->depth = found;
 	if (compat)
-		account(&p, now);	/* no holder code: it uses atomics with fetch and bpf_loop */
+		account(&p, now); /* no holder code: it uses atomics with fetch and bpf_loop */
 	else
 		end_spin(&p, now);
 	leave_prog(cs);
@@ -85,17 +87,17 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
  * whose bpf_loop() callback and fetching atomics such a verifier refuses even
  * unreached (it reads every instruction first), and no compare-and-exchange.
  */
-#define SLOWPATH_HOOKS(func, name, compat)						\
-SEC("fentry/" #func)									\
-int BPF_PROG(name##_enter, struct qspinlock *lock, __u32 val)				\
-{											\
-	return slowpath_enter(ctx, lock, compat);					\
-}											\
-SEC("fexit/" #func)									\
-int BPF_PROG(name##_exit, struct qspinlock *lock, __u32 val)				\
-{											\
-	return slowpath_exit(lock, compat);						\
-}
+#define SLOWPATH_HOOKS(func, name, compat)                            \
+	SEC("fentry/" #func)                                          \
+	int BPF_PROG(name##_enter, struct qspinlock *lock, __u32 val) \
+	{                                                             \
+		return slowpath_enter(ctx, lock, compat);             \
+	}                                                             \
+	SEC("fexit/" #func)                                           \
+	int BPF_PROG(name##_exit, struct qspinlock *lock, __u32 val)  \
+	{                                                             \
+		return slowpath_exit(lock, compat);                   \
+	}
 
 SLOWPATH_HOOKS(native_queued_spin_lock_slowpath, slowpath_native, false)
 SLOWPATH_HOOKS(__pv_queued_spin_lock_slowpath, slowpath_pv, false)

@@ -18,10 +18,10 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 nr_nodes = 1;
 
-__u64 gen = 0;		/* set by user space before each walk */
-__u64 visited = 0;	/* memcgs this walk: the order of the next one */
-__u64 read_faults = 0;	/* nodeinfo, name or size reads that failed */
-__u64 map_full = 0;	/* a memcg or lruvec that did not fit in its map */
+__u64 gen = 0;	       /* set by user space before each walk */
+__u64 visited = 0;     /* memcgs this walk: the order of the next one */
+__u64 read_faults = 0; /* nodeinfo, name or size reads that failed */
+__u64 map_full = 0;    /* a memcg or lruvec that did not fit in its map */
 
 /* Sizes are set from user space (bpf_map__set_max_entries). */
 struct {
@@ -92,11 +92,13 @@ static __always_inline void record_node(struct mem_cgroup_per_node *pn, __u32 no
 
 		if ((__u32)z >= rec->nr_zones)
 			break;
-		zone = (void *)((char *)pgdat + bpf_core_field_offset(struct pglist_data, node_zones) +
+		zone = (void *)((char *)pgdat +
+				bpf_core_field_offset(struct pglist_data, node_zones) +
 				z * zone_size);
 		rec->zone_lock[z] = (__u64)zone + bpf_core_field_offset(struct zone, lock);
 		name = BPF_CORE_READ(zone, name);
-		if (!name || bpf_probe_read_kernel_str(rec->zone_name[z], LRUVEC_ITER_ZONE_NAME_LEN, name) < 0)
+		if (!name || bpf_probe_read_kernel_str(rec->zone_name[z], LRUVEC_ITER_ZONE_NAME_LEN,
+						       name) < 0)
 			rec->zone_name[z][0] = 0;
 	}
 }
@@ -130,10 +132,11 @@ int dump_lruvecs(struct bpf_iter__cgroup *ctx)
 	int level;
 
 	if (!cgrp || !mrec)
-		return 0;	/* the end of the walk */
-	css = BPF_CORE_READ(cgrp, subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)]);
+		return 0; /* the end of the walk */
+	css = BPF_CORE_READ(cgrp,
+			    subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)]);
 	if (!css)
-		return 0;	/* cgroup v2 with memory off here: its parent's memcg counts */
+		return 0; /* cgroup v2 with memory off here: its parent's memcg counts */
 	memcg = (void *)((char *)css - bpf_core_field_offset(struct mem_cgroup, css));
 	level = BPF_CORE_READ(cgrp, level);
 	cgid = BPF_CORE_READ(cgrp, kn, id);
@@ -165,10 +168,12 @@ int dump_lruvecs(struct bpf_iter__cgroup *ctx)
 		}
 		if (level == 0)
 			record_node(pn, node);
-		rec.lock_addr = (__u64)pn + bpf_core_field_offset(struct mem_cgroup_per_node, lruvec) +
+		rec.lock_addr = (__u64)pn +
+				bpf_core_field_offset(struct mem_cgroup_per_node, lruvec) +
 				bpf_core_field_offset(struct lruvec, lru_lock);
 		/* lru_zone_size[MAX_NR_ZONES][NR_LRU_LISTS] counts pages: sum the zones */
-		sizes = (char *)pn + bpf_core_field_offset(struct mem_cgroup_per_node, lru_zone_size);
+		sizes = (char *)pn +
+			bpf_core_field_offset(struct mem_cgroup_per_node, lru_zone_size);
 		for (int z = 0; z < LRUVEC_ITER_MAX_ZONES; z++) {
 			if ((__u32)z >= nr_zones)
 				break;

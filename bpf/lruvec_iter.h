@@ -16,22 +16,22 @@
 #endif
 
 #define LRUVEC_ITER_NAME_LEN 128
-#define LRUVEC_ITER_NR_LRU 5	/* inactive/active anon, inactive/active file, unevictable */
+#define LRUVEC_ITER_NR_LRU 5 /* inactive/active anon, inactive/active file, unevictable */
 #define LRUVEC_ITER_MAX_ZONES 8
 #define LRUVEC_ITER_ZONE_NAME_LEN 8
 #define LRUVEC_ITER_MAX_NODES 64
 
-#define MEMCG_REC_DYING		(1U << 0)	/* removed (rmdir), not yet freed */
-#define MEMCG_REC_NAME_TRUNC	(1U << 1)
+#define MEMCG_REC_DYING (1U << 0) /* removed (rmdir), not yet freed */
+#define MEMCG_REC_NAME_TRUNC (1U << 1)
 
 /* memcgs and memcg_names maps: key = cgroup id (kernfs node id). */
 struct memcg_rec {
 	__u64 gen;
-	__u64 order;		/* position in the pre-order walk: parents first */
-	__u64 parent_cgid;	/* 0 for the hierarchy's root */
-	__u32 level;		/* 0 for the root */
-	__u32 flags;		/* MEMCG_REC_* */
-	char name[LRUVEC_ITER_NAME_LEN];	/* the cgroup directory's name */
+	__u64 order;			 /* position in the pre-order walk: parents first */
+	__u64 parent_cgid;		 /* 0 for the hierarchy's root */
+	__u32 level;			 /* 0 for the root */
+	__u32 flags;			 /* MEMCG_REC_* */
+	char name[LRUVEC_ITER_NAME_LEN]; /* the cgroup directory's name */
 };
 
 /* lruvecs map: one memcg x node lruvec. */
@@ -43,14 +43,14 @@ struct lruvec_key {
 
 struct lruvec_rec {
 	__u64 gen;
-	__u64 lock_addr;	/* &lruvec->lru_lock */
+	__u64 lock_addr; /* &lruvec->lru_lock */
 	__u64 lru_pages[LRUVEC_ITER_NR_LRU];
 };
 
 /* nodes map (array, index = node id): locks the collector can name. */
 struct node_rec {
 	__u64 gen;
-	__u64 node_lruvec_lock;	/* &pgdat->__lruvec.lru_lock */
+	__u64 node_lruvec_lock; /* &pgdat->__lruvec.lru_lock */
 	__u32 nr_zones;
 	__u32 pad;
 	__u64 zone_lock[LRUVEC_ITER_MAX_ZONES];

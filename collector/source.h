@@ -21,8 +21,8 @@ enum lrs_seek {
 };
 
 struct lrs_source {
-	const char *name;		/* "live", "replay", "drgn" */
-	double interval_s;		/* time between snapshots the loop should keep */
+	const char *name;  /* "live", "replay", "drgn" */
+	double interval_s; /* time between snapshots the loop should keep */
 	/*
 	 * Produce the next snapshot (caller owns it). -ENODATA: the source ended;
 	 * -EAGAIN: none yet (a stream's next line has not come), ask again soon.
@@ -30,7 +30,7 @@ struct lrs_source {
 	int (*take)(struct lrs_source *src, struct lrs_snapshot **out);
 	/* Optional: the live source changes its collection interval. */
 	void (*set_interval)(struct lrs_source *src, double interval_s);
-	void (*destroy)(struct lrs_source *src);	/* accepts NULL via lrs_source__destroy */
+	void (*destroy)(struct lrs_source *src); /* accepts NULL via lrs_source__destroy */
 	void *ctx;
 	/*
 	 * A recording: its snapshots need no waiting for, so a view that wants

@@ -43,16 +43,17 @@ static int demo_lock(void)
 		n = (int)read(fd, buf, sizeof(buf) - 1);
 		buf[n > 0 ? n : 0] = '\0';
 		buf[strcspn(buf, "\n")] = '\0';
-		fprintf(stderr, "lruscope demo: another demo is running (pid %s, lock %s): wait "
-			"for it to end, or stop it with Ctrl-C or kill %s\n", buf[0] ? buf : "?",
-			DEMO_LOCK_PATH, buf[0] ? buf : "PID");
+		fprintf(stderr,
+			"lruscope demo: another demo is running (pid %s, lock %s): wait "
+			"for it to end, or stop it with Ctrl-C or kill %s\n",
+			buf[0] ? buf : "?", DEMO_LOCK_PATH, buf[0] ? buf : "PID");
 		close(fd);
 		return -EBUSY;
 	}
 	if (ftruncate(fd, 0) == 0) {
 		n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
 		if (pwrite(fd, buf, (size_t)n, 0) != n)
-			buf[0] = '\0';	/* the pid is a courtesy; the flock is the lock */
+			buf[0] = '\0'; /* the pid is a courtesy; the flock is the lock */
 	}
 	return fd;
 }
@@ -61,7 +62,7 @@ static void demo_unlock(int fd)
 {
 	if (fd < 0)
 		return;
-	unlink(DEMO_LOCK_PATH);	/* still holding it: nobody else owns this path now */
+	unlink(DEMO_LOCK_PATH); /* still holding it: nobody else owns this path now */
 	close(fd);
 }
 
@@ -75,8 +76,8 @@ static const char *banner_text(void *p)
 	snprintf(b->text, sizeof(b->text),
 		 "demo %u/%u  %s layout: %s  %4.1f/%.0f s  %.0f MB/s  (q: skip to the summary)",
 		 b->run, b->nr_runs, lrs_layout__name(b->layout),
-		 b->layout == LRS_LAYOUT_SHARED ? m->cgroup : "one memcg per container",
-		 el, b->duration_s, mbs);
+		 b->layout == LRS_LAYOUT_SHARED ? m->cgroup : "one memcg per container", el,
+		 b->duration_s, mbs);
 	return b->text;
 }
 
@@ -84,7 +85,8 @@ static const char *banner_text(void *p)
  * A snapshot, retried: the cgroup iterator fails (EOPNOTSUPP) while its
  * output outgrows one read, e.g. when another program makes many cgroups.
  */
-static int take_retry(struct lrs_source *src, struct lrs_snapshot **out, volatile sig_atomic_t *stop)
+static int take_retry(struct lrs_source *src, struct lrs_snapshot **out,
+		      volatile sig_atomic_t *stop)
 {
 	int ret = -EIO;
 
@@ -102,8 +104,9 @@ static int take_retry(struct lrs_source *src, struct lrs_snapshot **out, volatil
  * interval, a snapshot after each (the recording source writes it; the last
  * one is the run's end snapshot, taken after this).
  */
-static int wait_sampling(struct lrs_workload *wl, const struct lrs_demo_opts *o, struct lrs_source *src,
-			 volatile sig_atomic_t *stop, char *err, size_t err_len)
+static int wait_sampling(struct lrs_workload *wl, const struct lrs_demo_opts *o,
+			 struct lrs_source *src, volatile sig_atomic_t *stop, char *err,
+			 size_t err_len)
 {
 	double end = lrs_now_s() + o->duration_s;
 
@@ -112,10 +115,11 @@ static int wait_sampling(struct lrs_workload *wl, const struct lrs_demo_opts *o,
 		struct lrs_snapshot *snap = NULL;
 		int ret;
 
-		ret = lrs_workload__wait(wl, left < src->interval_s ? left : src->interval_s, stop, err, err_len);
+		ret = lrs_workload__wait(wl, left < src->interval_s ? left : src->interval_s, stop,
+					 err, err_len);
 		if (ret || *stop || end - lrs_now_s() < src->interval_s / 4)
 			return ret;
-		if (!take_retry(src, &snap, stop))	/* a failed one: a longer interval */
+		if (!take_retry(src, &snap, stop)) /* a failed one: a longer interval */
 			lrs_snapshot__free(snap);
 	}
 }
@@ -170,8 +174,8 @@ static int demo_run_one(const struct lrs_demo_opts *o, enum lrs_layout layout, u
 
 	wo.layout = layout;
 	if (!o->json)
-		fprintf(stderr, "lruscope demo: run %u/%u: %s layout, %u readers, %.0f s\n", idx, nr,
-			lrs_layout__name(layout), wo.readers, o->duration_s);
+		fprintf(stderr, "lruscope demo: run %u/%u: %s layout, %u readers, %.0f s\n", idx,
+			nr, lrs_layout__name(layout), wo.readers, o->duration_s);
 	ret = lrs_workload__create(&wo, stop, &wl, err, sizeof(err));
 	if (ret) {
 		if (*stop)
@@ -212,13 +216,14 @@ static int demo_run_one(const struct lrs_demo_opts *o, enum lrs_layout layout, u
 		}
 		ret = lrs_tui__run(src, model, &to);
 		if (!ret && !lrs_workload__healthy(wl)) {
-			snprintf(err, sizeof(err), "a reader exited early (see dmesg for an OOM kill; "
+			snprintf(err, sizeof(err),
+				 "a reader exited early (see dmesg for an OOM kill; "
 				 "a larger --limit may help)");
 			ret = -ECHILD;
 		}
 	}
 	if (!ret && (*stop || lrs_now_s() - t0 < o->duration_s - 0.25))
-		cut = 1;	/* Ctrl-C, SIGTERM, or q in the heatmap */
+		cut = 1; /* Ctrl-C, SIGTERM, or q in the heatmap */
 	if (!ret && !cut && take_retry(src, &s1, stop))
 		cut = 2;
 	lrs_workload__stop(wl);
@@ -275,12 +280,13 @@ static int finish_recording(struct lrs_demo_record **rec, FILE *f)
 	}
 	for (int k = 0; k < 2; k++)
 		if (path[k][0] && snaps[k] < 2)
-			fprintf(stderr, "lruscope demo: %s: %zu snapshot%s, no interval: removed\n", path[k],
-				snaps[k], snaps[k] == 1 ? "" : "s");
+			fprintf(stderr, "lruscope demo: %s: %zu snapshot%s, no interval: removed\n",
+				path[k], snaps[k], snaps[k] == 1 ? "" : "s");
 		else if (path[k][0])
 			fprintf(f, "recorded %s (%zu snapshots)\n", path[k], snaps[k]);
 	if (path[0][0] && path[1][0] && snaps[0] >= 2 && snaps[1] >= 2)
-		fprintf(f, "compare the layouts, shared (A) against isolated (B):\n  lruscope diff %s %s\n",
+		fprintf(f,
+			"compare the layouts, shared (A) against isolated (B):\n  lruscope diff %s %s\n",
 			path[0], path[1]);
 	return 0;
 }
@@ -289,11 +295,12 @@ static void print_header(const struct lrs_demo_opts *o, FILE *f)
 {
 	unsigned int containers = lrs_workload__containers(o->wl.readers);
 
-	fprintf(f, "\nlruscope demo: readtwice, %u readers in %u containers, %s reads, %" PRIu64
+	fprintf(f,
+		"\nlruscope demo: readtwice, %u readers in %u containers, %s reads, %" PRIu64
 		" MiB sparse file and %" PRIu64 " MiB limit per container, %u run%s x %.0f s per "
-		"layout, alternating\n\n", o->wl.readers, containers,
-		lrs_read_mode__name(o->wl.read), o->wl.file_bytes >> 20, o->wl.limit_bytes >> 20,
-		o->runs, o->runs == 1 ? "" : "s", o->duration_s);
+		"layout, alternating\n\n",
+		o->wl.readers, containers, lrs_read_mode__name(o->wl.read), o->wl.file_bytes >> 20,
+		o->wl.limit_bytes >> 20, o->runs, o->runs == 1 ? "" : "s", o->duration_s);
 }
 
 int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
@@ -323,9 +330,10 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 		}
 	}
 	if (o->wl.file_bytes <= o->wl.limit_bytes && !o->json)
-		fprintf(stderr, "lruscope demo: note: --size %" PRIu64 " MiB fits in the --limit %"
-			PRIu64 " MiB: no reclaim, little LRU movement\n", o->wl.file_bytes >> 20,
-			o->wl.limit_bytes >> 20);
+		fprintf(stderr,
+			"lruscope demo: note: --size %" PRIu64 " MiB fits in the --limit %" PRIu64
+			" MiB: no reclaim, little LRU movement\n",
+			o->wl.file_bytes >> 20, o->wl.limit_bytes >> 20);
 	if (lrs_collector__check_privileges(err, sizeof(err))) {
 		fprintf(stderr, "lruscope demo: %s\n", err);
 		return 1;
@@ -337,7 +345,8 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 		bool use[2] = { o->both || o->wl.layout == LRS_LAYOUT_SHARED,
 				o->both || o->wl.layout == LRS_LAYOUT_ISOLATED };
 
-		if (lrs_demo_record__open(&rec, o->record_dir, use, o->interval_s, err, sizeof(err))) {
+		if (lrs_demo_record__open(&rec, o->record_dir, use, o->interval_s, err,
+					  sizeof(err))) {
 			fprintf(stderr, "lruscope demo: %s\n", err);
 			goto out;
 		}
@@ -363,7 +372,7 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 	co.interval_s = o->interval_s;
 	co.spin_source = o->spin_source;
 	if (o->batch && !o->record_dir)
-		co.stack_every = 0;	/* no view shows stacks: keep their cost out of the waits */
+		co.stack_every = 0; /* no view shows stacks: keep their cost out of the waits */
 	ret = lrs_collector__open(&co, &src, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "lruscope demo: %s\n", err);
@@ -381,7 +390,8 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 		if (o->both)
 			layout = (enum lrs_layout)((i % 2) ^ ((i / 2) % 2));
 		ret = demo_run_one(o, layout, (unsigned int)i + 1, (unsigned int)total,
-				   rec ? lrs_demo_record__source(rec, layout, src) : src, &runs[nr_runs], stop);
+				   rec ? lrs_demo_record__source(rec, layout, src) : src,
+				   &runs[nr_runs], stop);
 		if (ret < 0)
 			goto out;
 		if (rec && lrs_demo_record__error(rec, err, sizeof(err))) {
@@ -401,8 +411,10 @@ int lrs_demo__run(const struct lrs_demo_opts *o, volatile sig_atomic_t *stop)
 	if (*stop)
 		interrupted = true;
 	if (!nr_runs) {
-		fprintf(stderr, "lruscope demo: %s before a run completed; removed everything it "
-			"created\n", *stop ? "interrupted" : "stopped");
+		fprintf(stderr,
+			"lruscope demo: %s before a run completed; removed everything it "
+			"created\n",
+			*stop ? "interrupted" : "stopped");
 		goto out;
 	}
 	lrs_demo_summary__compute(runs, nr_runs, &sum);

@@ -32,16 +32,16 @@
 
 struct lrs_demo_opts {
 	struct lrs_workload_opts wl;
-	bool both;			/* --layout both (default) */
-	unsigned int runs;		/* per layout */
-	double duration_s;		/* per run */
-	double interval_s;		/* TUI refresh */
+	bool both;	   /* --layout both (default) */
+	unsigned int runs; /* per layout */
+	double duration_s; /* per run */
+	double interval_s; /* TUI refresh */
 	bool batch, json, no_color;
 	bool limit_given, size_given;
 	bool readers_given, runs_given, duration_given;
-	bool lab;			/* --lab: the lab's two real kernels (demo/demo_lab.h) */
-	const char *record_dir;		/* --record DIR: a recording per layout, or NULL */
-	int spin_source;		/* --spin-source (collector/live/spin_choice.h) */
+	bool lab;		/* --lab: the lab's two real kernels (demo/demo_lab.h) */
+	const char *record_dir; /* --record DIR: a recording per layout, or NULL */
+	int spin_source;	/* --spin-source (collector/live/spin_choice.h) */
 };
 
 /*

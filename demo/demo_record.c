@@ -15,10 +15,10 @@ struct layout_rec {
 	struct lrs_demo_record *rec;
 	char path[4096];
 	FILE *f;
-	struct lrs_recording_writer *w;		/* NULL: layout not recorded */
-	struct lrs_source tee;			/* hands on inner's snapshots */
+	struct lrs_recording_writer *w; /* NULL: layout not recorded */
+	struct lrs_source tee;		/* hands on inner's snapshots */
 	struct lrs_source *inner;
-	bool resumed;				/* a later run begins: see _source() */
+	bool resumed; /* a later run begins: see _source() */
 };
 
 struct lrs_demo_record {
@@ -32,7 +32,8 @@ static void fail(struct lrs_demo_record *rec, int err, const char *path, const c
 	if (rec->err)
 		return;
 	rec->err = err;
-	snprintf(rec->msg, sizeof(rec->msg), "--record: %.300s: %s: %s", path, what, strerror(-err));
+	snprintf(rec->msg, sizeof(rec->msg), "--record: %.300s: %s: %s", path, what,
+		 strerror(-err));
 }
 
 static int tee_take(struct lrs_source *src, struct lrs_snapshot **out)
@@ -77,19 +78,21 @@ static int make_dir(const char *dir, char *err, size_t err_len)
 	if (!mkdir(dir, 0755))
 		return 0;
 	if (errno != EEXIST) {
-		snprintf(err, err_len, "--record %s: cannot make the directory: %s", dir, strerror(errno));
+		snprintf(err, err_len, "--record %s: cannot make the directory: %s", dir,
+			 strerror(errno));
 		return -errno;
 	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "--record %s: not a directory: name a directory for the recordings", dir);
+		snprintf(err, err_len,
+			 "--record %s: not a directory: name a directory for the recordings", dir);
 		return -ENOTDIR;
 	}
 	return 0;
 }
 
 /* Create l's file, refusing one that exists, and write its header. */
-static int open_layout(struct layout_rec *l, const char *dir, enum lrs_layout layout, double interval_s,
-		       char *err, size_t err_len)
+static int open_layout(struct layout_rec *l, const char *dir, enum lrs_layout layout,
+		       double interval_s, char *err, size_t err_len)
 {
 	struct lrs_recording_header hdr;
 	FILE *f;
@@ -100,9 +103,9 @@ static int open_layout(struct layout_rec *l, const char *dir, enum lrs_layout la
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, err_len, "--record %s: %s: %s", dir, l->path,
-			 errno == EEXIST ? "exists: remove it, or record into another directory"
-					 : strerror(errno));
-		l->path[0] = '\0';	/* not ours: never removed */
+			 errno == EEXIST ? "exists: remove it, or record into another directory" :
+					   strerror(errno));
+		l->path[0] = '\0'; /* not ours: never removed */
 		return ret;
 	}
 	f = l->f = fdopen(fd, "wb");
@@ -116,7 +119,8 @@ static int open_layout(struct layout_rec *l, const char *dir, enum lrs_layout la
 	ret = lrs_recording_writer__open(&l->w, f, LRS_Z_PLAIN, &hdr);
 	lrs_recording_header__clear(&hdr);
 	if (ret)
-		snprintf(err, err_len, "--record: %s: writing the header failed: %s", l->path, strerror(-ret));
+		snprintf(err, err_len, "--record: %s: writing the header failed: %s", l->path,
+			 strerror(-ret));
 	return ret;
 }
 
@@ -135,8 +139,8 @@ static int close_layout(struct layout_rec *l, bool remove)
 	return ret;
 }
 
-int lrs_demo_record__open(struct lrs_demo_record **out, const char *dir, const bool use[2], double interval_s,
-			  char *err, size_t err_len)
+int lrs_demo_record__open(struct lrs_demo_record **out, const char *dir, const bool use[2],
+			  double interval_s, char *err, size_t err_len)
 {
 	struct lrs_demo_record *rec = calloc(1, sizeof(*rec));
 	int ret;
@@ -172,8 +176,11 @@ struct lrs_source *lrs_demo_record__source(struct lrs_demo_record *rec, enum lrs
 		return src;
 	l->inner = src;
 	l->resumed = lrs_recording_writer__snapshots(l->w) > 0;
-	l->tee = (struct lrs_source){ .name = src->name, .interval_s = src->interval_s, .take = tee_take,
-				      .set_interval = tee_set_interval, .ctx = l };
+	l->tee = (struct lrs_source){ .name = src->name,
+				      .interval_s = src->interval_s,
+				      .take = tee_take,
+				      .set_interval = tee_set_interval,
+				      .ctx = l };
 	return &l->tee;
 }
 
@@ -186,7 +193,8 @@ int lrs_demo_record__error(const struct lrs_demo_record *rec, char *err, size_t 
 
 const char *lrs_demo_record__path(const struct lrs_demo_record *rec, enum lrs_layout layout)
 {
-	return rec->layout[layout].w || rec->layout[layout].path[0] ? rec->layout[layout].path : NULL;
+	return rec->layout[layout].w || rec->layout[layout].path[0] ? rec->layout[layout].path :
+								      NULL;
 }
 
 size_t lrs_demo_record__snapshots(const struct lrs_demo_record *rec, enum lrs_layout layout)

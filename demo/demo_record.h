@@ -23,8 +23,8 @@ struct lrs_demo_record;
  * layout in use[], refusing files that exist. interval_s goes in the headers.
  * Returns 0, or -errno with err saying which path and why (nothing left behind).
  */
-int lrs_demo_record__open(struct lrs_demo_record **out, const char *dir, const bool use[2], double interval_s,
-			  char *err, size_t err_len);
+int lrs_demo_record__open(struct lrs_demo_record **out, const char *dir, const bool use[2],
+			  double interval_s, char *err, size_t err_len);
 /*
  * A source that hands on src's snapshots and writes each one into the
  * recording of layout, for one run: valid until the next call or

@@ -10,7 +10,7 @@
 
 static uint64_t sub_u64(uint64_t a, uint64_t b)
 {
-	return a > b ? a - b : 0;	/* a restarted counter never goes negative */
+	return a > b ? a - b : 0; /* a restarted counter never goes negative */
 }
 
 static bool id_in(uint64_t id, const uint64_t *ids, size_t n)
@@ -31,7 +31,8 @@ static uint64_t reader_memcg(const struct lrs_demo_run_ids *ids, pid_t pid)
 }
 
 /* pid's waiter row from memcg_id: a task that moved has a row for each memcg it waited from */
-static const struct lrs_waiter *find_waiter(const struct lrs_lruvec *lv, pid_t pid, uint64_t memcg_id)
+static const struct lrs_waiter *find_waiter(const struct lrs_lruvec *lv, pid_t pid,
+					    uint64_t memcg_id)
 {
 	if (!lv)
 		return NULL;
@@ -106,9 +107,10 @@ int lrs_demo_run__from_snapshots(struct lrs_demo_run *run, const struct lrs_snap
 		const struct lrs_other_lock *ol = &s1->other_locks[i];
 		const struct lrs_other_lock *old = find_other(s0, ol->lock_addr);
 
-		run->other_contended += sub_u64(ol->counters.contended,
-						old ? old->counters.contended : 0);
-		run->other_wait_ns += sub_u64(ol->counters.wait_ns, old ? old->counters.wait_ns : 0);
+		run->other_contended +=
+			sub_u64(ol->counters.contended, old ? old->counters.contended : 0);
+		run->other_wait_ns +=
+			sub_u64(ol->counters.wait_ns, old ? old->counters.wait_ns : 0);
 	}
 	return 0;
 }
@@ -252,9 +254,10 @@ int lrs_demo_summary__compute(const struct lrs_demo_run *runs, size_t nr_runs,
 	out->mb_ratio = safe_ratio(iso->mb_per_s.median, sh->mb_per_s.median);
 	out->mb_ratio_min = safe_ratio(iso->mb_per_s.min, sh->mb_per_s.max);
 	out->mb_ratio_max = safe_ratio(iso->mb_per_s.max, sh->mb_per_s.min);
-	out->mb_verdict = lrs_demo__verdict(&sh->mb_per_s, sh->nr_runs, &iso->mb_per_s, iso->nr_runs);
-	out->wait_verdict = lrs_demo__verdict(&sh->lruvec_wait_ns, sh->nr_runs, &iso->lruvec_wait_ns,
-					      iso->nr_runs);
+	out->mb_verdict =
+		lrs_demo__verdict(&sh->mb_per_s, sh->nr_runs, &iso->mb_per_s, iso->nr_runs);
+	out->wait_verdict = lrs_demo__verdict(&sh->lruvec_wait_ns, sh->nr_runs,
+					      &iso->lruvec_wait_ns, iso->nr_runs);
 	return 0;
 }
 
@@ -291,18 +294,22 @@ void lrs_demo_summary__verdict_text(const struct lrs_demo_summary *s, char *buf,
 	pct(s->mb_ratio_max, hi, sizeof(hi));
 	switch (s->mb_verdict) {
 	case LRS_NOISE_UNKNOWN:
-		snprintf(buf, len, "throughput isolated vs shared: %s from one run each: cannot tell "
-			 "it from run-to-run noise (use --runs 3 or more)", med);
+		snprintf(buf, len,
+			 "throughput isolated vs shared: %s from one run each: cannot tell "
+			 "it from run-to-run noise (use --runs 3 or more)",
+			 med);
 		break;
 	case LRS_NOISE_WITHIN:
-		snprintf(buf, len, "throughput isolated vs shared: %s (runs range %s to %s): within "
-			 "run-to-run noise, the %zu and %zu runs' ranges overlap", med, lo, hi,
-			 sh->nr_runs, iso->nr_runs);
+		snprintf(buf, len,
+			 "throughput isolated vs shared: %s (runs range %s to %s): within "
+			 "run-to-run noise, the %zu and %zu runs' ranges overlap",
+			 med, lo, hi, sh->nr_runs, iso->nr_runs);
 		break;
 	case LRS_NOISE_OUTSIDE:
-		snprintf(buf, len, "throughput isolated vs shared: %s (runs range %s to %s): outside "
-			 "run-to-run noise, every %s run beat every %s run (%zu and %zu runs)", med,
-			 lo, hi, s->mb_ratio > 1 ? "isolated" : "shared",
+		snprintf(buf, len,
+			 "throughput isolated vs shared: %s (runs range %s to %s): outside "
+			 "run-to-run noise, every %s run beat every %s run (%zu and %zu runs)",
+			 med, lo, hi, s->mb_ratio > 1 ? "isolated" : "shared",
 			 s->mb_ratio > 1 ? "shared" : "isolated", iso->nr_runs, sh->nr_runs);
 		break;
 	}
@@ -318,8 +325,8 @@ static void fmt_ratio(double r, char *buf, size_t len)
 		snprintf(buf, len, r < 10 ? "%.2fx" : "%.1fx", r);
 }
 
-static void fmt_range(const struct lrs_range *r, double scale, int prec, bool one,
-		      char *buf, size_t len)
+static void fmt_range(const struct lrs_range *r, double scale, int prec, bool one, char *buf,
+		      size_t len)
 {
 	if (one)
 		snprintf(buf, len, "%.*f", prec, r->median / scale);
@@ -337,8 +344,8 @@ static void fmt_attr(const struct lrs_demo_layout_stats *st, char *buf, size_t l
 	else if (!all)
 		snprintf(buf, len, "none waited");
 	else
-		snprintf(buf, len, "%.0f%% own readers", 100.0 * (double)st->own_contended /
-			 (double)all);
+		snprintf(buf, len, "%.0f%% own readers",
+			 100.0 * (double)st->own_contended / (double)all);
 }
 
 void lrs_demo_summary__print_text(const struct lrs_demo_summary *s, FILE *f)
@@ -349,7 +356,7 @@ void lrs_demo_summary__print_text(const struct lrs_demo_summary *s, FILE *f)
 #define ROW(label, expr_fmt, ratio_str)                                          \
 	do {                                                                     \
 		for (size_t k = 0; k < s->nr_layouts; k++) {                     \
-			const struct lrs_demo_layout_stats *st = &s->layouts[k];  \
+			const struct lrs_demo_layout_stats *st = &s->layouts[k]; \
 			bool one = st->nr_runs < 2;                              \
 			(void)one;                                               \
 			expr_fmt;                                                \
@@ -384,31 +391,32 @@ void lrs_demo_summary__print_text(const struct lrs_demo_summary *s, FILE *f)
 	}
 	ROW("throughput MB/s", fmt_range(&st->mb_per_s, 1, 0, one, cell[k], sizeof(cell[k])),
 	    ratio);
-	ROW("lruvec contended", fmt_range(&st->lruvec_contended, 1, 0, one, cell[k],
-					  sizeof(cell[k])), "");
+	ROW("lruvec contended",
+	    fmt_range(&st->lruvec_contended, 1, 0, one, cell[k], sizeof(cell[k])), "");
 	if (s->have_ratio) {
 		char a[32];
 
 		fmt_ratio(s->wait_ratio, a, sizeof(a));
 		snprintf(ratio, sizeof(ratio), "shared/isolated %s", a);
 	}
-	ROW("lruvec wait ms", fmt_range(&st->lruvec_wait_ns, 1e6, 1, one, cell[k],
-					sizeof(cell[k])), ratio);
-	ROW("other locks wait ms", fmt_range(&st->other_wait_ns, 1e6, 1, one, cell[k],
-					     sizeof(cell[k])), "(machine-wide)");
-	ROW("top lruvec", snprintf(cell[k], sizeof(cell[k]), "%s",
-				   st->top_lruvec[0] ? st->top_lruvec : "-"), "");
+	ROW("lruvec wait ms", fmt_range(&st->lruvec_wait_ns, 1e6, 1, one, cell[k], sizeof(cell[k])),
+	    ratio);
+	ROW("other locks wait ms",
+	    fmt_range(&st->other_wait_ns, 1e6, 1, one, cell[k], sizeof(cell[k])), "(machine-wide)");
+	ROW("top lruvec",
+	    snprintf(cell[k], sizeof(cell[k]), "%s", st->top_lruvec[0] ? st->top_lruvec : "-"), "");
 	ROW("waiters on its lruvecs", fmt_attr(st, cell[k], sizeof(cell[k])), "");
 #undef ROW
 	fprintf(f, "(median, range over the runs in parentheses; lruvec counts are the demo's "
-		"memcgs)\n\n");
+		   "memcgs)\n\n");
 	if (s->have_ratio) {
 		char a[32];
 
 		fmt_ratio(s->wait_ratio, a, sizeof(a));
 		fprintf(f, "lruvec-lock wait: shared/isolated %s%s\n", a,
 			s->wait_verdict == LRS_NOISE_OUTSIDE ? ", outside run-to-run noise" :
-			s->wait_verdict == LRS_NOISE_WITHIN ? ", within run-to-run noise" : "");
+			s->wait_verdict == LRS_NOISE_WITHIN  ? ", within run-to-run noise" :
+							       "");
 	}
 	lrs_demo_summary__verdict_text(s, verdict, sizeof(verdict));
 	fprintf(f, "%s\n", verdict);
@@ -460,15 +468,18 @@ void lrs_demo_summary__print_json(const struct lrs_demo_summary *s, const struct
 		json_num(f, st->mb_per_s.min, 1);
 		fprintf(f, ", \"mb_per_s_max\": ");
 		json_num(f, st->mb_per_s.max, 1);
-		fprintf(f, ", \"lruvec_contended\": %.0f, \"lruvec_wait_ns\": %.0f, "
+		fprintf(f,
+			", \"lruvec_contended\": %.0f, \"lruvec_wait_ns\": %.0f, "
 			"\"lruvec_wait_ns_min\": %.0f, \"lruvec_wait_ns_max\": %.0f, "
 			"\"other_wait_ns\": %.0f, \"top_lruvec\": ",
 			st->lruvec_contended.median, st->lruvec_wait_ns.median,
 			st->lruvec_wait_ns.min, st->lruvec_wait_ns.max, st->other_wait_ns.median);
 		json_str(f, st->top_lruvec);
-		fprintf(f, ", \"attribution\": {\"known\": %s, \"own_contended\": %" PRIu64
+		fprintf(f,
+			", \"attribution\": {\"known\": %s, \"own_contended\": %" PRIu64
 			", \"foreign_contended\": %" PRIu64 ", \"outside_contended\": %" PRIu64
-			", \"waiter_memcg_right\": %" PRIu64 ", \"waiter_memcg_wrong\": %" PRIu64 "}}",
+			", \"waiter_memcg_right\": %" PRIu64 ", \"waiter_memcg_wrong\": %" PRIu64
+			"}}",
 			st->attribution_known ? "true" : "false", st->own_contended,
 			st->foreign_contended, st->outside_contended, st->waiter_memcg_right,
 			st->waiter_memcg_wrong);
@@ -483,7 +494,8 @@ void lrs_demo_summary__print_json(const struct lrs_demo_summary *s, const struct
 		json_num(f, s->mb_ratio_min, 3);
 		fprintf(f, ", \"mb_per_s_max\": ");
 		json_num(f, s->mb_ratio_max, 3);
-		fprintf(f, "}, \"noise\": {\"mb_per_s\": \"%s\", \"lruvec_wait\": \"%s\", \"text\": ",
+		fprintf(f,
+			"}, \"noise\": {\"mb_per_s\": \"%s\", \"lruvec_wait\": \"%s\", \"text\": ",
 			verdict_name(s->mb_verdict), verdict_name(s->wait_verdict));
 		lrs_demo_summary__verdict_text(s, verdict, sizeof(verdict));
 		json_str(f, verdict);
@@ -494,16 +506,17 @@ void lrs_demo_summary__print_json(const struct lrs_demo_summary *s, const struct
 		for (size_t i = 0; i < nr_runs; i++) {
 			const struct lrs_demo_run *r = &runs[i];
 
-			fprintf(f, "%s{\"layout\": \"%s\", \"elapsed_s\": %.3f, \"mb_per_s\": %.1f, "
+			fprintf(f,
+				"%s{\"layout\": \"%s\", \"elapsed_s\": %.3f, \"mb_per_s\": %.1f, "
 				"\"lruvec_contended\": %" PRIu64 ", \"lruvec_wait_ns\": %" PRIu64
-				", \"all_lruvec_wait_ns\": %" PRIu64 ", \"other_contended\": %" PRIu64
-				", \"other_wait_ns\": %" PRIu64 ", \"own_contended\": %" PRIu64
-				", \"foreign_contended\": %" PRIu64 ", \"outside_contended\": %" PRIu64
-				", \"top_lruvec\": ",
-				i ? ", " : "", lrs_layout__name(r->layout), r->elapsed_s, r->mb_per_s,
-				r->lruvec_contended, r->lruvec_wait_ns, r->all_lruvec_wait_ns,
-				r->other_contended, r->other_wait_ns, r->own_contended,
-				r->foreign_contended, r->outside_contended);
+				", \"all_lruvec_wait_ns\": %" PRIu64
+				", \"other_contended\": %" PRIu64 ", \"other_wait_ns\": %" PRIu64
+				", \"own_contended\": %" PRIu64 ", \"foreign_contended\": %" PRIu64
+				", \"outside_contended\": %" PRIu64 ", \"top_lruvec\": ",
+				i ? ", " : "", lrs_layout__name(r->layout), r->elapsed_s,
+				r->mb_per_s, r->lruvec_contended, r->lruvec_wait_ns,
+				r->all_lruvec_wait_ns, r->other_contended, r->other_wait_ns,
+				r->own_contended, r->foreign_contended, r->outside_contended);
 			json_str(f, r->top_lruvec);
 			fprintf(f, "}");
 		}

@@ -22,18 +22,18 @@ struct lrs_demo_run {
 	unsigned int readers;
 	double elapsed_s;
 	uint64_t bytes;
-	double mb_per_s;		/* 10^6 bytes per second over all readers, as dd prints */
-	uint64_t lruvec_contended;	/* on the lruvecs of the run's own memcgs */
+	double mb_per_s;	   /* 10^6 bytes per second over all readers, as dd prints */
+	uint64_t lruvec_contended; /* on the lruvecs of the run's own memcgs */
 	uint64_t lruvec_wait_ns;
-	uint64_t all_lruvec_wait_ns;	/* every lruvec on the machine */
-	uint64_t other_contended;	/* all other locks, machine-wide */
+	uint64_t all_lruvec_wait_ns; /* every lruvec on the machine */
+	uint64_t other_contended;    /* all other locks, machine-wide */
 	uint64_t other_wait_ns;
-	char top_lruvec[LRS_DEMO_NAME_LEN];	/* the run's "path@N0" with the most wait, or "" */
+	char top_lruvec[LRS_DEMO_NAME_LEN]; /* the run's "path@N0" with the most wait, or "" */
 	uint64_t top_lruvec_wait_ns;
 	/* who waited on which lruvec, from the per-lruvec waiter tables */
-	bool attribution_known;		/* the snapshot had waiter tables */
-	uint64_t own_contended;		/* on the run's lruvecs by readers of that memcg */
-	uint64_t foreign_contended;	/* on the run's lruvecs by any other task */
+	bool attribution_known;	    /* the snapshot had waiter tables */
+	uint64_t own_contended;	    /* on the run's lruvecs by readers of that memcg */
+	uint64_t foreign_contended; /* on the run's lruvecs by any other task */
 	/*
 	 * The run's readers on lruvecs not of their memcg: per-CPU LRU batches
 	 * (folio_batch_move_lru) hold folios of whoever ran on that CPU, so the
@@ -49,7 +49,7 @@ struct lrs_demo_run_ids {
 	const uint64_t *memcg_ids;
 	size_t nr_memcg_ids;
 	const pid_t *pids;
-	const uint64_t *pid_memcg_ids;	/* parallel to pids */
+	const uint64_t *pid_memcg_ids; /* parallel to pids */
 	size_t nr_pids;
 };
 
@@ -72,25 +72,25 @@ struct lrs_demo_layout_stats {
 	struct lrs_range lruvec_contended;
 	struct lrs_range lruvec_wait_ns;
 	struct lrs_range other_wait_ns;
-	char top_lruvec[LRS_DEMO_NAME_LEN];	/* of the run with the median lruvec wait */
+	char top_lruvec[LRS_DEMO_NAME_LEN]; /* of the run with the median lruvec wait */
 	bool attribution_known;
-	uint64_t own_contended, foreign_contended, outside_contended;	/* summed over runs */
+	uint64_t own_contended, foreign_contended, outside_contended; /* summed over runs */
 	uint64_t waiter_memcg_right, waiter_memcg_wrong;
 };
 
 enum lrs_noise_verdict {
-	LRS_NOISE_UNKNOWN,	/* fewer than 2 runs of a layout */
-	LRS_NOISE_WITHIN,	/* the layouts' ranges overlap */
-	LRS_NOISE_OUTSIDE,	/* every run of one layout beats every run of the other */
+	LRS_NOISE_UNKNOWN, /* fewer than 2 runs of a layout */
+	LRS_NOISE_WITHIN,  /* the layouts' ranges overlap */
+	LRS_NOISE_OUTSIDE, /* every run of one layout beats every run of the other */
 };
 
 struct lrs_demo_summary {
-	struct lrs_demo_layout_stats layouts[2];	/* in order of first appearance */
+	struct lrs_demo_layout_stats layouts[2]; /* in order of first appearance */
 	size_t nr_layouts;
-	bool have_ratio;		/* both layouts ran */
-	double wait_ratio;		/* shared / isolated median lruvec wait; INFINITY if 0 */
-	double mb_ratio;		/* isolated / shared median MB/s */
-	double mb_ratio_min, mb_ratio_max;	/* worst and best pairing of the ranges */
+	bool have_ratio;		   /* both layouts ran */
+	double wait_ratio;		   /* shared / isolated median lruvec wait; INFINITY if 0 */
+	double mb_ratio;		   /* isolated / shared median MB/s */
+	double mb_ratio_min, mb_ratio_max; /* worst and best pairing of the ranges */
 	enum lrs_noise_verdict mb_verdict, wait_verdict;
 };
 

@@ -2,7 +2,8 @@
 /*
  * The readtwice load in memcgs of our own (see workload.h): create, start,
  * wait, stop, destroy. The checks, the readers and the stale-leftover removal
- * are in workload_check.c, workload_reader.c and workload_stale.c.
+ * are in workload_check.c, workload_reader.c and workload_stale.c, the file
+ * helpers they share in workload_files.c.
  *
  * Robustness rules: we only ever signal PIDs we forked (or their process
  * group, which they created), only rmdir cgroups we mkdir'ed, only unlink
@@ -14,7 +15,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 static const char *const layout_names[] = { "shared", "isolated" };
@@ -63,63 +64,11 @@ int lrs_read_mode__parse(const char *s, enum lrs_read_mode *out)
 	return -EINVAL;
 }
 
-void lrs_wl__sleep_ms(unsigned int ms)
+static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-void lrs_wl__set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !err_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-}
-
-int lrs_wl__write_file(const char *path, const char *val)
-{
-	int fd, ret = 0;
-	size_t len = strlen(val);
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, len) != (ssize_t)len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-int lrs_wl__read_file(const char *path, char *buf, size_t len)
-{
-	int fd;
-	ssize_t n;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
-bool lrs_wl__has_word(const char *list, const char *word)
-{
-	size_t wl = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p += wl)
-		if ((p == list || p[-1] == ' ' || p[-1] == ',') &&
-		    (p[wl] == '\0' || p[wl] == ' ' || p[wl] == ',' || p[wl] == '\n'))
-			return true;
-	return false;
 }
 
 /* ---- create and destroy ---- */
@@ -127,7 +76,7 @@ bool lrs_wl__has_word(const char *list, const char *word)
 static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workload_memcg *m,
 		      char *err, size_t err_len)
 {
-	char path[600], val[32];
+	char path[WL_PATH_BYTES], val[32];
 	const char *limit_file;
 	struct stat st;
 	uint64_t limit;
@@ -136,9 +85,12 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 	snprintf(path, sizeof(path), "%s/%s", wl->root.path, rel);
 	if (mkdir(path, 0755)) {
 		ret = -errno;
-		lrs_wl__set_err(err, err_len, "cannot create cgroup %s: %s%s", path, strerror(errno),
-			errno == EEXIST ? " (another lruscope workload runs, or remove the leftover "
-			"with rmdir)" : "");
+		lrs_wl__set_err(err, err_len, "cannot create cgroup %s: %s%s", path,
+				strerror(errno),
+				errno == EEXIST ?
+					" (another lruscope workload runs, or remove the leftover "
+					"with rmdir)" :
+					"");
 		return ret;
 	}
 	m->fs_path = strdup(path);
@@ -152,7 +104,7 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 
 	limit = wl->opts.limit_bytes;
 	if (wl->opts.layout == LRS_LAYOUT_SHARED)
-		limit *= lrs_workload__containers(wl->opts.readers);	/* same total memory */
+		limit *= lrs_workload__containers(wl->opts.readers); /* same total memory */
 	limit_file = wl->root.version == 2 ? "memory.max" : "memory.limit_in_bytes";
 	snprintf(path, sizeof(path), "%s/%s", m->fs_path, limit_file);
 	snprintf(val, sizeof(val), "%" PRIu64, limit);
@@ -166,7 +118,10 @@ static int make_memcg(struct lrs_workload *wl, const char *rel, struct lrs_workl
 		uint64_t weight = (uint64_t)wl->opts.cpu_shares * 100 / 1024;
 
 		snprintf(path, sizeof(path), "%s/cpu.weight", m->fs_path);
-		snprintf(val, sizeof(val), "%" PRIu64, weight < 1 ? 1 : weight > 10000 ? 10000 : weight);
+		snprintf(val, sizeof(val), "%" PRIu64,
+			 weight < 1	? 1 :
+			 weight > 10000 ? 10000 :
+					  weight);
 		lrs_wl__write_file(path, val);
 	}
 	return 0;
@@ -193,7 +148,7 @@ static void make_cpu_cgroup(struct lrs_workload *wl)
 		return;
 	snprintf(path, sizeof(path), "%s/%scpu", mnt, wl->opts.prefix);
 	if (mkdir(path, 0755))
-		return;	/* exists (another run's) or not allowed: run without it */
+		return; /* exists (another run's) or not allowed: run without it */
 	wl->cpu_fs_path = strdup(path);
 	if (!wl->cpu_fs_path) {
 		rmdir(path);
@@ -206,7 +161,7 @@ static void make_cpu_cgroup(struct lrs_workload *wl)
 
 static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
 {
-	char path[600];
+	char path[WL_PATH_BYTES];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%sparent", wl->root.path, wl->opts.prefix);
@@ -223,7 +178,8 @@ static int make_parent(struct lrs_workload *wl, char *err, size_t err_len)
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", wl->parent_fs_path);
 		ret = lrs_wl__write_file(path, "+memory");
 		if (ret) {
-			lrs_wl__set_err(err, err_len, "cannot enable +memory in %s: %s", path, strerror(-ret));
+			lrs_wl__set_err(err, err_len, "cannot enable +memory in %s: %s", path,
+					strerror(-ret));
 			return ret;
 		}
 	}
@@ -239,8 +195,8 @@ static int make_files(struct lrs_workload *wl, char *err, size_t err_len)
 	snprintf(tmpl, sizeof(tmpl), "%s/%sXXXXXX", lrs_wl__work_dir(&wl->opts), wl->opts.prefix);
 	if (!mkdtemp(tmpl)) {
 		ret = -errno;
-		lrs_wl__set_err(err, err_len, "cannot create a temp dir in %s: %s", lrs_wl__work_dir(&wl->opts),
-			strerror(errno));
+		lrs_wl__set_err(err, err_len, "cannot create a temp dir in %s: %s",
+				lrs_wl__work_dir(&wl->opts), strerror(errno));
 		return ret;
 	}
 	wl->dir = strdup(tmpl);
@@ -256,15 +212,18 @@ static int make_files(struct lrs_workload *wl, char *err, size_t err_len)
 		fd = open(wl->files[i], O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			ret = -errno;
-			lrs_wl__set_err(err, err_len, "cannot create %s: %s", wl->files[i], strerror(errno));
+			lrs_wl__set_err(err, err_len, "cannot create %s: %s", wl->files[i],
+					strerror(errno));
 			return ret;
 		}
 		/* sparse: reads return zeros from the page cache, no disk I/O */
 		if (ftruncate(fd, (off_t)wl->opts.file_bytes)) {
 			ret = -errno;
-			lrs_wl__set_err(err, err_len, "cannot size %s to %" PRIu64 " bytes: %s%s", wl->files[i],
-				wl->opts.file_bytes, strerror(errno),
-				errno == EFBIG || errno == EINVAL ? " (choose a smaller --size)" : "");
+			lrs_wl__set_err(err, err_len, "cannot size %s to %" PRIu64 " bytes: %s%s",
+					wl->files[i], wl->opts.file_bytes, strerror(errno),
+					errno == EFBIG || errno == EINVAL ?
+						" (choose a smaller --size)" :
+						"");
 			close(fd);
 			return ret;
 		}
@@ -304,7 +263,7 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 			lrs_wl__reader_main(wl, i, ready[1], go[0]);
 			_exit(0);
 		}
-		setpgid(r->pid, r->pid);	/* also from here: no race with kill(-pid) */
+		setpgid(r->pid, r->pid); /* also from here: no race with kill(-pid) */
 		struct lrs_workload_memcg *m = &wl->memcgs[r->memcg];
 		pid_t *p = realloc(m->pids, (m->nr_pids + 1) * sizeof(*p));
 		if (!p) {
@@ -345,8 +304,9 @@ static int spawn_readers(struct lrs_workload *wl, volatile sig_atomic_t *stop, c
 			continue;
 		if (code) {
 			ret = -code;
-			lrs_wl__set_err(err, err_len, "a reader could not join its memcg or open its file: %s",
-				strerror(code));
+			lrs_wl__set_err(err, err_len,
+					"a reader could not join its memcg or open its file: %s",
+					strerror(code));
 			goto out;
 		}
 		got++;
@@ -361,7 +321,7 @@ out:
 	if (go[0] >= 0)
 		close(go[0]);
 	if (go[1] >= 0)
-		close(go[1]);	/* on failure: releases parked readers, which see stop */
+		close(go[1]); /* on failure: releases parked readers, which see stop */
 	return ret;
 }
 
@@ -385,8 +345,8 @@ int lrs_workload__create(const struct lrs_workload_opts *opts, volatile sig_atom
 	wl->readers = calloc(wl->nr_readers, sizeof(*wl->readers));
 	wl->memcgs = calloc(lrs_wl__nr_memcgs_for(opts), sizeof(*wl->memcgs));
 	wl->shm_bytes = sizeof(struct shm_area) + wl->nr_readers * sizeof(struct reader_shm);
-	wl->shm = mmap(NULL, wl->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		       -1, 0);
+	wl->shm = mmap(NULL, wl->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		       0);
 	if (wl->shm == MAP_FAILED)
 		wl->shm = NULL;
 	if (!wl->readers || !wl->memcgs || !wl->shm) {
@@ -429,7 +389,7 @@ int lrs_workload__start(struct lrs_workload *wl)
 		return -EINVAL;
 	wl->t_start_ns = lrs_now_ns();
 	wl->t_stop_ns = 0;
-	close(wl->go_fd);	/* EOF on the barrier: every reader starts now */
+	close(wl->go_fd); /* EOF on the barrier: every reader starts now */
 	wl->go_fd = -1;
 	return 0;
 }
@@ -465,12 +425,13 @@ int lrs_workload__wait(struct lrs_workload *wl, double duration_s, volatile sig_
 		if (stop && *stop)
 			return 0;
 		if (!lrs_workload__healthy(wl)) {
-			lrs_wl__set_err(err, err_len, "a reader exited early (see dmesg for an OOM kill; "
-				"a larger --limit may help)");
+			lrs_wl__set_err(err, err_len,
+					"a reader exited early (see dmesg for an OOM kill; "
+					"a larger --limit may help)");
 			return -ECHILD;
 		}
 		uint64_t left_ms = (end - lrs_now_ns()) / 1000000;
-		lrs_wl__sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
+		sleep_ms(left_ms < 100 ? (unsigned int)left_ms + 1 : 100);
 	}
 	return 0;
 }
@@ -517,7 +478,7 @@ int lrs_workload__stop(struct lrs_workload *wl)
 		if (wl->opts.read == LRS_READ_DD && reader_alive(r))
 			kill(-r->pid, SIGKILL);
 		while (reader_alive(r) && lrs_now_ns() < deadline)
-			lrs_wl__sleep_ms(5);
+			sleep_ms(5);
 	}
 	return 0;
 }
@@ -527,7 +488,7 @@ static void reap_all(struct lrs_workload *wl)
 	if (wl->shm)
 		atomic_store(&wl->shm->stop, 1);
 	if (wl->go_fd >= 0) {
-		close(wl->go_fd);	/* parked readers start, see stop, exit */
+		close(wl->go_fd); /* parked readers start, see stop, exit */
 		wl->go_fd = -1;
 	}
 	for (size_t i = 0; i < wl->nr_readers; i++) {
@@ -551,7 +512,7 @@ static void rmdir_retry(const char *path)
 			return;
 		if (errno != EBUSY)
 			break;
-		lrs_wl__sleep_ms(100);	/* exiting tasks still charged: the memcg drains */
+		sleep_ms(100); /* exiting tasks still charged: the memcg drains */
 	}
 	fprintf(stderr, "lruscope: could not remove cgroup %s: %s; remove it with: rmdir %s\n",
 		path, strerror(errno), path);

@@ -24,39 +24,30 @@
 #define LRS_WORKLOAD_MIN_LIMIT_BYTES (4ULL << 20)
 
 enum lrs_layout {
-	LRS_LAYOUT_SHARED,	/* all readers in one memcg */
-	LRS_LAYOUT_ISOLATED,	/* one memcg per container (reader pair) */
+	LRS_LAYOUT_SHARED,   /* all readers in one memcg */
+	LRS_LAYOUT_ISOLATED, /* one memcg per container (reader pair) */
 };
 
 enum lrs_read_mode {
-	LRS_READ_4K,		/* pread 4 KiB after POSIX_FADV_RANDOM: page-sized folios */
-	LRS_READ_DD,		/* exec dd bs=4k as the original: readahead, large folios */
+	LRS_READ_4K, /* pread 4 KiB after POSIX_FADV_RANDOM: page-sized folios */
+	LRS_READ_DD, /* exec dd bs=4k as the original: readahead, large folios */
 };
 
 const char *lrs_layout__name(enum lrs_layout layout);
-int lrs_layout__parse(const char *s, enum lrs_layout *out);	/* 0 or -EINVAL */
+int lrs_layout__parse(const char *s, enum lrs_layout *out); /* 0 or -EINVAL */
 const char *lrs_read_mode__name(enum lrs_read_mode mode);
 int lrs_read_mode__parse(const char *s, enum lrs_read_mode *out);
-
-/* The memory cgroup hierarchy. */
-struct lrs_memcg_root {
-	int version;		/* 1 or 2 */
-	char path[256];		/* its mount point, e.g. /sys/fs/cgroup/memory */
-};
-
-/* Find the hierarchy that has the memory controller; -ENOENT with a message if none. */
-int lrs_memcg_root__detect(struct lrs_memcg_root *root, char *err, size_t err_len);
 
 struct lrs_workload_opts {
 	enum lrs_layout layout;
 	enum lrs_read_mode read;
-	unsigned int readers;		/* reader processes, two per container */
-	uint64_t file_bytes;		/* sparse file per container */
-	uint64_t limit_bytes;		/* memory limit per container (shared: times containers) */
-	const char *prefix;		/* memcg and temp dir name prefix: "lrs-demo-", "lrs-test-" */
-	bool nest;			/* memcgs under PREFIXparent/ */
-	const char *dir;		/* where the temp dir goes; NULL: $LRS_WORKDIR, else /var/tmp */
-	const char *cgroup_root;	/* memory hierarchy; NULL: detect */
+	unsigned int readers;	 /* reader processes, two per container */
+	uint64_t file_bytes;	 /* sparse file per container */
+	uint64_t limit_bytes;	 /* memory limit per container (shared: times containers) */
+	const char *prefix;	 /* memcg and temp dir name prefix: "lrs-demo-", "lrs-test-" */
+	bool nest;		 /* memcgs under PREFIXparent/ */
+	const char *dir;	 /* where the temp dir goes; NULL: $LRS_WORKDIR, else /var/tmp */
+	const char *cgroup_root; /* memory hierarchy; NULL: detect (collector/live/cgroup_fs.h) */
 	/*
 	 * 0: readers stay in our cpu cgroup. Else they get this cpu.shares (v1:
 	 * one cgroup PREFIXcpu in the cpu hierarchy; v2: cpu.weight of their
@@ -80,12 +71,12 @@ int lrs_workload__check(const struct lrs_workload_opts *opts, char *err, size_t 
 
 /* One memcg the workload made. */
 struct lrs_workload_memcg {
-	char *fs_path;		/* /sys/fs/cgroup/memory/lrs-demo-c0 */
-	char *cgroup;		/* path in the hierarchy, as the snapshot names it: /lrs-demo-c0 */
-	uint64_t id;		/* cgroup id (its directory's inode number) */
-	pid_t *pids;		/* its readers */
+	char *fs_path; /* /sys/fs/cgroup/memory/lrs-demo-c0 */
+	char *cgroup;  /* path in the hierarchy, as the snapshot names it: /lrs-demo-c0 */
+	uint64_t id;   /* cgroup id (its directory's inode number) */
+	pid_t *pids;   /* its readers */
 	size_t nr_pids;
-	uint64_t bytes;		/* read by its readers in the last start..stop */
+	uint64_t bytes; /* read by its readers in the last start..stop */
 };
 
 struct lrs_workload;
@@ -114,8 +105,8 @@ void lrs_workload__destroy(struct lrs_workload *wl);
 
 size_t lrs_workload__nr_memcgs(const struct lrs_workload *wl);
 const struct lrs_workload_memcg *lrs_workload__memcg(const struct lrs_workload *wl, size_t i);
-double lrs_workload__elapsed_s(const struct lrs_workload *wl);	/* start..stop, or ..now */
-uint64_t lrs_workload__bytes(const struct lrs_workload *wl);	/* all readers */
+double lrs_workload__elapsed_s(const struct lrs_workload *wl); /* start..stop, or ..now */
+uint64_t lrs_workload__bytes(const struct lrs_workload *wl);   /* all readers */
 /* Bytes read so far by all readers (while running). */
 uint64_t lrs_workload__bytes_now(const struct lrs_workload *wl);
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 static void reader_4k(struct lrs_workload *wl, size_t idx, int fd, uint64_t size)
@@ -37,7 +38,7 @@ static void reader_4k(struct lrs_workload *wl, size_t idx, int fd, uint64_t size
 		}
 		off += (uint64_t)n;
 		if (n == 0 || off >= size)
-			off = 0;	/* wrap: a run lasts a duration, not one pass */
+			off = 0; /* wrap: a run lasts a duration, not one pass */
 		bytes += (uint64_t)n;
 		atomic_store_explicit(&rs->bytes, bytes, memory_order_relaxed);
 	}
@@ -86,7 +87,7 @@ void lrs_wl__reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int 
 {
 	struct reader *r = &wl->readers[idx];
 	const char *file = wl->files[r->file];
-	char path[600], pidbuf[32], c;
+	char path[WL_PATH_BYTES], pidbuf[32], c;
 	unsigned char code = 0;
 	struct stat st;
 	int fd = -1;
@@ -119,13 +120,13 @@ void lrs_wl__reader_main(struct lrs_workload *wl, size_t idx, int ready_fd, int 
 		goto report;
 	}
 	if (wl->opts.read == LRS_READ_4K)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);	/* no readahead: 4 KiB folios */
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); /* no readahead: 4 KiB folios */
 report:
 	if (write(ready_fd, &code, 1) != 1 || code)
 		_exit(7);
 	close(ready_fd);
 	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
-		;	/* EOF: the parent closed the barrier */
+		; /* EOF: the parent closed the barrier */
 	close(go_rd);
 	if (wl->opts.read == LRS_READ_4K)
 		reader_4k(wl, idx, fd, (uint64_t)st.st_size);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demo/workload_files.h"
 #include "demo/workload_internal.h"
 
 static bool is_our_cgroup_name(const char *name, const char *prefix)
@@ -46,7 +47,8 @@ static bool is_our_tmpdir_name(const char *name, const char *prefix)
 	if (strncmp(name, prefix, pl) || strlen(name + pl) != 6)
 		return false;
 	for (const char *p = name + pl; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
 			return false;
 	return true;
 }
@@ -119,7 +121,7 @@ static int remove_stale_cpu(const char *prefix)
 
 int lrs_workload__remove_stale(const struct lrs_workload_opts *opts)
 {
-	struct lrs_memcg_root root;
+	struct lrs_cgroup_root root;
 	char err[256];
 	int removed;
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Debian packages lruscope needs, in two sets: to build it, and to run
 # its tests, bench, demo and lab (jansson and json-c: bench_json measures our
-# JSON parser against them). Usage:
+# JSON parser against them; clang-format and flake8: make lint checks the C
+# sources' format and the Python). Usage:
 #   deps.sh --check-build [--no-gui]  name what building needs and is missing; exit 1 if any
 #   deps.sh --install                 install both sets (apt-get update first); needs root
 # Exit 0 when nothing is missing.
@@ -10,7 +11,7 @@ BUILD_PACKAGES="make clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd
 libncurses-dev libmicrohttpd-dev"
 GUI_PACKAGES="libsdl2-dev libsdl2-ttf-dev libpng-dev fonts-dejavu-core"
 TEST_PACKAGES="libcmocka-dev python3-drgn qemu-system-x86 busybox-static cpio e2fsprogs tmux
-xvfb xdotool procps groff man-db libjansson-dev libjson-c-dev iproute2
+xvfb xdotool procps groff man-db clang-format flake8 libjansson-dev libjson-c-dev iproute2
 bpftrace linux-perf"
 
 missing_of() {

@@ -45,14 +45,16 @@ tap_check() {
 	if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi
 }
 
-# The memory cgroup hierarchy: v2 if the unified mount has the memory
-# controller, else the v1 memory mount. Prints "v1 PATH" or "v2 PATH".
+# The memory cgroup hierarchy: the first cgroup2 mount whose cgroup.controllers
+# lists memory, else the v1 mount with the memory option. Prints "v1 PATH" or
+# "v2 PATH". The same search as lruscope's own (lrs_cgroup_root__detect in
+# collector/live/cgroup_fs.c, the reference, which the demo uses too), in shell
+# because a test script cannot call it.
 lrs_memcg_root() {
 	local m
-	m=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
-	if [ -n "$m" ] && grep -qw memory "$m/cgroup.controllers" 2>/dev/null; then
-		echo "v2 $m"; return 0
-	fi
+	for m in $(awk '$3 == "cgroup2" {print $2}' /proc/mounts); do
+		grep -qw memory "$m/cgroup.controllers" 2>/dev/null && { echo "v2 $m"; return 0; }
+	done
 	m=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ {print $2; exit}' /proc/mounts)
 	[ -n "$m" ] && { echo "v1 $m"; return 0; }
 	return 1

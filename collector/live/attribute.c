@@ -87,7 +87,8 @@ static int stack_use__append(struct lrs_stack_use **arr, size_t *nr, const struc
 
 static void stack_uses__top(struct lrs_stack_use *arr, size_t *nr)
 {
-	qsort(arr, *nr, sizeof(*arr), cmp_stack_uses);
+	if (*nr > 1) /* arr is NULL when there are none */
+		qsort(arr, *nr, sizeof(*arr), cmp_stack_uses);
 	if (*nr > LRS_TOP_STACKS)
 		*nr = LRS_TOP_STACKS;
 }
@@ -140,7 +141,8 @@ static char *other_lock_name(const struct lrs_lruvec_table *table, const struct 
 		/* "spinlock @ __remove_mapping", as perf names locks without symbols */
 		size_t len = strcspn(caller, "+");
 
-		snprintf(buf, sizeof(buf), "%s @ %.*s", lrs_lock_type_name(r->flags), (int)len, caller);
+		snprintf(buf, sizeof(buf), "%s @ %.*s", lrs_lock_type_name(r->flags), (int)len,
+			 caller);
 		return strdup(buf);
 	}
 	snprintf(buf, sizeof(buf), "%s 0x%" PRIx64, lrs_lock_type_name(r->flags), r->lock_addr);
@@ -155,12 +157,12 @@ struct attribution {
 	const struct lrs_stack_source *stacks;
 	struct lrs_path_memory *paths;
 	struct lrs_snapshot *snap;
-	struct u64map memcg_index;	/* cgroup id -> table->memcgs[] */
-	struct u64map lruvec_index;	/* (cgroup id, node) -> snap->lruvecs[] */
-	struct u64map other_index;	/* lock address -> snap->other_locks[] */
-	struct u64map addr_index;	/* (lock address, owner cgroup id) -> snap->lruvecs[] */
-	struct u64map stack_seen;	/* stack id -> snap->stacks[] */
-	size_t *other_rows;		/* snap->other_locks[] -> rd->locks[] */
+	struct u64map memcg_index;  /* cgroup id -> table->memcgs[] */
+	struct u64map lruvec_index; /* (cgroup id, node) -> snap->lruvecs[] */
+	struct u64map other_index;  /* lock address -> snap->other_locks[] */
+	struct u64map addr_index;   /* (lock address, owner cgroup id) -> snap->lruvecs[] */
+	struct u64map stack_seen;   /* stack id -> snap->stacks[] */
+	size_t *other_rows;	    /* snap->other_locks[] -> rd->locks[] */
 };
 
 /* Every lruvec of the walk, contended or not: the heatmap's rows. */
@@ -305,8 +307,10 @@ static int add_lock_counters(struct attribution *a)
 static int index_lruvecs_by_lock(struct attribution *a)
 {
 	for (size_t li = 0; li < a->snap->nr_lruvecs; li++)
-		if (u64map__set(&a->addr_index, u64map__key2(a->snap->lruvecs[li].lock_addr,
-							      a->snap->lruvecs[li].memcg_id), li))
+		if (u64map__set(&a->addr_index,
+				u64map__key2(a->snap->lruvecs[li].lock_addr,
+					     a->snap->lruvecs[li].memcg_id),
+				li))
 			return -ENOMEM;
 	return 0;
 }
@@ -351,7 +355,8 @@ static int add_top_waiters(struct attribution *a)
 	for (size_t li = 0; li < snap->nr_lruvecs; li++) {
 		struct lrs_lruvec *lv = &snap->lruvecs[li];
 
-		qsort(lv->waiters, lv->nr_waiters, sizeof(*lv->waiters), cmp_waiters);
+		if (lv->nr_waiters > 1) /* waiters is NULL when there are none */
+			qsort(lv->waiters, lv->nr_waiters, sizeof(*lv->waiters), cmp_waiters);
 		while (lv->nr_waiters > LRS_TOP_WAITERS)
 			free(lv->waiters[--lv->nr_waiters].memcg);
 	}
@@ -368,7 +373,8 @@ static int add_stack_uses(struct attribution *a)
 		size_t idx, li;
 
 		if (u64map__get(&a->addr_index, u64map__key2(s->lock_addr, s->owner_cgid), &li)) {
-			if (stack_use__append(&snap->lruvecs[li].stacks, &snap->lruvecs[li].nr_stacks, s))
+			if (stack_use__append(&snap->lruvecs[li].stacks,
+					      &snap->lruvecs[li].nr_stacks, s))
 				return -ENOMEM;
 		} else if (!s->owner_cgid && u64map__get(&a->other_index, s->lock_addr, &idx)) {
 			if (stack_use__append(&snap->other_locks[idx].stacks,
@@ -402,7 +408,8 @@ static int add_top_stacks_and_names(struct attribution *a)
 		for (size_t k = 0; k < ol->nr_stacks; k++)
 			if (add_stack(snap, &a->stack_seen, ol->stacks[k].id, a->ksyms, a->stacks))
 				return -ENOMEM;
-		ol->name = other_lock_name(a->table, &a->rd->locks[a->other_rows[oi]], a->ksyms, snap, ol);
+		ol->name = other_lock_name(a->table, &a->rd->locks[a->other_rows[oi]], a->ksyms,
+					   snap, ol);
 		if (!ol->name)
 			return -ENOMEM;
 	}
@@ -414,7 +421,12 @@ int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_locksta
 		  struct lrs_path_memory *paths, struct lrs_snapshot *snap)
 {
 	struct attribution a = {
-		.table = table, .rd = rd, .ksyms = ksyms, .stacks = stacks, .paths = paths, .snap = snap,
+		.table = table,
+		.rd = rd,
+		.ksyms = ksyms,
+		.stacks = stacks,
+		.paths = paths,
+		.snap = snap,
 	};
 	int err;
 

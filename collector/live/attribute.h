@@ -15,7 +15,7 @@
 
 /* Stacks: the caller reads the ips of the ids referenced. */
 struct lrs_stack_source {
-	int (*ips)(void *ctx, int32_t id, uint64_t *ips);	/* returns the frame count */
+	int (*ips)(void *ctx, int32_t id, uint64_t *ips); /* returns the frame count */
 	void *ctx;
 };
 
@@ -36,6 +36,5 @@ int lrs_stack__symbolize(struct lrs_stack *st, const uint64_t *ips, int n,
 int lrs_attribute(const struct lrs_lruvec_table *table, const struct lrs_lockstat_read *rd,
 		  const struct lrs_ksyms *ksyms, const struct lrs_stack_source *stacks,
 		  struct lrs_path_memory *paths, struct lrs_snapshot *snap);
-
 
 #endif

@@ -26,7 +26,7 @@ void lrs_bpf_cost__add(const struct bpf_object *obj, uint64_t *ns, uint64_t *run
 		int fd = bpf_program__fd(prog);
 
 		if (fd < 0)
-			continue;	/* not loaded: autoload off on this kernel */
+			continue; /* not loaded: autoload off on this kernel */
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;

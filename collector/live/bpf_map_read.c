@@ -37,7 +37,7 @@ static int read_batched(int fd, size_t key_size, size_t value_size, char **keys,
 			size_t *cap, size_t *nr)
 {
 	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	char in[64], out[64];	/* the batch token: a key-sized cursor */
+	char in[64], out[64]; /* the batch token: a key-sized cursor */
 	void *in_p = NULL;
 
 	for (;;) {
@@ -52,7 +52,7 @@ static int read_batched(int fd, size_t key_size, size_t value_size, char **keys,
 		ret = bpf_map_lookup_batch(fd, in_p, out, *keys + *nr * key_size,
 					   *values + *nr * value_size, &count, &opts);
 		if (ret && errno != ENOENT) {
-			if (errno == ENOSPC) {	/* a bucket larger than the room left */
+			if (errno == ENOSPC) { /* a bucket larger than the room left */
 				if (grow(keys, values, cap, key_size, value_size))
 					return -ENOMEM;
 				continue;
@@ -60,7 +60,7 @@ static int read_batched(int fd, size_t key_size, size_t value_size, char **keys,
 			return -errno;
 		}
 		*nr += count;
-		if (ret)	/* ENOENT: that was the last batch */
+		if (ret) /* ENOENT: that was the last batch */
 			return 0;
 		memcpy(in, out, sizeof(in));
 		in_p = in;
@@ -98,7 +98,7 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 		return -EINVAL;
 	ret = read_batched(fd, key_size, value_size, &keys, &values, &cap, &nr);
 	if (ret == -EINVAL || ret == -ENOTSUP || ret == -EOPNOTSUPP) {
-		nr = 0;	/* no batch ops on this kernel: start over key by key */
+		nr = 0; /* no batch ops on this kernel: start over key by key */
 		ret = read_by_key(fd, key_size, value_size, &keys, &values, &cap, &nr);
 	}
 	if (ret) {

@@ -56,19 +56,21 @@ int lrs_cgroup_root__parse(const char *mountinfo, int (*has_memory_v2)(const cha
 		if (!sep)
 			continue;
 		*sep = 0;
-		for (tok = strtok_r(buf, " ", &save); tok && n < 6; tok = strtok_r(NULL, " ", &save))
+		for (tok = strtok_r(buf, " ", &save); tok && n < 6;
+		     tok = strtok_r(NULL, " ", &save))
 			fields[n++] = tok;
 		if (n < 5)
 			continue;
 		char *fstype = strtok_r(sep + 3, " ", &save);
-		strtok_r(NULL, " ", &save);	/* source */
+		strtok_r(NULL, " ", &save); /* source */
 		char *super = strtok_r(NULL, " ", &save);
 
 		unescape(fields[4]);
 		if (fstype && !strcmp(fstype, "cgroup2") && !v2[0] &&
 		    (!has_memory_v2 || has_memory_v2(fields[4])))
 			snprintf(v2, sizeof(v2), "%s", fields[4]);
-		else if (fstype && !strcmp(fstype, "cgroup") && super && has_option(super, "memory") && !v1[0])
+		else if (fstype && !strcmp(fstype, "cgroup") && super &&
+			 has_option(super, "memory") && !v1[0])
 			snprintf(v1, sizeof(v1), "%s", fields[4]);
 	}
 	if (v2[0]) {
@@ -95,7 +97,8 @@ static int v2_has_memory(const char *mount_point)
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f)) {
-		for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
+		for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t;
+		     t = strtok_r(NULL, " \n", &save))
 			if (!strcmp(t, "memory"))
 				found = 1;
 	}

@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 struct lrs_cgroup_root {
-	int version;		/* 1 or 2 */
-	char path[4096];	/* mount point of the memory hierarchy */
+	int version;	 /* 1 or 2 */
+	char path[4096]; /* mount point of the memory hierarchy */
 };
 
 /*

@@ -16,8 +16,8 @@
 struct names_ctx {
 	const struct lrs_path_memory *paths;
 	const struct lrs_lockstat_read *rd;
-	struct u64map waiter_index;	/* (lock, owner, pid) -> rd->waiters[] */
-	char comm[LRS_COMM_LEN];	/* holder_comm()'s answer from /proc */
+	struct u64map waiter_index; /* (lock, owner, pid) -> rd->waiters[] */
+	char comm[LRS_COMM_LEN];    /* holder_comm()'s answer from /proc */
 };
 
 static uint64_t waiter_key(uint64_t lock, uint64_t owner, uint32_t pid)
@@ -95,9 +95,10 @@ int lrs_holders__collect(struct lrs_lockstat *ls, const struct lrs_holders_exact
 				    &hrd.counters.exact_drop_full);
 	err = -ENOMEM;
 	for (size_t i = 0; i < rd->nr_waiters; i++)
-		if (u64map__set(&nc.waiter_index, waiter_key(rd->waiters[i].lock_addr,
-							     rd->waiters[i].owner_cgid,
-							     rd->waiters[i].pid), i))
+		if (u64map__set(&nc.waiter_index,
+				waiter_key(rd->waiters[i].lock_addr, rd->waiters[i].owner_cgid,
+					   rd->waiters[i].pid),
+				i))
 			goto out;
 	err = lrs_holders__attach(snap, &hrd, exact ? LRS_HOLDERS_EXACT : LRS_HOLDERS_ESTIMATED,
 				  &names);
@@ -106,7 +107,8 @@ int lrs_holders__collect(struct lrs_lockstat *ls, const struct lrs_holders_exact
 		const struct lrs_holder_row *r = &snap->holders->rows[i];
 
 		shown = i && r->lruvec_memcg_id == r[-1].lruvec_memcg_id && r->node == r[-1].node ?
-			shown + 1 : 0;
+				shown + 1 :
+				0;
 		if (shown < 4)
 			err = add_stack(snap, r->stack_id, ksyms, stacks);
 	}

@@ -43,8 +43,9 @@ void lrs_kernel_features__probe(const char *release, struct lrs_kernel_features 
 	f->task_btf = v >= 0x050b;
 	f->bpf_loop = v >= 0x0513;
 	f->mem_alloc = v >= 0x0601;
-	f->cgroup_iter = btf ? btf__find_by_name_kind(btf, "bpf_iter__cgroup", BTF_KIND_STRUCT) > 0
-			     : v >= 0x0601;
+	f->cgroup_iter = btf ? btf__find_by_name_kind(btf, "bpf_iter__cgroup", BTF_KIND_STRUCT) >
+					 0 :
+			       v >= 0x0601;
 	if (btf) {
 		f->contention_tp = btf__find_by_name_kind(btf, "btf_trace_contention_begin",
 							  BTF_KIND_TYPEDEF) > 0;

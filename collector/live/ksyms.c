@@ -55,7 +55,8 @@ struct lrs_ksyms *lrs_ksyms__parse(const char *text)
 next:
 		line = end ? end + 1 : NULL;
 	}
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	if (ks->nr > 1) /* syms is NULL when there are none */
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	return ks;
 nomem:
 	lrs_ksyms__free(ks);
@@ -126,7 +127,10 @@ const char *lrs_ksyms__data_name(const struct lrs_ksyms *ks, uint64_t addr)
 	if (!s || s->addr != addr)
 		return NULL;
 	switch (s->type) {
-	case 'd': case 'D': case 'b': case 'B':
+	case 'd':
+	case 'D':
+	case 'b':
+	case 'B':
 		return s->name;
 	default:
 		return NULL;

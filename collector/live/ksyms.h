@@ -9,11 +9,11 @@
 struct lrs_ksym {
 	uint64_t addr;
 	char *name;
-	char type;	/* kallsyms type letter: t/T text, d/D/b/B data */
+	char type; /* kallsyms type letter: t/T text, d/D/b/B data */
 };
 
 struct lrs_ksyms {
-	struct lrs_ksym *syms;	/* sorted by address */
+	struct lrs_ksym *syms; /* sorted by address */
 	size_t nr;
 };
 

@@ -45,14 +45,14 @@ struct live {
 	struct lrs_cgroup_root root;
 	char kernel[64];
 	char *unavailable;
-	uint64_t last_t_ns;	/* the previous read, or when counting started */
-	bool holders;				/* holders tracked */
-	struct lrs_holders_exact *exact;	/* and their fentry truth, or NULL */
-	int stats_fd;				/* keeps BPF run-time stats on, or -1 */
-	unsigned int max_memcgs;		/* what the lruvec iterator's maps hold */
-	struct lrs_spin_source spin;		/* where spinlock waits come from, and why */
-	enum lrs_spin_request spin_req;		/* --spin-source */
-	struct lrs_spin_facts spin_facts;	/* what the choice rests on */
+	uint64_t last_t_ns;		  /* the previous read, or when counting started */
+	bool holders;			  /* holders tracked */
+	struct lrs_holders_exact *exact;  /* and their fentry truth, or NULL */
+	int stats_fd;			  /* keeps BPF run-time stats on, or -1 */
+	unsigned int max_memcgs;	  /* what the lruvec iterator's maps hold */
+	struct lrs_spin_source spin;	  /* where spinlock waits come from, and why */
+	enum lrs_spin_request spin_req;	  /* --spin-source */
+	struct lrs_spin_facts spin_facts; /* what the choice rests on */
 	struct lrs_kernel_features features;
 	unsigned int nr_nodes;
 };
@@ -86,7 +86,7 @@ static unsigned int possible_nodes(void)
 {
 	FILE *f = fopen("/sys/devices/system/node/possible", "r");
 	char buf[256];
-	unsigned int nr = 1;	/* no NUMA sysfs: one node */
+	unsigned int nr = 1; /* no NUMA sysfs: one node */
 
 	if (!f)
 		return nr;
@@ -116,11 +116,11 @@ static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
 	/* blind spots of the spinlock source, first in line: an empty heatmap is no proof */
 	if (lv->spin.name == LRS_SPIN_NONE || !lv->spin.first_waiter)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s: %s", n ? "; " : "",
-			      lv->spin.name == LRS_SPIN_NONE ? "spinlock waits (lruvec locks too)"
-							    : "first spinlock waiters",
+			      lv->spin.name == LRS_SPIN_NONE ? "spinlock waits (lruvec locks too)" :
+							       "first spinlock waiters",
 			      lv->spin.why);
 	if (n >= (int)sizeof(buf) / 2)
-		n = (int)sizeof(buf) / 2;	/* room for the rest */
+		n = (int)sizeof(buf) / 2; /* room for the rest */
 
 	if (names)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s", n ? "; " : "", names);
@@ -130,8 +130,9 @@ static int describe_unavailable(struct live *lv, struct lrs_snapshot *snap)
 			      "%slruvec maps full (%llu): memcgs beyond the first %u are not shown",
 			      n ? "; " : "", (unsigned long long)full, lv->max_memcgs);
 	if (faults && n < (int)sizeof(buf))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%slruvec iterator: %llu unreadable reads",
-			      n ? "; " : "", (unsigned long long)faults);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%slruvec iterator: %llu unreadable reads", n ? "; " : "",
+			      (unsigned long long)faults);
 	if (!n)
 		return 0;
 	snap->unavailable = strdup(buf);
@@ -177,8 +178,8 @@ static int live_take(struct lrs_source *src, struct lrs_snapshot **out)
 	snap->spin_source = lv->spin;
 	err = lrs_attribute(&table, &rd, lv->ksyms, &stacks, &lv->paths, snap);
 	if (!err && lv->holders)
-		err = lrs_holders__collect(lv->lockstat, lv->exact, &rd, &lv->paths, lv->ksyms, &stacks,
-					   snap);
+		err = lrs_holders__collect(lv->lockstat, lv->exact, &rd, &lv->paths, lv->ksyms,
+					   &stacks, snap);
 	if (!err)
 		err = describe_unavailable(lv, snap);
 	if (lv->stats_fd >= 0) {
@@ -270,10 +271,11 @@ int lrs_collector__check_privileges(char *err, size_t err_len)
 static int check_kernel(const struct utsname *uts, char *err, size_t err_len)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(err, err_len,
-			 "lruscope: kernel %s has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF): "
-			 "the live collector cannot load; recordings and drgn walks still work",
-			 uts->release);
+		snprintf(
+			err, err_len,
+			"lruscope: kernel %s has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF): "
+			"the live collector cannot load; recordings and drgn walks still work",
+			uts->release);
 		return -ENOTSUP;
 	}
 	if (access("/sys/fs/cgroup", F_OK)) {
@@ -309,8 +311,10 @@ static int kernel_options(struct live *lv, const struct lrs_collector_opts *opts
 	char note[256] = "";
 
 	if (opts->holders && !f->bpf_loop) {
-		snprintf(err, err_len, "lruscope: --holders needs bpf_loop() and per-CPU map lookups "
-			 "(Linux 5.19+); this kernel is %s: run without --holders", lv->kernel);
+		snprintf(err, err_len,
+			 "lruscope: --holders needs bpf_loop() and per-CPU map lookups "
+			 "(Linux 5.19+); this kernel is %s: run without --holders",
+			 lv->kernel);
 		return -ENOTSUP;
 	}
 	lopts->have_task_btf = f->task_btf;
@@ -326,13 +330,16 @@ static int kernel_options(struct live *lv, const struct lrs_collector_opts *opts
 		lopts->max_locks = lopts->max_locks < 4096 ? lopts->max_locks : 4096;
 		lopts->max_waiters = lopts->max_waiters < 4096 ? lopts->max_waiters : 4096;
 		lopts->max_stacks = lopts->max_stacks < 1024 ? lopts->max_stacks : 1024;
-		snprintf(note, sizeof(note), "maps preallocated (kernel before 6.1): at most %u locks",
+		snprintf(note, sizeof(note),
+			 "maps preallocated (kernel before 6.1): at most %u locks",
 			 lopts->max_locks);
 	}
 	if (!f->lruvec_lock && !f->node_data)
-		snprintf(note + strlen(note), sizeof(note) - strlen(note),
-			 "%snode locks: kallsyms lists no node_data, so pgdat->lru_lock waits show as "
-			 "other locks", note[0] ? "; " : "");
+		snprintf(
+			note + strlen(note), sizeof(note) - strlen(note),
+			"%snode locks: kallsyms lists no node_data, so pgdat->lru_lock waits show as "
+			"other locks",
+			note[0] ? "; " : "");
 	if (note[0])
 		note_unavailable(lv, note);
 	return 0;
@@ -408,8 +415,8 @@ static int start_lock_collector(struct live *lv, struct lrs_lockstat_opts *lopts
 	return ret ? ret : lrs_lockstat__start(lv->lockstat, err, err_len);
 }
 
-int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out,
-			char *err, size_t err_len)
+int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out, char *err,
+			size_t err_len)
 {
 	struct lrs_source *src = calloc(1, sizeof(*src));
 	struct live *lv = calloc(1, sizeof(*lv));
@@ -448,22 +455,27 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	if (ret)
 		goto fail;
 
-	ret = opts->cgroup_root ? lrs_cgroup_root__from_path(opts->cgroup_root, &lv->root)
-				: lrs_cgroup_root__detect(&lv->root);
+	ret = opts->cgroup_root ? lrs_cgroup_root__from_path(opts->cgroup_root, &lv->root) :
+				  lrs_cgroup_root__detect(&lv->root);
 	if (ret) {
-		if (opts->cgroup_root && ret == -ENOTDIR)	/* statfs: neither cgroup2 nor cgroup */
-			snprintf(err, err_len, "lruscope: --cgroup-root %.200s is not a cgroup mount: "
-				 "name the memory cgroup mount (/sys/fs/cgroup on cgroup v2, "
-				 "/sys/fs/cgroup/memory on v1), or leave the option out to detect it",
-				 opts->cgroup_root);
+		if (opts->cgroup_root && ret == -ENOTDIR) /* statfs: neither cgroup2 nor cgroup */
+			snprintf(
+				err, err_len,
+				"lruscope: --cgroup-root %.200s is not a cgroup mount: "
+				"name the memory cgroup mount (/sys/fs/cgroup on cgroup v2, "
+				"/sys/fs/cgroup/memory on v1), or leave the option out to detect it",
+				opts->cgroup_root);
 		else if (opts->cgroup_root)
-			snprintf(err, err_len, "lruscope: --cgroup-root %.200s: %.100s: name the memory "
-				 "cgroup mount, or leave the option out to detect it", opts->cgroup_root,
+			snprintf(err, err_len,
+				 "lruscope: --cgroup-root %.200s: %.100s: name the memory "
+				 "cgroup mount, or leave the option out to detect it",
+				 opts->cgroup_root,
 				 ret == -ENOENT ? "no such directory" : strerror(-ret));
 		else
-			snprintf(err, err_len,
-				 "lruscope: no memory cgroup hierarchy is mounted (neither cgroup v2 with the "
-				 "memory controller nor v1 'memory'): lruvecs cannot be attributed");
+			snprintf(
+				err, err_len,
+				"lruscope: no memory cgroup hierarchy is mounted (neither cgroup v2 with the "
+				"memory controller nor v1 'memory'): lruvecs cannot be attributed");
 		goto fail;
 	}
 
@@ -477,15 +489,15 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		lopts.exact_holders = true;
 		lopts.exact_last_fd = lrs_holders_exact__map_fd(lv->exact);
 	}
-	err[0] = 0;	/* no exact mode is not an error: the header says "estimated" */
+	err[0] = 0; /* no exact mode is not an error: the header says "estimated" */
 	lv->spin_req = (enum lrs_spin_request)opts->spin_source;
 	ret = open_lock_collector(lv, &lopts, err, err_len);
 	if (ret)
 		goto fail;
 	lv->max_memcgs = opts->max_memcgs ? opts->max_memcgs : 8192;
 	if (lv->features.cgroup_iter) {
-		ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, lv->max_memcgs,
-					       &lv->iter, err, err_len);
+		ret = lrs_lruvec_iter__prepare(lv->root.path, nr_nodes, lv->max_memcgs, &lv->iter,
+					       err, err_len);
 		if (ret)
 			goto fail;
 	}

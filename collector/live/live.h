@@ -9,17 +9,17 @@
 #include "collector/source.h"
 
 struct lrs_collector_opts {
-	double interval_s;		/* default 1.0 */
-	const char *cgroup_root;	/* memory hierarchy mount; NULL: detect v1/v2 */
-	unsigned int stack_every;	/* take a waiter stack on 1 in N contentions; 0: none */
-	unsigned int max_locks;		/* lock map entries */
-	unsigned int max_waiters;	/* waiter map entries */
-	unsigned int max_stacks;	/* stack map entries */
-	unsigned int max_memcgs;	/* memcgs the lruvec iterator's maps hold */
-	bool verbose;			/* libbpf messages on stderr */
-	bool holders;			/* track lock holders (model/holders.h) */
-	bool bpf_stats;			/* turn on BPF run-time stats: snapshots carry bpf_cost */
-	int spin_source;		/* enum lrs_spin_request (collector/live/spin_choice.h) */
+	double interval_s;	  /* default 1.0 */
+	const char *cgroup_root;  /* memory hierarchy mount; NULL: detect v1/v2 */
+	unsigned int stack_every; /* take a waiter stack on 1 in N contentions; 0: none */
+	unsigned int max_locks;	  /* lock map entries */
+	unsigned int max_waiters; /* waiter map entries */
+	unsigned int max_stacks;  /* stack map entries */
+	unsigned int max_memcgs;  /* memcgs the lruvec iterator's maps hold */
+	bool verbose;		  /* libbpf messages on stderr */
+	bool holders;		  /* track lock holders (model/holders.h) */
+	bool bpf_stats;		  /* turn on BPF run-time stats: snapshots carry bpf_cost */
+	int spin_source;	  /* enum lrs_spin_request (collector/live/spin_choice.h) */
 };
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);
@@ -28,8 +28,8 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);
  * Load and attach. On failure returns -errno and writes one line saying what
  * is missing and what to do into err.
  */
-int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out,
-			char *err, size_t err_len);
+int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source **out, char *err,
+			size_t err_len);
 
 /* A sysfs node list ("0-3,8") -> highest id + 1 (9); 1 for an empty list. */
 unsigned int lrs_node_list__nr(const char *list);

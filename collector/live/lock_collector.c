@@ -22,7 +22,7 @@ struct lrs_lockstat {
 	bool attached;
 	bool holders;
 	bool spin_slowpath;
-	int nr_cpus;		/* possible CPUs: copies in a per-CPU map's value */
+	int nr_cpus; /* possible CPUs: copies in a per-CPU map's value */
 };
 
 static bool verbose_libbpf;
@@ -32,14 +32,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_DEBUG && !verbose_libbpf)
 		return 0;
 	if (!verbose_libbpf)
-		return 0;	/* the caller reports failures in one line */
+		return 0; /* the caller reports failures in one line */
 	return vfprintf(stderr, fmt, args);
 }
 
 /* The slowpath hooks of the functions this kernel has, full or compat (before 5.19). */
 static void set_slowpath_autoload(struct lockstat_bpf *skel, const struct lrs_lockstat_opts *o)
 {
-	bool native = o->spin_slowpath && o->slowpath_native, pv = o->spin_slowpath && o->slowpath_pv;
+	bool native = o->spin_slowpath && o->slowpath_native,
+	     pv = o->spin_slowpath && o->slowpath_pv;
 	bool full = !o->no_bpf_loop;
 
 	bpf_program__set_autoload(skel->progs.slowpath_native_enter, native && full);
@@ -76,7 +77,8 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel = lockstat_bpf__open();
 	if (!ls->skel) {
 		ret = -errno;
-		snprintf(err, err_len, "lock collector: cannot open the BPF object: %s", strerror(errno));
+		snprintf(err, err_len, "lock collector: cannot open the BPF object: %s",
+			 strerror(errno));
 		goto fail;
 	}
 	ls->skel->rodata->stack_every = opts->stack_every;
@@ -90,7 +92,8 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel->rodata->track_holders = opts->track_holders;
 	ret = libbpf_num_possible_cpus();
 	if (ret <= 0) {
-		snprintf(err, err_len, "lock collector: cannot count the possible CPUs (%s): is /sys mounted?",
+		snprintf(err, err_len,
+			 "lock collector: cannot count the possible CPUs (%s): is /sys mounted?",
 			 strerror(ret ? -ret : EINVAL));
 		ret = ret ? ret : -EINVAL;
 		goto fail;
@@ -110,7 +113,8 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	if (ls->skel->rodata->exact_holders) {
 		ret = bpf_map__reuse_fd(ls->skel->maps.exact_last, opts->exact_last_fd);
 		if (ret) {
-			snprintf(err, err_len, "lock collector: sharing the exact holders' map failed: %s",
+			snprintf(err, err_len,
+				 "lock collector: sharing the exact holders' map failed: %s",
 				 strerror(-ret));
 			goto fail;
 		}
@@ -124,7 +128,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel->rodata->node_data_addr = opts->node_data;
 	if (opts->prealloc)
 		preallocate_maps(ls->skel);
-	if (!opts->tracepoints)	/* task storage (5.11+) serves the tracepoints' sleeping waits only */
+	if (!opts->tracepoints) /* task storage (5.11+) serves the tracepoints' sleeping waits only */
 		bpf_map__set_autocreate(ls->skel->maps.task_pending, false);
 	set_slowpath_autoload(ls->skel, opts);
 	bpf_program__set_autoload(ls->skel->progs.contention_begin, opts->tracepoints);
@@ -132,12 +136,15 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ret = lockstat_bpf__load(ls->skel);
 	if (ret) {
 		if (opts->spin_slowpath)
-			snprintf(err, err_len, "fentry/fexit on the spinlock slow path refused (%s)",
+			snprintf(err, err_len,
+				 "fentry/fexit on the spinlock slow path refused (%s)",
 				 strerror(-ret));
 		else
-			snprintf(err, err_len,
-				 "lock collector: loading the BPF programs failed (%s); run with -v for the "
-				 "verifier's log", strerror(-ret));
+			snprintf(
+				err, err_len,
+				"lock collector: loading the BPF programs failed (%s); run with -v for the "
+				"verifier's log",
+				strerror(-ret));
 		goto fail;
 	}
 	ls->spin_slowpath = opts->spin_slowpath;
@@ -154,11 +161,14 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
 
 	if (ret) {
 		if (ls->spin_slowpath)
-			snprintf(err, err_len, "attaching fentry/fexit to the spinlock slow path failed (%s)",
+			snprintf(err, err_len,
+				 "attaching fentry/fexit to the spinlock slow path failed (%s)",
 				 strerror(-ret));
 		else
-			snprintf(err, err_len, "lock collector: attaching to lock:contention_begin/end failed "
-				 "(%s): they need Linux 5.19+", strerror(-ret));
+			snprintf(err, err_len,
+				 "lock collector: attaching to lock:contention_begin/end failed "
+				 "(%s): they need Linux 5.19+",
+				 strerror(-ret));
 		return ret;
 	}
 	ls->attached = true;
@@ -166,12 +176,13 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
 }
 
 /* Read a per-CPU map: its keys, and nr_cpus copies of each value, stride bytes apart. */
-static int read_percpu_map(const struct lrs_lockstat *ls, const struct bpf_map *map, size_t key_size,
-			   size_t value_size, void **keys, char **values, size_t *stride, size_t *n)
+static int read_percpu_map(const struct lrs_lockstat *ls, const struct bpf_map *map,
+			   size_t key_size, size_t value_size, void **keys, char **values,
+			   size_t *stride, size_t *n)
 {
 	*stride = lrs_percpu__stride(value_size);
-	return lrs_bpf_map__read_all(bpf_map__fd(map), key_size, *stride * (size_t)ls->nr_cpus, keys,
-				     (void **)values, n);
+	return lrs_bpf_map__read_all(bpf_map__fd(map), key_size, *stride * (size_t)ls->nr_cpus,
+				     keys, (void **)values, n);
 }
 
 int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
@@ -210,8 +221,8 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	rd->nr_locks = n;
 
-	ret = read_percpu_map(ls, ls->skel->maps.waiter_stats, sizeof(*wk), sizeof(struct waiter_stat),
-			      (void **)&wk, &wv, &stride, &n);
+	ret = read_percpu_map(ls, ls->skel->maps.waiter_stats, sizeof(*wk),
+			      sizeof(struct waiter_stat), (void **)&wk, &wv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->waiters = calloc(n ? n : 1, sizeof(*rd->waiters));
@@ -235,8 +246,8 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	rd->nr_waiters = n;
 
-	ret = read_percpu_map(ls, ls->skel->maps.stack_stats, sizeof(*sk), sizeof(struct stack_stat),
-			      (void **)&sk, &sv, &stride, &n);
+	ret = read_percpu_map(ls, ls->skel->maps.stack_stats, sizeof(*sk),
+			      sizeof(struct stack_stat), (void **)&sk, &sv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->stacks = calloc(n ? n : 1, sizeof(*rd->stacks));

@@ -24,11 +24,11 @@ struct lrs_lockstat_opts {
 	/* spinlock waits from the slowpath hooks (bpf/lockstat_slowpath.bpf.h), on these functions */
 	bool spin_slowpath;
 	bool slowpath_native, slowpath_pv;
-	bool tracepoints;	/* lock:contention_begin/end exist: sleeping locks (and spinlocks) */
-	bool no_bpf_loop;	/* before 5.19: the compat hooks, no holder code */
-	bool have_task_btf;	/* bpf_get_current_task_btf() (5.11+) */
-	bool prealloc;		/* preallocate the maps (no BPF allocator: before 6.1) */
-	uint64_t node_data;	/* &node_data[0], to find pgdat->lru_lock before 5.11; or 0 */
+	bool tracepoints;   /* lock:contention_begin/end exist: sleeping locks (and spinlocks) */
+	bool no_bpf_loop;   /* before 5.19: the compat hooks, no holder code */
+	bool have_task_btf; /* bpf_get_current_task_btf() (5.11+) */
+	bool prealloc;	    /* preallocate the maps (no BPF allocator: before 6.1) */
+	uint64_t node_data; /* &node_data[0], to find pgdat->lru_lock before 5.11; or 0 */
 };
 
 /* Kinds, as bpf/lockstat.h's enum lock_kind. */
@@ -36,7 +36,7 @@ struct lrs_lockstat_opts {
 #define LRS_LOCK_LRUVEC 1
 #define LRS_LOCK_NODE_LRUVEC 2
 #define LRS_LOCK_MMAP 3
-#define LRS_LOCK_NODE_LOCK 4	/* pgdat->lru_lock, before 5.11 */
+#define LRS_LOCK_NODE_LOCK 4 /* pgdat->lru_lock, before 5.11 */
 
 struct lrs_lock_row {
 	uint64_t lock_addr;

@@ -38,7 +38,7 @@ char *lrs_memcg_child_path(const char *parent, const char *name)
 	return p;
 }
 
-static const struct lrs_lruvec_raw *sort_raw;	/* qsort has no context argument */
+static const struct lrs_lruvec_raw *sort_raw; /* qsort has no context argument */
 
 static int cmp_order(const void *a, const void *b)
 {
@@ -121,7 +121,7 @@ int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_
 		if (rec->level > 0 && u64map__get(&index, rec->parent_cgid, &parent))
 			ppath = t->memcgs[parent].path;
 		else if (rec->level > 0)
-			ppath = "/?";	/* parent not walked: shown, never misnamed */
+			ppath = "/?"; /* parent not walked: shown, never misnamed */
 		mi->cgid = raw->memcg_ids[order[k]];
 		mi->parent_cgid = rec->level > 0 ? rec->parent_cgid : 0;
 		mi->level = (int)rec->level;
@@ -151,7 +151,7 @@ int lrs_lruvec_table__build(const struct lrs_lruvec_raw *raw, struct lrs_lruvec_
 		struct lrs_node_info *ni = &t->nodes[t->nr_nodes];
 
 		if (rec->gen != raw->gen)
-			continue;	/* a node without memory, or not walked */
+			continue; /* a node without memory, or not walked */
 		ni->node = (int)node;
 		ni->node_lruvec_lock = rec->node_lruvec_lock;
 		ni->nr_zones = rec->nr_zones < LRS_MAX_ZONES ? rec->nr_zones : LRS_MAX_ZONES;
@@ -194,7 +194,8 @@ static void attach_names(struct lrs_lruvec_iter *it)
 		it->rename_link = bpf_program__attach(it->skel->progs.cgroup_rename);
 	if (it->mkdir_link && it->rename_link)
 		return;
-	snprintf(buf, sizeof(buf), "memcg names: tp_btf/cgroup_%s did not attach (%s): a memcg "
+	snprintf(buf, sizeof(buf),
+		 "memcg names: tp_btf/cgroup_%s did not attach (%s): a memcg "
 		 "removed within an interval may be shown as cgroup-id:N",
 		 it->mkdir_link ? "rename" : "mkdir", strerror(errno));
 	it->names_unavailable = strdup(buf);
@@ -222,7 +223,8 @@ int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsi
 	it->skel = lruvec_iter_bpf__open();
 	if (!it->skel) {
 		ret = -errno;
-		snprintf(err, err_len, "lruvec iterator: cannot open the BPF object: %s", strerror(errno));
+		snprintf(err, err_len, "lruvec iterator: cannot open the BPF object: %s",
+			 strerror(errno));
 		goto fail;
 	}
 	it->skel->rodata->nr_nodes = it->nr_nodes;
@@ -231,9 +233,10 @@ int lrs_lruvec_iter__prepare(const char *memcg_root, unsigned int nr_nodes, unsi
 	bpf_map__set_max_entries(it->skel->maps.memcg_names, max_memcgs);
 	ret = lruvec_iter_bpf__load(it->skel);
 	if (ret) {
-		snprintf(err, err_len,
-			 "lruvec iterator: loading failed (%s): the kernel needs BPF cgroup iterators (6.1+) and memcg",
-			 strerror(-ret));
+		snprintf(
+			err, err_len,
+			"lruvec iterator: loading failed (%s): the kernel needs BPF cgroup iterators (6.1+) and memcg",
+			strerror(-ret));
 		goto fail;
 	}
 	linfo.cgroup.cgroup_fd = it->root_fd;
@@ -286,7 +289,8 @@ static void delete_stale(int fd, const void *keys, size_t key_size, const uint64
 int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *table)
 {
 	struct lrs_lruvec_raw raw = { .nr_nodes = it->nr_nodes };
-	void *mkeys = NULL, *mvals = NULL, *lkeys = NULL, *lvals = NULL, *bkeys = NULL, *bvals = NULL;
+	void *mkeys = NULL, *mvals = NULL, *lkeys = NULL, *lvals = NULL, *bkeys = NULL,
+	     *bvals = NULL;
 	struct node_rec *nodes = calloc(it->nr_nodes, sizeof(*nodes));
 	int ret;
 
@@ -298,10 +302,12 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 	ret = walk(it);
 	if (!ret)
 		ret = lrs_bpf_map__read_all(bpf_map__fd(it->skel->maps.memcgs), sizeof(uint64_t),
-					    sizeof(struct memcg_rec), &mkeys, &mvals, &raw.nr_memcgs);
+					    sizeof(struct memcg_rec), &mkeys, &mvals,
+					    &raw.nr_memcgs);
 	if (!ret)
-		ret = lrs_bpf_map__read_all(bpf_map__fd(it->skel->maps.lruvecs), sizeof(struct lruvec_key),
-					    sizeof(struct lruvec_rec), &lkeys, &lvals, &raw.nr_lruvecs);
+		ret = lrs_bpf_map__read_all(bpf_map__fd(it->skel->maps.lruvecs),
+					    sizeof(struct lruvec_key), sizeof(struct lruvec_rec),
+					    &lkeys, &lvals, &raw.nr_lruvecs);
 	/* after the walk: a memcg created during it is in one or the other, or both */
 	if (!ret)
 		ret = lrs_bpf_map__drain(bpf_map__fd(it->skel->maps.memcg_names), sizeof(uint64_t),
@@ -335,7 +341,7 @@ int lrs_lruvec_iter__read(struct lrs_lruvec_iter *it, struct lrs_lruvec_table *t
 
 const char *lrs_lruvec_iter__names_unavailable(const struct lrs_lruvec_iter *it)
 {
-	if (!it)	/* no iterator (before 6.1): memcgs are read from cgroupfs at each interval */
+	if (!it) /* no iterator (before 6.1): memcgs are read from cgroupfs at each interval */
 		return "memcg names: one created and removed between two intervals goes unnamed (no cgroup iterator before 6.1)";
 	return it->names_unavailable;
 }

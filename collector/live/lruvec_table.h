@@ -16,13 +16,13 @@
 struct lrs_memcg_info {
 	uint64_t cgid;
 	uint64_t parent_cgid;
-	char *path;		/* "/", "/a/b" */
+	char *path; /* "/", "/a/b" */
 	int level;
-	bool dying;		/* removed, not yet freed */
+	bool dying; /* removed, not yet freed */
 };
 
 struct lrs_lruvec_info {
-	size_t memcg;		/* index into memcgs */
+	size_t memcg; /* index into memcgs */
 	int node;
 	uint64_t lock_addr;
 	uint64_t lru_pages[LRS_NR_LRU_LISTS];
@@ -43,13 +43,13 @@ struct lrs_memcg_born {
 	uint64_t cgid;
 	uint64_t parent_cgid;
 	int level;
-	char *name;		/* the directory's name */
+	char *name; /* the directory's name */
 };
 
 struct lrs_lruvec_table {
-	struct lrs_memcg_info *memcgs;	/* tree order (pre-order walk) */
+	struct lrs_memcg_info *memcgs; /* tree order (pre-order walk) */
 	size_t nr_memcgs;
-	struct lrs_memcg_born *born;	/* parents before children (by level) */
+	struct lrs_memcg_born *born; /* parents before children (by level) */
 	size_t nr_born;
 	struct lrs_lruvec_info *lruvecs;
 	size_t nr_lruvecs;
@@ -64,16 +64,16 @@ struct lruvec_rec;
 struct node_rec;
 
 struct lrs_lruvec_raw {
-	const uint64_t *memcg_ids;		/* keys of the memcgs map */
+	const uint64_t *memcg_ids; /* keys of the memcgs map */
 	const struct memcg_rec *memcgs;
 	size_t nr_memcgs;
 	const struct lruvec_key *lruvec_keys;
 	const struct lruvec_rec *lruvecs;
 	size_t nr_lruvecs;
-	const struct node_rec *nodes;		/* index = node id */
+	const struct node_rec *nodes; /* index = node id */
 	size_t nr_nodes;
-	uint64_t gen;				/* entries of older walks are gone memcgs */
-	const uint64_t *born_ids;		/* the memcg_names map, drained */
+	uint64_t gen;		  /* entries of older walks are gone memcgs */
+	const uint64_t *born_ids; /* the memcg_names map, drained */
 	const struct memcg_rec *born;
 	size_t nr_born;
 };

@@ -73,7 +73,8 @@ int lrs_path_memory__learn(struct lrs_path_memory *pm, const struct lrs_lruvec_t
 		char *path;
 		int err;
 
-		path = lrs_memcg_child_path(b->level > 0 ? (parent ? parent : "/?") : NULL, b->name);
+		path = lrs_memcg_child_path(b->level > 0 ? (parent ? parent : "/?") : NULL,
+					    b->name);
 		if (!path)
 			return -ENOMEM;
 		err = remember(pm, b->cgid, path);

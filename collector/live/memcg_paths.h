@@ -15,7 +15,7 @@
 #include "model/u64map.h"
 
 struct lrs_path_memory {
-	struct u64map index;	/* cgid -> paths[] */
+	struct u64map index; /* cgid -> paths[] */
 	char **paths;
 	size_t nr;
 };

@@ -12,10 +12,8 @@
 
 /* v2's memory.numa_stat names each LRU list as the kernel's enum lru_list does. */
 static const char *const v2_lists[LRS_NR_LRU_LISTS] = {
-	[LRS_INACTIVE_ANON] = "inactive_anon",
-	[LRS_ACTIVE_ANON] = "active_anon",
-	[LRS_INACTIVE_FILE] = "inactive_file",
-	[LRS_ACTIVE_FILE] = "active_file",
+	[LRS_INACTIVE_ANON] = "inactive_anon", [LRS_ACTIVE_ANON] = "active_anon",
+	[LRS_INACTIVE_FILE] = "inactive_file", [LRS_ACTIVE_FILE] = "active_file",
 	[LRS_UNEVICTABLE] = "unevictable",
 };
 
@@ -62,7 +60,8 @@ static void node_values(const char *p, const char *eol, unsigned int nr_nodes, u
 /* memory.stat's "key value" line, or 0 when absent. */
 static uint64_t stat_value(const char *text, const char *key)
 {
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		if (line_is(line, key, ' '))
 			return strtoull(line + strlen(key) + 1, NULL, 10);
 	return 0;
@@ -72,8 +71,9 @@ static uint64_t stat_value(const char *text, const char *key)
 static void split(uint64_t total, uint64_t inactive, uint64_t active, uint64_t *out_inactive,
 		  uint64_t *out_active)
 {
-	unsigned __int128 part = inactive + active ? (unsigned __int128)total * inactive /
-						      (inactive + active) : total;
+	unsigned __int128 part = inactive + active ?
+					 (unsigned __int128)total * inactive / (inactive + active) :
+					 total;
 
 	*out_inactive = (uint64_t)part;
 	*out_active = total - (uint64_t)part;
@@ -99,12 +99,14 @@ int lrs_numa_stat__parse(const char *numa_stat, const char *stat_text, int versi
 				continue;
 			node_values(line, eol, nr_nodes, vals, present);
 			for (unsigned int n = 0; n < nr_nodes; n++)
-				pages[n * LRS_NR_LRU_LISTS + l] = page_size ? vals[n] / page_size : 0;
+				pages[n * LRS_NR_LRU_LISTS + l] = page_size ? vals[n] / page_size :
+									      0;
 			memset(vals, 0, sizeof(*vals) * nr_nodes);
 		}
 		for (int k = 0; version == 1 && k < V1_NR_KINDS; k++)
 			if (line_is(line, v1_kinds[k], '='))
-				node_values(line, eol, nr_nodes, vals + (size_t)k * nr_nodes, present);
+				node_values(line, eol, nr_nodes, vals + (size_t)k * nr_nodes,
+					    present);
 		line = *eol ? eol + 1 : NULL;
 	}
 	if (version == 1) {
@@ -173,10 +175,10 @@ struct fs_walk {
 	int version;
 	size_t page_size;
 	unsigned int nr_nodes;
-	uint64_t *pages;	/* one memcg's: nr_nodes x LRS_NR_LRU_LISTS */
+	uint64_t *pages; /* one memcg's: nr_nodes x LRS_NR_LRU_LISTS */
 	bool *present;
-	bool *node_seen;	/* any memcg's */
-	size_t *parent;		/* by memcg: its parent's index, SIZE_MAX for the root */
+	bool *node_seen; /* any memcg's */
+	size_t *parent;	 /* by memcg: its parent's index, SIZE_MAX for the root */
 	size_t cap_parent;
 };
 
@@ -213,7 +215,7 @@ static int add_lruvecs(struct fs_walk *w, int dirfd, size_t memcg)
 	free(numa);
 	free(stat);
 	if (gone(err) || err == -EINVAL)
-		return 0;	/* no lruvecs known: none listed, never zeros */
+		return 0; /* no lruvecs known: none listed, never zeros */
 	for (unsigned int n = 0; !err && n < w->nr_nodes; n++) {
 		struct lrs_lruvec_info *li;
 
@@ -226,7 +228,8 @@ static int add_lruvecs(struct fs_walk *w, int dirfd, size_t memcg)
 		memset(li, 0, sizeof(*li));
 		li->memcg = memcg;
 		li->node = (int)n;
-		memcpy(li->lru_pages, w->pages + (size_t)n * LRS_NR_LRU_LISTS, sizeof(li->lru_pages));
+		memcpy(li->lru_pages, w->pages + (size_t)n * LRS_NR_LRU_LISTS,
+		       sizeof(li->lru_pages));
 		w->node_seen[n] = true;
 	}
 	return err;
@@ -259,8 +262,9 @@ static int subdirs(int dirfd, char ***out, size_t *nr)
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (e->d_type != DT_DIR && (e->d_type != DT_UNKNOWN ||
-		    fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode)))
+		if (e->d_type != DT_DIR &&
+		    (e->d_type != DT_UNKNOWN ||
+		     fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode)))
 			continue;
 		err = grow((void **)out, &cap, *nr, sizeof(**out));
 		if (!err && !((*out)[*nr] = strdup(e->d_name)))
@@ -269,7 +273,8 @@ static int subdirs(int dirfd, char ***out, size_t *nr)
 			(*nr)++;
 	}
 	closedir(d);
-	qsort(*out, *nr, sizeof(**out), cmp_name);
+	if (*nr > 1) /* *out is NULL when there are none */
+		qsort(*out, *nr, sizeof(**out), cmp_name);
 	return err;
 }
 
@@ -313,7 +318,7 @@ static int add_memcg(struct fs_walk *w, int dirfd, const char *name, size_t pare
 		return err;
 	mi = &t->memcgs[t->nr_memcgs];
 	memset(mi, 0, sizeof(*mi));
-	mi->cgid = st.st_ino;	/* kn->id: see the header */
+	mi->cgid = st.st_ino; /* kn->id: see the header */
 	mi->parent_cgid = parent == SIZE_MAX ? 0 : t->memcgs[parent].cgid;
 	mi->level = level;
 	mi->path = lrs_memcg_child_path(parent == SIZE_MAX ? NULL : t->memcgs[parent].path, name);
@@ -399,7 +404,7 @@ int lrs_memcg_table_fs__read(const struct lrs_cgroup_root *root, unsigned int nr
 		err = -ENOMEM;
 	for (unsigned int n = 0; !err && n < nr_nodes; n++)
 		if (w.node_seen[n])
-			out->nodes[out->nr_nodes++].node = (int)n;	/* locks unknown: 0 */
+			out->nodes[out->nr_nodes++].node = (int)n; /* locks unknown: 0 */
 	free(w.pages);
 	free(w.present);
 	free(w.node_seen);

@@ -19,7 +19,7 @@ void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, stru
 	bool have_identity = false;
 
 	memset(out, 0, sizeof(*out));
-	out->owner_node = -1;	/* no copy says: not an lruvec */
+	out->owner_node = -1; /* no copy says: not an lruvec */
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		const struct lock_stat *c = copy_of(copies, stride, cpu);
 

@@ -21,7 +21,8 @@ size_t lrs_percpu__stride(size_t value_size);
 void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, struct lock_stat *out);
 void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
 			      struct waiter_stat *out);
-void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus, struct stack_stat *out);
+void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus,
+			     struct stack_stat *out);
 /*
  * A holder's counters summed; its memcg and stack from the copy with the
  * most holds that has them (copies with no hold say nothing).

@@ -22,10 +22,14 @@ int lrs_spin_request__parse(const char *s)
 const char *lrs_spinlock_kind__str(enum lrs_spinlock_kind kind)
 {
 	switch (kind) {
-	case LRS_SPINLOCKS_NATIVE: return "native queued spinlocks";
-	case LRS_SPINLOCKS_PARAVIRT: return "paravirt spinlocks";
-	case LRS_SPINLOCKS_TAS: return "test-and-set spinlocks";
-	default: return "spinlock kind unknown";
+	case LRS_SPINLOCKS_NATIVE:
+		return "native queued spinlocks";
+	case LRS_SPINLOCKS_PARAVIRT:
+		return "paravirt spinlocks";
+	case LRS_SPINLOCKS_TAS:
+		return "test-and-set spinlocks";
+	default:
+		return "spinlock kind unknown";
 	}
 }
 
@@ -61,8 +65,10 @@ void lrs_spin__judge_kind(const struct lrs_spin_evidence *e, struct lrs_spin_fac
 		snprintf(f->kind_why, sizeof(f->kind_why), "sure: virt_spin_lock_key is on");
 	} else if (e->key_on == 0 && e->pv_slowpath >= 0) {
 		f->kind = e->pv_slowpath ? LRS_SPINLOCKS_PARAVIRT : LRS_SPINLOCKS_NATIVE;
-		snprintf(f->kind_why, sizeof(f->kind_why), "sure: virt_spin_lock_key is off, pv_ops %s",
-			 e->pv_slowpath ? "takes the paravirt slow path" : "takes the native slow path");
+		snprintf(f->kind_why, sizeof(f->kind_why),
+			 "sure: virt_spin_lock_key is off, pv_ops %s",
+			 e->pv_slowpath ? "takes the paravirt slow path" :
+					  "takes the native slow path");
 	} else if (e->hypervisor == 0) {
 		/* native_pv_lock_init() turns the key off on bare metal, and no paravirt is set up */
 		f->kind = LRS_SPINLOCKS_NATIVE;
@@ -85,8 +91,8 @@ void lrs_spin__judge_kind(const struct lrs_spin_evidence *e, struct lrs_spin_fac
 	} else {
 		f->kind = LRS_SPINLOCKS_UNSURE;
 		snprintf(f->kind_why, sizeof(f->kind_why), "%s",
-			 e->hypervisor == 1 ? "a hypervisor, and the kernel log is unreadable"
-					    : "the CPU flags are unreadable");
+			 e->hypervisor == 1 ? "a hypervisor, and the kernel log is unreadable" :
+					      "the CPU flags are unreadable");
 	}
 }
 
@@ -104,10 +110,14 @@ bool lrs_spin__want_slowpath(enum lrs_spin_request req, const struct lrs_spin_fa
 static const char *tracepoint_gap(enum lrs_spinlock_kind kind)
 {
 	switch (kind) {
-	case LRS_SPINLOCKS_PARAVIRT: return NULL;
-	case LRS_SPINLOCKS_NATIVE: return "the tracepoint misses each lock's first waiter";
-	case LRS_SPINLOCKS_TAS: return "the tracepoint sees no spinlock wait";
-	default: return "the tracepoint may miss first waiters";
+	case LRS_SPINLOCKS_PARAVIRT:
+		return NULL;
+	case LRS_SPINLOCKS_NATIVE:
+		return "the tracepoint misses each lock's first waiter";
+	case LRS_SPINLOCKS_TAS:
+		return "the tracepoint sees no spinlock wait";
+	default:
+		return "the tracepoint may miss first waiters";
 	}
 }
 
@@ -134,8 +144,10 @@ int lrs_spin__choose(enum lrs_spin_request req, const struct lrs_spin_facts *f,
 	memset(out, 0, sizeof(*out));
 	if (req == LRS_SPIN_ASK_SLOWPATH) {
 		if (!f->slowpath) {
-			snprintf(err, err_len, "lruscope: --spin-source slowpath: the slowpath hooks cannot load "
-				 "here: %s", f->slowpath_why);
+			snprintf(err, err_len,
+				 "lruscope: --spin-source slowpath: the slowpath hooks cannot load "
+				 "here: %s",
+				 f->slowpath_why);
 			return -ENOTSUP;
 		}
 		set(out, LRS_SPIN_SLOWPATH, true, "asked for; %s (%s)", kind, f->kind_why);
@@ -143,43 +155,48 @@ int lrs_spin__choose(enum lrs_spin_request req, const struct lrs_spin_facts *f,
 	}
 	if (req == LRS_SPIN_ASK_TRACEPOINT) {
 		if (!f->tracepoint) {
-			snprintf(err, err_len, "lruscope: --spin-source tracepoint: this kernel has no "
+			snprintf(err, err_len,
+				 "lruscope: --spin-source tracepoint: this kernel has no "
 				 "lock:contention_begin/end tracepoints (Linux 5.19+)");
 			return -ENOTSUP;
 		}
 		if (f->kind == LRS_SPINLOCKS_TAS)
-			set(out, LRS_SPIN_NONE, false, "asked for the tracepoint; %s (%s): %s", kind,
-			    f->kind_why, gap);
+			set(out, LRS_SPIN_NONE, false, "asked for the tracepoint; %s (%s): %s",
+			    kind, f->kind_why, gap);
 		else
-			set(out, LRS_SPIN_TRACEPOINT, !gap, "asked for; %s (%s)%s", kind, f->kind_why,
+			set(out, LRS_SPIN_TRACEPOINT, !gap, "asked for; %s (%s)%s", kind,
+			    f->kind_why,
 			    gap ? ": the tracepoint misses each lock's first waiter" : "");
 		return 0;
 	}
 	if (f->kind == LRS_SPINLOCKS_PARAVIRT && f->tracepoint) {
-		set(out, LRS_SPIN_TRACEPOINT, true, "%s (%s): every waiter queues where the tracepoint sits",
-		    kind, f->kind_why);
+		set(out, LRS_SPIN_TRACEPOINT, true,
+		    "%s (%s): every waiter queues where the tracepoint sits", kind, f->kind_why);
 		return 0;
 	}
 	if (f->slowpath) {
 		if (!f->tracepoint)
-			set(out, LRS_SPIN_SLOWPATH, true, "no contention tracepoint (Linux 5.19+); %s (%s)",
-			    kind, f->kind_why);
+			set(out, LRS_SPIN_SLOWPATH, true,
+			    "no contention tracepoint (Linux 5.19+); %s (%s)", kind, f->kind_why);
 		else
 			set(out, LRS_SPIN_SLOWPATH, true, "%s (%s): %s", kind, f->kind_why, gap);
 		return 0;
 	}
 	if (!f->tracepoint) {
-		snprintf(err, err_len, "lruscope: no source of lock waits here: no lock:contention_begin/end "
-			 "tracepoints (Linux 5.19+), and the slowpath hooks cannot load: %s", f->slowpath_why);
+		snprintf(err, err_len,
+			 "lruscope: no source of lock waits here: no lock:contention_begin/end "
+			 "tracepoints (Linux 5.19+), and the slowpath hooks cannot load: %s",
+			 f->slowpath_why);
 		return -ENOTSUP;
 	}
 	if (f->kind == LRS_SPINLOCKS_TAS) {
-		set(out, LRS_SPIN_NONE, false, "%s (%s): the tracepoint sees no spinlock wait, and the "
-		    "slowpath hooks cannot load (%s); sleeping locks are still seen", kind, f->kind_why,
-		    f->slowpath_why);
+		set(out, LRS_SPIN_NONE, false,
+		    "%s (%s): the tracepoint sees no spinlock wait, and the "
+		    "slowpath hooks cannot load (%s); sleeping locks are still seen",
+		    kind, f->kind_why, f->slowpath_why);
 		return 0;
 	}
-	set(out, LRS_SPIN_TRACEPOINT, false, "%s (%s): %s; the slowpath hooks cannot load (%s)", kind,
-	    f->kind_why, gap, f->slowpath_why);
+	set(out, LRS_SPIN_TRACEPOINT, false, "%s (%s): %s; the slowpath hooks cannot load (%s)",
+	    kind, f->kind_why, gap, f->slowpath_why);
 	return 0;
 }

@@ -17,7 +17,7 @@
 enum lrs_spinlock_kind {
 	LRS_SPINLOCKS_UNSURE = 0,
 	LRS_SPINLOCKS_NATIVE,	/* queued: the first waiter spins before the traced queue */
-	LRS_SPINLOCKS_PARAVIRT,	/* paravirt queued: every slow path goes to the queue */
+	LRS_SPINLOCKS_PARAVIRT, /* paravirt queued: every slow path goes to the queue */
 	LRS_SPINLOCKS_TAS,	/* virt_spin_lock(): test-and-set, returns before the queue */
 };
 
@@ -29,18 +29,18 @@ enum lrs_spin_request {
 
 struct lrs_spin_facts {
 	enum lrs_spinlock_kind kind;
-	char kind_why[160];	/* how the kind was found: "kernel log: ...", "virt_spin_lock_key on" */
-	bool tracepoint;	/* lock:contention_begin/end exist (5.19+) */
-	bool slowpath;		/* the slowpath hooks loaded and attached */
-	char slowpath_why[160];	/* why they did not (or were not tried) */
+	char kind_why[160]; /* how the kind was found: "kernel log: ...", "virt_spin_lock_key on" */
+	bool tracepoint;    /* lock:contention_begin/end exist (5.19+) */
+	bool slowpath;	    /* the slowpath hooks loaded and attached */
+	char slowpath_why[160]; /* why they did not (or were not tried) */
 };
 
 /* What can be read about the kernel's spinlocks; -1: could not be read. */
 struct lrs_spin_evidence {
-	int key_on;		/* virt_spin_lock_key, through its data symbol (KALLSYMS_ALL) */
-	int pv_slowpath;	/* pv_ops' slow path is __pv_queued_spin_lock_slowpath */
-	int hypervisor;		/* the "hypervisor" CPU flag */
-	const char *klog;	/* the kernel log, or NULL */
+	int key_on;	  /* virt_spin_lock_key, through its data symbol (KALLSYMS_ALL) */
+	int pv_slowpath;  /* pv_ops' slow path is __pv_queued_spin_lock_slowpath */
+	int hypervisor;	  /* the "hypervisor" CPU flag */
+	const char *klog; /* the kernel log, or NULL */
 };
 
 /* The spinlock kind, and how it was found and how sure that is, into f->kind and f->kind_why. */

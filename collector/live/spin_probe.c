@@ -88,7 +88,7 @@ static void read_data_symbols(uint64_t key_addr, uint64_t pv_ops_addr, uint64_t 
 	if (skel->bss->pv_slowpath && pv_fn)
 		e->pv_slowpath = skel->bss->pv_slowpath == pv_fn;
 	else if (skel->data->key_enabled >= 0 && !pv_fn)
-		e->pv_slowpath = 0;	/* no paravirt slow path in this kernel */
+		e->pv_slowpath = 0; /* no paravirt slow path in this kernel */
 out:
 	bpf_link__destroy(link);
 	spin_probe_bpf__destroy(skel);
@@ -97,7 +97,9 @@ out:
 void lrs_spin_probe__facts(const struct lrs_kernel_features *feat, struct lrs_spin_facts *f)
 {
 	static const char *const names[] = {
-		"virt_spin_lock_key", "pv_ops", "__pv_queued_spin_lock_slowpath",
+		"virt_spin_lock_key",
+		"pv_ops",
+		"__pv_queued_spin_lock_slowpath",
 	};
 	struct lrs_spin_evidence e = { .key_on = -1, .pv_slowpath = -1 };
 	uint64_t addrs[3];
@@ -113,6 +115,7 @@ void lrs_spin_probe__facts(const struct lrs_kernel_features *feat, struct lrs_sp
 	lrs_spin__judge_kind(&e, f);
 	free(klog);
 	snprintf(f->slowpath_why, sizeof(f->slowpath_why), "%s",
-		 feat->slowpath_native || feat->slowpath_pv ? "not tried"
-							    : "no queued-spinlock slow path in the kernel's BTF");
+		 feat->slowpath_native || feat->slowpath_pv ?
+			 "not tried" :
+			 "no queued-spinlock slow path in the kernel's BTF");
 }

@@ -14,6 +14,7 @@ from lrs.memcg import memcg_by_addr, memcg_enabled, memcg_tree
 from lrs.output import fault_text, fmt_addr
 from lrs.pagecgroup import PageCgroupReader
 
+
 def method_of(prog):
     """Which way this kernel records a page's memcg."""
     page = prog.type("struct page")
@@ -39,7 +40,7 @@ def method_of(prog):
         return "page_cgroup"
     except LookupError:
         raise LrsError("this kernel records no memcg for pages (no memcg_data, "
-                          "mem_cgroup or page_cgroup)")
+                       "mem_cgroup or page_cgroup)")
 
 
 def classify_memcg_data(data, kmem_flag, objcgs_flag, mask):

@@ -1,5 +1,6 @@
 """The text forms of the scripts' answers (without --json)."""
 
+
 def with_warnings(lines, warnings):
     return "\n".join(lines + ["warning: " + w for w in warnings])
 
@@ -10,7 +11,7 @@ LIST_SHORT = [("inactive_anon", "ia"), ("active_anon", "aa"), ("inactive_file", 
 
 def lruvecs_table(snap):
     lines = ["%-28s %6s %-18s %-9s %s" % ("LRUVEC", "ID", "LOCK", "STATE",
-                                           "PAGES walked/counted (ia aa if af un)")]
+                                          "PAGES walked/counted (ia aa if af un)")]
     for e in snap["lruvecs"]:
         st = e["lock_state"]
         state = "locked" if st["locked"] else ("pending" if st["pending"] else "free")
@@ -82,10 +83,10 @@ def holders_table(res):
             lines.append("  no task stack references it")
         for t in lk["tasks"]:
             lines.append("  pid %d %s cpu %s state %s:" % (t["pid"], t["comm"], t["cpu"],
-                                                            t["state"]))
+                                                           t["state"]))
             for r in t["refs"]:
                 lines.append("    %s = %s in frame #%s %s" % (r["at"], r["value"], r["frame"],
-                                                             r["function"]))
+                                                              r["function"]))
             for s in t["stack"]:
                 lines.append("      " + s)
     return with_warnings(lines, res["warnings"])
@@ -109,7 +110,7 @@ def walk_table(snap):
         lines.append("lru_check: %d violations" % snap["violations_total"])
         for v in snap["violations"][:20]:
             lines.append("  folio %s on %s@N%d: %s" % (v["folio"], v["lruvec_memcg"],
-                                                      v["lruvec_node"], ", ".join(v["why"])))
+                                                       v["lruvec_node"], ", ".join(v["why"])))
     for h in snap["holders"]:
         lines.append("held: %s lock %s%s, %d task(s) reference it: %s" % (
             h["lruvec"], h["lock"], shared_text(h), len(h["tasks"]),

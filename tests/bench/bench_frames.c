@@ -29,7 +29,7 @@
 #define LINES_ 50
 #define COLS_ 160
 #define BUDGET_MS 2.0
-#define NR_PUSHES 131		/* a history for the whole strip: 160 columns hold 128 cells */
+#define NR_PUSHES 131 /* a history for the whole strip: 160 columns hold 128 cells */
 
 static double clock_ms(clockid_t clock)
 {
@@ -59,7 +59,7 @@ static pid_t drain_start(int master, int slave)
 	if (pid == 0) {
 		char buf[65536];
 
-		close(slave);	/* EOF (EIO) once the parent closes its end */
+		close(slave); /* EOF (EIO) once the parent closes its end */
 		while (read(master, buf, sizeof(buf)) > 0)
 			;
 		_exit(0);
@@ -78,8 +78,8 @@ static struct lrs_model *model__build(double *push_ms)
 	double counter_s = 100, t0;
 
 	for (int k = 0; model && k < NR_PUSHES; k++) {
-		struct lrs_snapshot *s = lrs_synth__snapshot(NR_MEMCGS, NR_NODES,
-							     (uint64_t)(counter_s * 1e9), 7);
+		struct lrs_snapshot *s =
+			lrs_synth__snapshot(NR_MEMCGS, NR_NODES, (uint64_t)(counter_s * 1e9), 7);
 
 		if (!s) {
 			lrs_model__free(model);
@@ -96,8 +96,8 @@ static struct lrs_model *model__build(double *push_ms)
 }
 
 struct frames_result {
-	double cpu_ms;			/* per frame */
-	double median_ms, p99_ms, max_ms;	/* wall */
+	double cpu_ms;			  /* per frame */
+	double median_ms, p99_ms, max_ms; /* wall */
 };
 
 /* Draw frames frames, moving the selection each time; ms holds frames values. */
@@ -126,8 +126,8 @@ static void frames__print(const char *view, int frames, const struct frames_resu
 {
 	printf("tui frame %dx%d%s: %.3f ms (budget %.0f ms)\n", NR_MEMCGS, NR_NODES, view,
 	       r->cpu_ms, BUDGET_MS);
-	printf("  %d frames %dx%d, wall: median %.3f ms, p99 %.3f ms, max %.3f ms\n", frames,
-	       COLS_, LINES_, r->median_ms, r->p99_ms, r->max_ms);
+	printf("  %d frames %dx%d, wall: median %.3f ms, p99 %.3f ms, max %.3f ms\n", frames, COLS_,
+	       LINES_, r->median_ms, r->p99_ms, r->max_ms);
 }
 
 int main(int argc, char **argv)
@@ -189,5 +189,7 @@ int main(int argc, char **argv)
 	lrs_model__free(model);
 	free(ms);
 	return heat.cpu_ms <= BUDGET_MS && time1.cpu_ms <= BUDGET_MS &&
-	       time_all.cpu_ms <= BUDGET_MS ? 0 : 1;
+			       time_all.cpu_ms <= BUDGET_MS ?
+		       0 :
+		       1;
 }

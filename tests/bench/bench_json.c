@@ -29,7 +29,7 @@
 
 struct pass {
 	size_t lines, bytes;
-	uint64_t sink;		/* what the walks saw: keeps them from being optimised out */
+	uint64_t sink; /* what the walks saw: keeps them from being optimised out */
 };
 
 struct mode {
@@ -112,11 +112,11 @@ static void jansson__walk(json_t *v, struct pass *p)
 		p->sink += json_string_length(v);
 		break;
 	case JSON_ARRAY:
-		json_array_foreach(v, i, item)
-			jansson__walk(item, p);
+		json_array_foreach(v, i, item) jansson__walk(item, p);
 		break;
 	case JSON_OBJECT:
-		json_object_foreach(v, key, item) {
+		json_object_foreach(v, key, item)
+		{
 			p->sink += (unsigned char)key[0];
 			jansson__walk(item, p);
 		}
@@ -147,14 +147,10 @@ static int parse__jsonc(const char *line, size_t len, bool walk, struct pass *p)
 }
 
 static const struct mode modes[] = {
-	{ "read", parse__read, false },
-	{ "ours", parse__ours, false },
-	{ "jansson", parse__jansson, false },
-	{ "json-c", parse__jsonc, false },
-	{ "ours+walk", parse__ours, true },
-	{ "jansson+walk", parse__jansson, true },
-	{ "json-c+walk", parse__jsonc, true },
-	{ "decode", NULL, false },
+	{ "read", parse__read, false },	       { "ours", parse__ours, false },
+	{ "jansson", parse__jansson, false },  { "json-c", parse__jsonc, false },
+	{ "ours+walk", parse__ours, true },    { "jansson+walk", parse__jansson, true },
+	{ "json-c+walk", parse__jsonc, true }, { "decode", NULL, false },
 };
 
 /* ---- one pass over a file ---------------------------------------------------- */
@@ -255,8 +251,9 @@ static int mode__run(const struct mode *m, const char *path, int passes, double 
 	if (rate)
 		*rate = (double)(p.lines - 1) / secs[passes / 2];
 	printf("  %-13s %9.1f snapshots/s %8.1f MB/s (median of %d: %.3f s, %zu lines, sink %llu)",
-	       m->name, (double)(p.lines - 1) / secs[passes / 2], (double)p.bytes / 1e6 / secs[passes / 2],
-	       passes, secs[passes / 2], p.lines, (unsigned long long)(p.sink & 0xff));
+	       m->name, (double)(p.lines - 1) / secs[passes / 2],
+	       (double)p.bytes / 1e6 / secs[passes / 2], passes, secs[passes / 2], p.lines,
+	       (unsigned long long)(p.sink & 0xff));
 	return 0;
 }
 

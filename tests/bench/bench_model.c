@@ -42,7 +42,8 @@ int main(void)
 	const double budget_mb = 32.0;
 
 	for (size_t i = 0; i < pushes; i++) {
-		struct lrs_snapshot *snap = lrs_synth__snapshot(memcgs, nodes, (uint64_t)(i + 1) * 1000000000ULL, 7);
+		struct lrs_snapshot *snap =
+			lrs_synth__snapshot(memcgs, nodes, (uint64_t)(i + 1) * 1000000000ULL, 7);
 
 		t0 = now_s();
 		if (lrs_model__push(model, snap)) {
@@ -55,7 +56,8 @@ int main(void)
 	printf("model push, %zu memcgs x %zu nodes: %.2f ms per snapshot\n", memcgs, nodes,
 	       push_s / (double)pushes * 1e3);
 	printf("model RSS with %zu snapshots of history: %.1f MB (%.1f MB before), budget %.0f MB: ratio %.2f\n",
-	       model->history_len, rss / 1024.0, rss0 / 1024.0, budget_mb, rss / 1024.0 / budget_mb);
+	       model->history_len, rss / 1024.0, rss0 / 1024.0, budget_mb,
+	       rss / 1024.0 / budget_mb);
 	lrs_model__free(model);
 	return rss / 1024.0 <= budget_mb ? 0 : 1;
 }

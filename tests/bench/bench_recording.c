@@ -61,7 +61,8 @@ static void jitter(struct lrs_snapshot *s, uint64_t *acc, uint64_t *state)
 
 static int bench_write(const char *path, size_t memcgs, size_t nodes, unsigned int secs, bool noisy)
 {
-	struct lrs_recording_header hdr = { .schema = LRS_SCHEMA_VERSION, .interval_ns = 1000000000ULL };
+	struct lrs_recording_header hdr = { .schema = LRS_SCHEMA_VERSION,
+					    .interval_ns = 1000000000ULL };
 	struct lrs_recording_writer *w;
 	uint64_t *acc = calloc(memcgs * nodes + 1, sizeof(*acc)), state = 88172645463325252ULL;
 	FILE *f = fopen(path, "wb");
@@ -74,7 +75,8 @@ static int bench_write(const char *path, size_t memcgs, size_t nodes, unsigned i
 	snprintf(hdr.kernel, sizeof(hdr.kernel), "6.18.0-synth");
 	err = lrs_recording_writer__open(&w, f, lrs_zkind__from_name(path), &hdr);
 	for (unsigned int t = 1; !err && t <= secs; t++) {
-		struct lrs_snapshot *s = lrs_synth__snapshot(memcgs, nodes, (uint64_t)t * 1000000000ULL, 7);
+		struct lrs_snapshot *s =
+			lrs_synth__snapshot(memcgs, nodes, (uint64_t)t * 1000000000ULL, 7);
 
 		if (!s) {
 			err = -ENOMEM;
@@ -120,7 +122,8 @@ static int bench_read(const char *path)
 		return 1;
 	}
 	lrs_recording__close(rec);
-	printf("%zu snapshots in %.3f s: %.0f snapshots/s\n", n, secs, secs > 0 ? (double)n / secs : 0);
+	printf("%zu snapshots in %.3f s: %.0f snapshots/s\n", n, secs,
+	       secs > 0 ? (double)n / secs : 0);
 	return 0;
 }
 

@@ -18,10 +18,10 @@ PFX = "lrs-test-peers%d-" % os.getpid()
 BPFTRACE = r"""
 tracepoint:lock:contention_begin { @start[tid] = nsecs; @lock[tid] = args->lock_addr; }
 tracepoint:lock:contention_end /@start[tid]/ {
-	$d = nsecs - @start[tid];
-	@wait[@lock[tid]] = sum($d);
-	@hist = hist($d);
-	delete(@start[tid]); delete(@lock[tid]);
+    $d = nsecs - @start[tid];
+    @wait[@lock[tid]] = sum($d);
+    @hist = hist($d);
+    delete(@start[tid]); delete(@lock[tid]);
 }
 """
 
@@ -117,9 +117,11 @@ def cost():
     lrs = start([BIN, "report", "-d", "60", "-f", "json", "--stack-every", "16"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     bt = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    ok = wait_loaded(lrs.pid, ["contention_begin", "contention_end"]) and wait_loaded(bt.pid, ["contention_begin", "contention_end"])
+    hooks = ["contention_begin", "contention_end"]
+    ok = wait_loaded(lrs.pid, hooks) and wait_loaded(bt.pid, hooks)
     if not ok:
-        print("cost per contention: a tool did not load (lruscope %s, bpftrace %s)" % (progs_of(lrs.pid), progs_of(bt.pid)))
+        print("cost per contention: a tool did not load (lruscope %s, bpftrace %s)"
+              % (progs_of(lrs.pid), progs_of(bt.pid)))
         for p in (lrs, bt):
             stop(p)
         os.close(fd)
@@ -134,21 +136,23 @@ def cost():
     for p in (lrs, bt):
         stop(p)
     os.close(fd)
-    print("cost per traced contention, both tools on the same %.1f s of readtwice + 4 writers on one file "
-          "(busy CPU %.2f s):" % (t1 - t0, (b1 - b0) / 1e9))
+    print("cost per traced contention, both tools on the same %.1f s of readtwice + 4 writers "
+          "on one file (busy CPU %.2f s):" % (t1 - t0, (b1 - b0) / 1e9))
     res = {}
     for tool in ("lruscope", "bpftrace"):
-        d = {n: (after[tool][n][0] - before[tool].get(n, (0, 0))[0], after[tool][n][1] - before[tool].get(n, (0, 0))[1])
+        d = {n: (after[tool][n][0] - before[tool].get(n, (0, 0))[0],
+                 after[tool][n][1] - before[tool].get(n, (0, 0))[1])
              for n in after[tool]}
         ends = d.get("contention_end", (0, 0))[1]
         hot = sum(d.get(n, (0, 0))[0] for n in ("contention_begin", "contention_end"))
         every = sum(t for t, _ in d.values())
         res[tool] = hot / ends if ends else 0
-        print("  %-8s %6.0f ns a contention (begin + end) over %d contentions; all its programs: %.3f%% of busy CPU"
+        print("  %-8s %6.0f ns a contention (begin + end) over %d contentions; all its programs: "
+              "%.3f%% of busy CPU"
               % (tool, res[tool], ends, 100 * every / (b1 - b0) if b1 > b0 else 0))
     if res["bpftrace"]:
-        print("  lruscope over bpftrace, ns a contention: ratio %.2f (budget: 450 ns a contention, 1.2%% of busy CPU)"
-              % (res["lruscope"] / res["bpftrace"]))
+        print("  lruscope over bpftrace, ns a contention: ratio %.2f (budget: 450 ns a contention, "
+              "1.2%% of busy CPU)" % (res["lruscope"] / res["bpftrace"]))
 
 
 def throughput():
@@ -164,31 +168,36 @@ def throughput():
                              stderr=subprocess.DEVNULL)
                 wait_loaded(tool.pid, ["contention_end"])
             elif m == "perf lock":
-                tool = start(["perf", "lock", "record", "-a", "-o", os.path.join(WORK, "perf.data"), "--", "sleep", "60"],
+                tool = start(["perf", "lock", "record", "-a", "-o", os.path.join(WORK, "perf.data"),
+                              "--", "sleep", "60"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(3)
             elif m == "bpftrace":
-                tool = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                tool = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
                 wait_loaded(tool.pid, ["contention_end"])
             w = workload("t%d" % r, 6)
             out, _ = w.communicate()
             if tool:
                 stop(tool)
             try:
-                mbps[m].append(json.loads([l for l in out.splitlines() if l.startswith("{")][-1])["mb_per_s"])
+                last = [line for line in out.splitlines() if line.startswith("{")][-1]
+                mbps[m].append(json.loads(last)["mb_per_s"])
             except (IndexError, ValueError, KeyError):
                 pass
     none = mbps["none"]
     if not none:
         print("throughput: the load reported nothing")
         return
-    print("readtwice (4 readers, 4 KiB reads, 96 MiB limit), %d rounds in rotating order, MB/s over none:" % ROUNDS)
+    print("readtwice (4 readers, 4 KiB reads, 96 MiB limit), %d rounds in rotating order, "
+          "MB/s over none:" % ROUNDS)
     for m in modes[1:]:
         ratios = sorted(b / a for a, b in zip(none, mbps[m]) if a)
         if ratios:
             print("  %-9s median %.3f, spread %.3f-%.3f (budget for lruscope: >= 0.98)"
                   % (m, statistics.median(ratios), ratios[0], ratios[-1]))
-    print("  none      median %.0f MB/s, spread %.0f-%.0f" % (statistics.median(none), min(none), max(none)))
+    print("  none      median %.0f MB/s, spread %.0f-%.0f"
+          % (statistics.median(none), min(none), max(none)))
 
 
 try:

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The build's contract: `make GUI=0` builds without SDL2, `lruscope gui` then says
 # so (exit 2); both it and the whole build compile with no compiler warning; `make`
-# names missing Debian packages instead of installing them.
+# names missing Debian packages instead of installing them; `make SAN=1` builds
+# with the sanitizers, only under build/san/, and without it nothing is sanitized.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 8
+tap_plan 11
 tmp=$(mktemp -d /tmp/lrs-test-build.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,3 +49,13 @@ tap_check "build: make names the missing package and 'sudo make deps', exit 1 ($
 PATH=$tmp/fake:$PATH make -s -C "$LRS_ROOT" GUI=0 BUILD="$tmp/b2" deps-check >"$tmp/deps0.out" 2>&1; rc=$?
 tap_check "build: GUI=0 does not need SDL2 ($rc)" [ "$rc" -eq 0 ]
 tap_check "build: make, as root with a package missing, did not run apt-get" [ ! -e "$tmp/apt-get-called" ]
+
+# ---- SAN=1: the sanitizers, in a build directory of their own (make -n: nothing built) ----
+make -s -n -B -C "$LRS_ROOT" CC=cc SAN=1 all unit >"$tmp/san.n" 2>&1
+make -s -n -B -C "$LRS_ROOT" CC=cc all unit >"$tmp/plain.n" 2>&1
+tap_check "build: SAN=1 compiles and links every C file with -fsanitize=address,undefined ($(grep -c '^cc ' "$tmp/san.n") cc lines, $(grep '^cc ' "$tmp/san.n" | grep -vc 'fsanitize=address,undefined') without)" \
+	bash -c 'grep -q "^cc " "$1" && ! grep "^cc " "$1" | grep -vq "fsanitize=address,undefined"' _ "$tmp/san.n"
+tap_check "build: SAN=1 writes nothing in build/ outside build/san/ ($(grep -oE '(^|[ =>])build/[^ ]*' "$tmp/san.n" | grep -vE 'build/san(/|$)' | head -1))" \
+	bash -c 'grep -q "build/san/" "$1" && ! grep -oE "(^|[ =>])build/[^ ]*" "$1" | grep -vqE "build/san(/|\$)"' _ "$tmp/san.n"
+tap_check "build: without SAN=1 nothing is sanitized or built in build/san/" \
+	bash -c 'grep -q "^cc " "$1" && ! grep -qE "fsanitize|build/san" "$1"' _ "$tmp/plain.n"

@@ -8,9 +8,8 @@ answers against what they wrote.
 
 import struct
 
-import drgn
-from drgn import (Architecture, FindObjectFlags, Object, Platform, PlatformFlags, Program,
-                  TypeEnumerator, TypeKind, TypeMember)
+from drgn import (Architecture, Object, Platform, PlatformFlags, Program, TypeEnumerator,
+                  TypeKind, TypeMember)
 
 BASE = 0xffff888000000000
 

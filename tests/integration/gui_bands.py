@@ -36,7 +36,7 @@ def bands(path):
     lines, cur = [], None
     for y in range(h):
         if gui_png.px(rows, x0, y) != gui_png.PANEL:
-            continue	# above or below the panel: the header and status lines
+            continue  # above or below the panel: the header and status lines
         seen = {gui_png.px(rows, x, y) for x in range(x0, x1)} - {gui_png.PANEL}
         if seen:
             named = [name for name, c in COLOURS if c in seen]

@@ -66,7 +66,8 @@ def read_png(path):
         pos += 12 + n
     raw, stride, rows, prev = zlib.decompress(idat), w * 3, [], bytearray(w * 3)
     for y in range(h):
-        ft, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        at = y * (stride + 1)
+        ft, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
         for i in range(stride):
             a = line[i - 3] if i >= 3 else 0
             b, c = prev[i], prev[i - 3] if i >= 3 else 0
@@ -137,7 +138,7 @@ def coloured(rows, y0, y1, x0, x1, step=2):
 
 
 # ---- a memcg's heatmap row, found by its name ----------------------------------------------
-INK = 48	# a text pixel: this far (any channel) from the background; BG and PANEL are close
+INK = 48  # a text pixel: this far (any channel) from the background; BG and PANEL are close
 
 
 def inked(c):
@@ -161,7 +162,7 @@ def reference_frame(work, memcgs, wait, holders=None):
     import lrs_recording
     rec, png = os.path.join(work, "ref.jsonl"), os.path.join(work, "ref.png")
     tree = lrs_recording.write(rec, memcgs, frames=4, wait=wait)
-    if holders:	# again, now that the memcg ids are known
+    if holders:  # again, now that the memcg ids are known
         lrs_recording.write(rec, memcgs, frames=4, wait=wait, holders=lambda i: holders(tree))
     binary = os.environ.get("LRS_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                        "..", "..", "build", "lruscope")
@@ -208,7 +209,8 @@ def find_text(rows, box, tpl):
     """(mismatched share, x, y) of the best place of the template's text inside box."""
     bx0, by0, bx1, by1 = box
     _, _, tw, th, ink = tpl
-    bits = [sum(1 << (x - bx0) for x in range(bx0, bx1) if inked((r[3 * x], r[3 * x + 1], r[3 * x + 2])))
+    bits = [sum(1 << (x - bx0) for x in range(bx0, bx1)
+                if inked((r[3 * x], r[3 * x + 1], r[3 * x + 2])))
             for r in rows[by0:by1]]
     want = [sum(1 << dx for dx in range(tw) if (dx, dy) in ink) for dy in range(th)]
     mask, best = (1 << tw) - 1, (2.0, -1, -1)
@@ -288,7 +290,8 @@ def main(argv):
     out = []
 
     def check(name, ok, why=""):
-        out.append(("ok - " if ok else "not ok - ") + prefix + ": " + name + ("" if ok else ": " + why))
+        out.append(("ok - " if ok else "not ok - ") + prefix + ": " + name
+                   + ("" if ok else ": " + why))
 
     try:
         w, h, rows = read_png(path)
@@ -308,8 +311,9 @@ def main(argv):
         return 1
     check("frame is %dx%d" % (want_w, want_h), (w, h) == (want_w, want_h), "it is %dx%d" % (w, h))
 
-    ink = lambda y0, y1, x0, x1, bg: sum(1 for y in range(y0, y1) for x in range(x0, x1, 2)
-                                         if px(rows, x, y) != bg)
+    def ink(y0, y1, x0, x1, bg):
+        return sum(1 for y in range(y0, y1) for x in range(x0, x1, 2) if px(rows, x, y) != bg)
+
     check("header has text", ink(0, h // 20, 0, w, BG) > 300, "too few pixels drawn")
     check("status line has text", ink(h - h // 40, h, 0, w // 2, BG) > 100, "too few pixels drawn")
 
@@ -320,7 +324,8 @@ def main(argv):
         hm = coloured(rows, h // 16, legend_y - 4, 0, w * 2 // 3) if legend_y >= 0 else 0
         check("heatmap has coloured cells", hm > 30, "%d viridis pixels above the legend" % hm)
     if history:
-        tm = coloured(rows, legend_y + h // 20, h - h // 20, w // 6, w * 2 // 3) if legend_y >= 0 else 0
+        tm = (coloured(rows, legend_y + h // 20, h - h // 20, w // 6, w * 2 // 3)
+              if legend_y >= 0 else 0)
         check("time heatmaps have coloured columns", tm > 30,
               "%d viridis pixels below the legend" % tm)
     for place, memcg in rows_wanted:

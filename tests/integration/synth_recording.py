@@ -36,7 +36,8 @@ def main():
     ap.add_argument("--snapshots", type=int, default=10)
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between snapshots")
     ap.add_argument("--memcgs", type=int, default=4)
-    ap.add_argument("--prefix", default="/lrs-test-synth-", help="the memcgs' path before their number")
+    ap.add_argument("--prefix", default="/lrs-test-synth-",
+                    help="the memcgs' path before their number")
     ap.add_argument("--slow", type=float, default=0, help="seconds between written lines")
     ap.add_argument("--hold", nargs=2, metavar=("N", "FILE"), default=None,
                     help="after N snapshot lines, wait until FILE exists")
@@ -52,7 +53,8 @@ def main():
             time.sleep(args.slow)
         while args.hold and i == int(args.hold[0]) and not os.path.exists(args.hold[1]):
             time.sleep(0.1)
-        out.write(json.dumps(snapshot(i, interval_ns, args.memcgs, args.prefix), separators=(",", ":")) + "\n")
+        snap = snapshot(i, interval_ns, args.memcgs, args.prefix)
+        out.write(json.dumps(snap, separators=(",", ":")) + "\n")
         out.flush()
 
 

@@ -15,11 +15,13 @@ def free_port():
 
 
 def memcg_root():
-    """("v2", path) or ("v1", path) of the memory cgroup hierarchy."""
+    """("v2", path) or ("v1", path) of the memory cgroup hierarchy, found as lruscope finds it
+    (lrs_cgroup_root__detect in collector/live/cgroup_fs.c is the reference)."""
     v1 = None
     for line in open("/proc/mounts"):
         dev, mnt, fs, opts = line.split()[:4]
-        if fs == "cgroup2" and "memory" in open(os.path.join(mnt, "cgroup.controllers")).read().split():
+        controllers = os.path.join(mnt, "cgroup.controllers")
+        if fs == "cgroup2" and "memory" in open(controllers).read().split():
             return "v2", mnt
         if fs == "cgroup" and "memory" in opts.split(","):
             v1 = mnt

@@ -20,7 +20,7 @@ of first use, the same 2 us per wait; they need not add up to the lruvec's.
 import json
 
 WAIT_EACH_NS = 2000
-BUCKET = WAIT_EACH_NS.bit_length() - 1	# log2 buckets: 2000 ns is in 1024 .. 2047
+BUCKET = WAIT_EACH_NS.bit_length() - 1  # log2 buckets: 2000 ns is in 1024 .. 2047
 
 
 def _memcg_tree(memcgs, id_offset=0):
@@ -33,7 +33,10 @@ def _memcg_tree(memcgs, id_offset=0):
     for n, p in enumerate(sorted(paths, key=lambda p: p.strip("/").split("/") if p != "/" else [])):
         parent = p.rsplit("/", 1)[0] or "/"
         depth = 0 if p == "/" else p.count("/")
-        tree[p] = (n + 1 + (id_offset if p != "/" else 0), tree[parent][0] if p != "/" else 0, depth)
+        if p == "/":
+            tree[p] = (n + 1, 0, depth)
+        else:
+            tree[p] = (n + 1 + id_offset, tree[parent][0], depth)
     return tree
 
 
@@ -63,25 +66,28 @@ def write(path, memcgs, frames, wait, nodes=(0,), interval_s=1.0, others=None, h
           kernel="6.18.0-lrs-test", id_offset=0, stacks=None):
     tree = _memcg_tree(memcgs, id_offset)
     interval_ns = int(interval_s * 1e9)
-    total = {}	# (path, node), (path, node, stack id) or lock name: cumulative wait ns
-    ids = {}	# frames -> stack id
+    total = {}  # (path, node), (path, node, stack id) or lock name: cumulative wait ns
+    ids = {}  # frames -> stack id
     with open(path, "w") as f:
-        f.write(json.dumps({"lruscope_recording": 1, "schema": 1, "kernel": kernel, "host": "lrs-test",
-                            "nodes": list(nodes), "interval_ns": interval_ns}) + "\n")
+        f.write(json.dumps({"lruscope_recording": 1, "schema": 1, "kernel": kernel,
+                            "host": "lrs-test", "nodes": list(nodes),
+                            "interval_ns": interval_ns}) + "\n")
         for i in range(frames):
             lruvecs, other_locks = [], []
             for p, (mid, parent, depth) in tree.items():
                 for node in nodes:
                     if i and p in memcgs:
                         total[(p, node)] = total.get((p, node), 0) + wait(i, p, node) * interval_s
+                    lock = 0xffff888100000000 + mid * 0x1000 + node * 0x100
                     lv = {"memcg": p, "memcg_id": mid, "parent_id": parent, "depth": depth,
-                          "node": node, "lock": "0x%x" % (0xffff888100000000 + mid * 0x1000 + node * 0x100)}
+                          "node": node, "lock": "0x%x" % lock}
                     lv.update(_counters(total.get((p, node), 0)))
                     uses = _stack_uses(i, p, node, stacks, interval_s, total, ids) \
                         if stacks and p in memcgs else []
                     lv.update({"waiters": [], "stacks": uses,
-                               "lru_pages": {"inactive_anon": 0, "active_anon": 0, "inactive_file": 1000 * mid,
-                                             "active_file": 0, "unevictable": 0}})
+                               "lru_pages": {"inactive_anon": 0, "active_anon": 0,
+                                             "inactive_file": 1000 * mid, "active_file": 0,
+                                             "unevictable": 0}})
                     lruvecs.append(lv)
             for k, (name, rate) in enumerate(others(i) if others else []):
                 if i:
@@ -90,8 +96,9 @@ def write(path, memcgs, frames, wait, nodes=(0,), interval_s=1.0, others=None, h
                 ol.update(_counters(total.get(name, 0)))
                 ol["stacks"] = []
                 other_locks.append(ol)
-            snap = {"schema": 1, "t_ns": (i + 1) * interval_ns, "interval_ns": interval_ns, "kernel": kernel,
-                    "nodes": list(nodes), "lruvecs": lruvecs, "other_locks": other_locks,
+            snap = {"schema": 1, "t_ns": (i + 1) * interval_ns, "interval_ns": interval_ns,
+                    "kernel": kernel, "nodes": list(nodes), "lruvecs": lruvecs,
+                    "other_locks": other_locks,
                     "stacks": {str(sid): list(fr) for fr, sid in ids.items()},
                     "drops": {"task": 0, "stack": 0, "stats_full": 0, "negative_time": 0}}
             h = holders(i) if holders else None

@@ -25,7 +25,7 @@ class _XImage(ctypes.Structure):
                 ("green_mask", ctypes.c_ulong), ("blue_mask", ctypes.c_ulong)]
 
 
-class _Attrs(ctypes.Structure):	# XWindowAttributes, up to what is read
+class _Attrs(ctypes.Structure):  # XWindowAttributes, up to what is read
     _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int), ("width", ctypes.c_int),
                 ("height", ctypes.c_int), ("border_width", ctypes.c_int), ("depth", ctypes.c_int),
                 ("visual", ctypes.c_void_p), ("root", ctypes.c_ulong), ("class_", ctypes.c_int),
@@ -41,7 +41,8 @@ def _lib():
         _x11.XGetImage.restype = ctypes.POINTER(_XImage)
         _x11.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
                                    ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
-        _x11.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(_Attrs)]
+        _x11.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong,
+                                              ctypes.POINTER(_Attrs)]
         _x11.XFree.argtypes = [ctypes.c_void_p]
         _x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
     return _x11
@@ -49,7 +50,7 @@ def _lib():
 
 class Image:
     def __init__(self, w, h, rows):
-        self.w, self.h, self.rows = w, h, rows	# rows: bytes, 3 per pixel (RGB)
+        self.w, self.h, self.rows = w, h, rows  # rows: bytes, 3 per pixel (RGB)
 
     def px(self, x, y):
         r = self.rows[y]
@@ -57,9 +58,13 @@ class Image:
 
     def save_png(self, path):
         raw = b"".join(b"\0" + r for r in self.rows)
-        chunk = lambda k, d: struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d))
+
+        def chunk(k, d):
+            return struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d))
+
+        header = struct.pack(">IIBBBBB", self.w, self.h, 8, 2, 0, 0, 0)
         with open(path, "wb") as f:
-            f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", self.w, self.h, 8, 2, 0, 0, 0))
+            f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
                     + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
 
 
@@ -85,7 +90,7 @@ def grab(window, display=None):
         rows = []
         for y in range(im.height):
             line = data[y * im.bytes_per_line:y * im.bytes_per_line + 4 * im.width]
-            rgb = bytearray(3 * im.width)	# BGRX in memory, little-endian
+            rgb = bytearray(3 * im.width)  # BGRX in memory, little-endian
             rgb[0::3], rgb[1::3], rgb[2::3] = line[2::4], line[1::4], line[0::4]
             rows.append(bytes(rgb))
         w, h = im.width, im.height

@@ -11,9 +11,12 @@
 #   tap        in a test script, a check's whole condition is the command the
 #              check helper (tap_check) runs: nothing chained after it with `&&`, and no
 #              `|| true` after it (tap_rules.py says exactly what it matches)
+#   format     clang-format --dry-run --Werror (.clang-format) changes no C source
+#              but those .clang-format-ignore lists (format_check.py; make format-check)
+#   python     flake8 (.flake8) finds nothing in drgn-scripts/ and the tests' *.py
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 7	# the rules below: three of layers, readme, man, refs, tap
+tap_plan 9	# the rules below: three of layers, readme, man, refs, tap, format, python
 cd "$LRS_ROOT" || { tap_fail "lint: cannot cd to $LRS_ROOT"; exit 1; }
 
 # The repository's files: git's list (tracked and new, not ignored), else find.
@@ -104,4 +107,17 @@ tap_rule=""
 [ ${#scripts[@]} -gt 0 ] && tap_rule=$(/usr/bin/python3 "$(dirname "$0")/tap_rules.py" "${scripts[@]}")
 # (the rule's name avoids the shapes it forbids, so no reader of this file mistakes it for one)
 rule "tap: every check takes its whole condition, nothing chained after it" "$tap_rule"
+
+fmt=$(/usr/bin/python3 "$(dirname "$0")/format_check.py" "$LRS_ROOT")
+rule "format: clang-format --dry-run is clean" "$fmt"
+
+python=()
+for f in "${files[@]}"; do
+	case "$f" in drgn-scripts/*.py|tests/*.py) python+=("$f") ;; esac
+done
+if ! command -v flake8 >/dev/null; then
+	rule "python: flake8 is clean" "flake8 is not installed (make deps)"
+else
+	rule "python: flake8 is clean (${#python[@]} files)" "$(flake8 "${python[@]}" 2>&1 | head -20)"
+fi
 exit $failed

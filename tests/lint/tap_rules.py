@@ -3,7 +3,10 @@
 (tap_check) must take the whole condition.
 Offences: a `&&` after the helper on its (logical) line, or a `|| true` after it.
 Quoted strings and comments are blanked first. Prints FILE:LINE: what, one per offence."""
-import re, sys
+import re
+import sys
+
+
 def blank_quotes(line):
     out, q = [], None
     for ch in line:
@@ -16,6 +19,8 @@ def blank_quotes(line):
             q = ch
         out.append(ch)
     return ''.join(out)
+
+
 for path in sys.argv[1:]:
     try:
         raw = open(path, encoding='utf-8', errors='replace').read().split('\n')

@@ -24,8 +24,8 @@ struct walk {
 	size_t nr_memcgs, nr_lruvecs;
 };
 
-static void add_memcg(struct walk *w, uint64_t cgid, uint64_t parent, unsigned level, const char *name,
-		      uint64_t lock_base, bool dying, uint64_t gen)
+static void add_memcg(struct walk *w, uint64_t cgid, uint64_t parent, unsigned level,
+		      const char *name, uint64_t lock_base, bool dying, uint64_t gen)
 {
 	struct memcg_rec *m = &w->memcgs[w->nr_memcgs];
 
@@ -53,9 +53,15 @@ static void add_memcg(struct walk *w, uint64_t cgid, uint64_t parent, unsigned l
 static int build(struct walk *w, uint64_t gen, struct lrs_lruvec_table *t)
 {
 	struct lrs_lruvec_raw raw = {
-		.memcg_ids = w->ids, .memcgs = w->memcgs, .nr_memcgs = w->nr_memcgs,
-		.lruvec_keys = w->lkeys, .lruvecs = w->lruvecs, .nr_lruvecs = w->nr_lruvecs,
-		.nodes = w->nodes, .nr_nodes = 2, .gen = gen,
+		.memcg_ids = w->ids,
+		.memcgs = w->memcgs,
+		.nr_memcgs = w->nr_memcgs,
+		.lruvec_keys = w->lkeys,
+		.lruvecs = w->lruvecs,
+		.nr_lruvecs = w->nr_lruvecs,
+		.nodes = w->nodes,
+		.nr_nodes = 2,
+		.gen = gen,
 	};
 
 	for (int node = 0; node < 2; node++) {
@@ -114,8 +120,8 @@ static void test_build_drops_entries_of_older_walks(void **state)
 	struct lrs_lruvec_table t;
 
 	add_memcg(&w, 1, 0, 0, "", 0x1000, false, 7);
-	add_memcg(&w, 20, 1, 1, "gone", 0x2000, false, 6);	/* removed since walk 6 */
-	add_memcg(&w, 21, 20, 2, "orphan", 0x3000, false, 7);	/* its parent was not walked */
+	add_memcg(&w, 20, 1, 1, "gone", 0x2000, false, 6);    /* removed since walk 6 */
+	add_memcg(&w, 21, 20, 2, "orphan", 0x3000, false, 7); /* its parent was not walked */
 	assert_int_equal(build(&w, 7, &t), 0);
 	assert_int_equal(t.nr_memcgs, 2);
 	assert_int_equal(t.nr_lruvecs, 4);
@@ -127,7 +133,10 @@ static struct lrs_lock_row lock_row(uint64_t addr, uint64_t owner, int node, uin
 				    uint64_t contended, uint64_t wait_ns)
 {
 	struct lrs_lock_row r = {
-		.lock_addr = addr, .owner_cgid = owner, .owner_node = node, .kind = kind,
+		.lock_addr = addr,
+		.owner_cgid = owner,
+		.owner_node = node,
+		.kind = kind,
 		.flags = LCB_F_SPIN,
 	};
 
@@ -147,33 +156,59 @@ static int fake_ips(void *ctx, int32_t id, uint64_t *ips)
 	return 3;
 }
 
-static const char ksyms_text[] =
-	"ffffffffa0000000 t bpf_prog_6deef7357e7b4530_contention_begin\n"
-	"ffffffff81000000 T queued_spin_lock_slowpath\n"
-	"ffffffff81100000 T __remove_mapping\n"
-	"ffffffff81200000 T folio_batch_move_lru\n"
-	"ffffffff83000000 D static_named_lock\n";
+static const char ksyms_text[] = "ffffffffa0000000 t bpf_prog_6deef7357e7b4530_contention_begin\n"
+				 "ffffffff81000000 T queued_spin_lock_slowpath\n"
+				 "ffffffff81100000 T __remove_mapping\n"
+				 "ffffffff81200000 T folio_batch_move_lru\n"
+				 "ffffffff83000000 D static_named_lock\n";
 
 static void test_attribution(void **state)
 {
 	struct lrs_lruvec_table t;
 	struct lrs_lock_row locks[6];
 	struct lrs_waiter_row waiters[3] = {
-		{ .lock_addr = 0xffff800000030000ULL, .owner_cgid = 11, .pid = 100, .waiter_cgid = 11,
-		  .contended = 5, .wait_ns = 500, .comm = "reader" },
-		{ .lock_addr = 0xffff800000030000ULL, .owner_cgid = 11, .pid = 50, .waiter_cgid = 10,
-		  .contended = 9, .wait_ns = 900, .comm = "kswapd0" },
-		{ .lock_addr = 0xffff800000099000ULL, .owner_cgid = 99, .pid = 7, .waiter_cgid = 99,
-		  .contended = 1, .wait_ns = 10, .comm = "gone" },
+		{ .lock_addr = 0xffff800000030000ULL,
+		  .owner_cgid = 11,
+		  .pid = 100,
+		  .waiter_cgid = 11,
+		  .contended = 5,
+		  .wait_ns = 500,
+		  .comm = "reader" },
+		{ .lock_addr = 0xffff800000030000ULL,
+		  .owner_cgid = 11,
+		  .pid = 50,
+		  .waiter_cgid = 10,
+		  .contended = 9,
+		  .wait_ns = 900,
+		  .comm = "kswapd0" },
+		{ .lock_addr = 0xffff800000099000ULL,
+		  .owner_cgid = 99,
+		  .pid = 7,
+		  .waiter_cgid = 99,
+		  .contended = 1,
+		  .wait_ns = 10,
+		  .comm = "gone" },
 	};
 	struct lrs_stack_row stacks[2] = {
-		{ .lock_addr = 0xdead0000ULL, .owner_cgid = 0, .stack_id = 7, .contended = 3, .wait_ns = 300 },
-		{ .lock_addr = 0xffff800000030000ULL, .owner_cgid = 11, .stack_id = 8, .contended = 2,
+		{ .lock_addr = 0xdead0000ULL,
+		  .owner_cgid = 0,
+		  .stack_id = 7,
+		  .contended = 3,
+		  .wait_ns = 300 },
+		{ .lock_addr = 0xffff800000030000ULL,
+		  .owner_cgid = 11,
+		  .stack_id = 8,
+		  .contended = 2,
 		  .wait_ns = 200 },
 	};
 	struct lrs_lockstat_read rd = {
-		.locks = locks, .nr_locks = 6, .waiters = waiters, .nr_waiters = 3,
-		.stacks = stacks, .nr_stacks = 2, .drops = { .task = 4, .stats_full = 1 },
+		.locks = locks,
+		.nr_locks = 6,
+		.waiters = waiters,
+		.nr_waiters = 3,
+		.stacks = stacks,
+		.nr_stacks = 2,
+		.drops = { .task = 4, .stats_full = 1 },
 	};
 	struct lrs_stack_source src = { .ips = fake_ips };
 	struct lrs_ksyms *ks = lrs_ksyms__parse(ksyms_text);
@@ -300,9 +335,16 @@ static void test_memcg_born_between_walks_keeps_its_path(void **state)
 	struct lrs_lruvec_table t;
 	struct lrs_path_memory pm;
 	struct lrs_lock_row row = lock_row(0xffff800000077000ULL, 31, 1, LRS_LOCK_LRUVEC, 3, 30);
-	struct lrs_waiter_row wt = { .lock_addr = 0xffff800000077000ULL, .owner_cgid = 31, .pid = 9,
-				     .waiter_cgid = 32, .contended = 3, .wait_ns = 30, .comm = "short" };
-	struct lrs_lockstat_read rd = { .locks = &row, .nr_locks = 1, .waiters = &wt, .nr_waiters = 1 };
+	struct lrs_waiter_row wt = { .lock_addr = 0xffff800000077000ULL,
+				     .owner_cgid = 31,
+				     .pid = 9,
+				     .waiter_cgid = 32,
+				     .contended = 3,
+				     .wait_ns = 30,
+				     .comm = "short" };
+	struct lrs_lockstat_read rd = {
+		.locks = &row, .nr_locks = 1, .waiters = &wt, .nr_waiters = 1
+	};
 	struct lrs_snapshot *snap = lrs_snapshot__new();
 	const struct lrs_lruvec *lv;
 
@@ -311,14 +353,22 @@ static void test_memcg_born_between_walks_keeps_its_path(void **state)
 	/* hash order: a child before its parent, born in the same interval */
 	add_born(born, born_ids, &nr_born, 32, 30, 2, "kid");
 	add_born(born, born_ids, &nr_born, 30, 1, 1, "short");
-	add_born(born, born_ids, &nr_born, 31, 10, 2, "b");		/* under a walked memcg */
-	add_born(born, born_ids, &nr_born, 40, 777, 3, "orphan");	/* parent never known */
-	add_born(born, born_ids, &nr_born, 10, 1, 1, "a2");		/* /a renamed after the walk */
+	add_born(born, born_ids, &nr_born, 31, 10, 2, "b");	  /* under a walked memcg */
+	add_born(born, born_ids, &nr_born, 40, 777, 3, "orphan"); /* parent never known */
+	add_born(born, born_ids, &nr_born, 10, 1, 1, "a2");	  /* /a renamed after the walk */
 	raw = (struct lrs_lruvec_raw){
-		.memcg_ids = w.ids, .memcgs = w.memcgs, .nr_memcgs = w.nr_memcgs,
-		.lruvec_keys = w.lkeys, .lruvecs = w.lruvecs, .nr_lruvecs = w.nr_lruvecs,
-		.nodes = w.nodes, .nr_nodes = 0, .gen = 4,
-		.born_ids = born_ids, .born = born, .nr_born = nr_born,
+		.memcg_ids = w.ids,
+		.memcgs = w.memcgs,
+		.nr_memcgs = w.nr_memcgs,
+		.lruvec_keys = w.lkeys,
+		.lruvecs = w.lruvecs,
+		.nr_lruvecs = w.nr_lruvecs,
+		.nodes = w.nodes,
+		.nr_nodes = 0,
+		.gen = 4,
+		.born_ids = born_ids,
+		.born = born,
+		.nr_born = nr_born,
 	};
 	assert_int_equal(lrs_lruvec_table__build(&raw, &t), 0);
 	assert_int_equal(t.nr_born, 5);

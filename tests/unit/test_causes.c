@@ -41,13 +41,25 @@ static void assert_each(enum lrs_cause cause, const char *const *names)
 
 static void test_lru_add_drain(void **state)
 {
-	static const char *const names[] = {
-		"lru_add_drain", "lru_add_drain_cpu", "lru_add_drain_all", "lru_add_drain_per_cpu",
-		"lru_add_and_bh_lrus_drain", "__pagevec_lru_add", "lru_cache_add",
-		"folio_add_lru", "folio_add_lru_vma", "__folio_batch_add_and_move",
-		"rotate_reclaimable_page", "folio_rotate_reclaimable", "deactivate_file_page",
-		"deactivate_file_folio", "deactivate_page", "folio_deactivate",
-		"mark_page_lazyfree", "folio_mark_lazyfree", NULL };
+	static const char *const names[] = { "lru_add_drain",
+					     "lru_add_drain_cpu",
+					     "lru_add_drain_all",
+					     "lru_add_drain_per_cpu",
+					     "lru_add_and_bh_lrus_drain",
+					     "__pagevec_lru_add",
+					     "lru_cache_add",
+					     "folio_add_lru",
+					     "folio_add_lru_vma",
+					     "__folio_batch_add_and_move",
+					     "rotate_reclaimable_page",
+					     "folio_rotate_reclaimable",
+					     "deactivate_file_page",
+					     "deactivate_file_folio",
+					     "deactivate_page",
+					     "folio_deactivate",
+					     "mark_page_lazyfree",
+					     "folio_mark_lazyfree",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_LRU_ADD_DRAIN, names);
@@ -62,9 +74,8 @@ static void test_lru_add_drain(void **state)
 
 static void test_activation(void **state)
 {
-	static const char *const names[] = {
-		"activate_page", "folio_activate", "mark_page_accessed", "folio_mark_accessed",
-		NULL };
+	static const char *const names[] = { "activate_page", "folio_activate",
+					     "mark_page_accessed", "folio_mark_accessed", NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_ACTIVATION, names);
@@ -79,11 +90,19 @@ static void test_activation(void **state)
 
 static void test_reclaim(void **state)
 {
-	static const char *const names[] = {
-		"shrink_active_list", "shrink_inactive_list", "isolate_lru_pages",
-		"isolate_lru_folios", "move_pages_to_lru", "move_folios_to_lru", "evict_folios",
-		"inc_max_seq", "try_to_inc_max_seq", "walk_mm", "shrink_lruvec", "shrink_node",
-		NULL };
+	static const char *const names[] = { "shrink_active_list",
+					     "shrink_inactive_list",
+					     "isolate_lru_pages",
+					     "isolate_lru_folios",
+					     "move_pages_to_lru",
+					     "move_folios_to_lru",
+					     "evict_folios",
+					     "inc_max_seq",
+					     "try_to_inc_max_seq",
+					     "walk_mm",
+					     "shrink_lruvec",
+					     "shrink_node",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_RECLAIM, names);
@@ -95,16 +114,16 @@ static void test_reclaim(void **state)
 					"do_try_to_free_pages+0xde")),
 			 LRS_CAUSE_RECLAIM);
 	/* a path named nearer the lock still wins over the shrinker around it */
-	assert_int_equal(classify(STACK("lru_note_cost+0x4c", "shrink_lruvec+0x3f0",
-					"shrink_node+0x2b1")),
-			 LRS_CAUSE_NOTE_COST);
+	assert_int_equal(
+		classify(STACK("lru_note_cost+0x4c", "shrink_lruvec+0x3f0", "shrink_node+0x2b1")),
+		LRS_CAUSE_NOTE_COST);
 }
 
 static void test_isolation(void **state)
 {
-	static const char *const names[] = {
-		"isolate_lru_page", "folio_isolate_lru", "isolate_migratepages_block",
-		"compact_lock_irqsave", NULL };
+	static const char *const names[] = { "isolate_lru_page", "folio_isolate_lru",
+					     "isolate_migratepages_block", "compact_lock_irqsave",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_ISOLATION, names);
@@ -116,9 +135,13 @@ static void test_isolation(void **state)
 
 static void test_memcg_move(void **state)
 {
-	static const char *const names[] = {
-		"mem_cgroup_move_account", "memcg_reparent_objcgs", "__memcg_reparent_objcgs",
-		"reparent_locks", "lru_reparent_memcg", "lru_gen_reparent_memcg", NULL };
+	static const char *const names[] = { "mem_cgroup_move_account",
+					     "memcg_reparent_objcgs",
+					     "__memcg_reparent_objcgs",
+					     "reparent_locks",
+					     "lru_reparent_memcg",
+					     "lru_gen_reparent_memcg",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_MEMCG_MOVE, names);
@@ -126,12 +149,23 @@ static void test_memcg_move(void **state)
 
 static void test_mlock(void **state)
 {
-	static const char *const names[] = {
-		"munlock_vma_page", "__munlock_pagevec", "mlock_pagevec", "__mlock_page",
-		"__mlock_new_page", "__munlock_page", "mlock_folio_batch", "__mlock_folio",
-		"__mlock_new_folio", "__munlock_folio", "mlock_folio", "munlock_folio",
-		"mlock_drain_local", "mlock_drain_remote", "check_move_unevictable_pages",
-		"check_move_unevictable_folios", NULL };
+	static const char *const names[] = { "munlock_vma_page",
+					     "__munlock_pagevec",
+					     "mlock_pagevec",
+					     "__mlock_page",
+					     "__mlock_new_page",
+					     "__munlock_page",
+					     "mlock_folio_batch",
+					     "__mlock_folio",
+					     "__mlock_new_folio",
+					     "__munlock_folio",
+					     "mlock_folio",
+					     "munlock_folio",
+					     "mlock_drain_local",
+					     "mlock_drain_remote",
+					     "check_move_unevictable_pages",
+					     "check_move_unevictable_folios",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_MLOCK, names);
@@ -151,10 +185,13 @@ static void test_lru_note_cost(void **state)
 
 static void test_thp_split(void **state)
 {
-	static const char *const names[] = {
-		"__split_huge_page", "split_huge_page_to_list", "split_huge_page_to_list_to_order",
-		"__folio_split", "__split_unmapped_folio", "__folio_freeze_and_split_unmapped",
-		NULL };
+	static const char *const names[] = { "__split_huge_page",
+					     "split_huge_page_to_list",
+					     "split_huge_page_to_list_to_order",
+					     "__folio_split",
+					     "__split_unmapped_folio",
+					     "__folio_freeze_and_split_unmapped",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_THP_SPLIT, names);
@@ -162,9 +199,13 @@ static void test_thp_split(void **state)
 
 static void test_folio_free(void **state)
 {
-	static const char *const names[] = {
-		"release_pages", "folios_put_refs", "__page_cache_release", "page_cache_release",
-		"__put_single_page", "__folio_put", NULL };
+	static const char *const names[] = { "release_pages",
+					     "folios_put_refs",
+					     "__page_cache_release",
+					     "page_cache_release",
+					     "__put_single_page",
+					     "__folio_put",
+					     NULL };
 
 	(void)state;
 	assert_each(LRS_CAUSE_FOLIO_FREE, names);
@@ -197,8 +238,9 @@ static void test_breakdown_of_lruvec(void **state)
 	char *reclaim[] = { "shrink_active_list+0x9c" }, *drain[] = { "lru_add_drain_cpu+0x9e" },
 	     *other[] = { "mystery+0x1" };
 	struct lrs_stack stacks[] = { { 1, reclaim, 1 }, { 2, drain, 1 }, { 3, other, 1 } };
-	struct lrs_stack_use now[] = { { 1, 70, 6200 }, { 2, 30, 3000 }, { 3, 9, 900 },
-				       { 4, 1, 100 } };
+	struct lrs_stack_use now[] = {
+		{ 1, 70, 6200 }, { 2, 30, 3000 }, { 3, 9, 900 }, { 4, 1, 100 }
+	};
 	struct lrs_stack_use before[] = { { 1, 10, 200 }, { 2, 0, 0 } };
 	struct lrs_snapshot snap = { .stacks = stacks, .nr_stacks = 3 };
 	struct lrs_lruvec lv = { .stacks = now, .nr_stacks = 4 };
@@ -234,9 +276,24 @@ static void test_holder_causes(void **state)
 	char *reclaim[] = { "shrink_inactive_list+0xe1" };
 	struct lrs_stack stacks[] = { { 5, reclaim, 1 } };
 	struct lrs_holder_row rows[] = {
-		{ .lruvec_memcg_id = 7, .node = 0, .pid = 10, .holds = 4, .imposed_ns = 9000, .stack_id = 5 },
-		{ .lruvec_memcg_id = 7, .node = 0, .pid = 0, .holds = 1, .imposed_ns = 1000, .stack_id = -1 },
-		{ .lruvec_memcg_id = 8, .node = 0, .pid = 11, .holds = 1, .imposed_ns = 5000, .stack_id = 5 },
+		{ .lruvec_memcg_id = 7,
+		  .node = 0,
+		  .pid = 10,
+		  .holds = 4,
+		  .imposed_ns = 9000,
+		  .stack_id = 5 },
+		{ .lruvec_memcg_id = 7,
+		  .node = 0,
+		  .pid = 0,
+		  .holds = 1,
+		  .imposed_ns = 1000,
+		  .stack_id = -1 },
+		{ .lruvec_memcg_id = 8,
+		  .node = 0,
+		  .pid = 11,
+		  .holds = 1,
+		  .imposed_ns = 5000,
+		  .stack_id = 5 },
 	};
 	struct lrs_holders hs = { .mode = LRS_HOLDERS_ESTIMATED, .rows = rows, .nr_rows = 3 };
 	struct lrs_snapshot snap = { .stacks = stacks, .nr_stacks = 1, .holders = &hs };

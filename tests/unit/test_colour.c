@@ -167,12 +167,9 @@ static void test_diverging(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mode),
-		cmocka_unit_test(test_level),
-		cmocka_unit_test(test_level_low),
-		cmocka_unit_test(test_styles),
-		cmocka_unit_test(test_glyph),
-		cmocka_unit_test(test_diverging),
+		cmocka_unit_test(test_mode),	  cmocka_unit_test(test_level),
+		cmocka_unit_test(test_level_low), cmocka_unit_test(test_styles),
+		cmocka_unit_test(test_glyph),	  cmocka_unit_test(test_diverging),
 		cmocka_unit_test(test_xterm_rgb),
 	};
 

@@ -83,7 +83,7 @@ static void test_mwu_shifted_is_significant(void **state)
 	rng_state = 42;
 	for (size_t i = 0; i < 30; i++) {
 		a[i] = noisy(2e6);
-		b[i] = noisy(2.6e6);	/* 30% more, well inside a's spread */
+		b[i] = noisy(2.6e6); /* 30% more, well inside a's spread */
 	}
 	assert_true(lrs_stats__mann_whitney_p(a, 30, b, 30) < LRS_COMPARE_ALPHA);
 	for (size_t i = 0; i < 30; i++)
@@ -115,12 +115,12 @@ struct lv_spec {
 	const char *path;
 	uint64_t id;
 	int node;
-	double wait_ns_per_s;	/* mean; each interval noisy around it */
+	double wait_ns_per_s; /* mean; each interval noisy around it */
 };
 
 /* A recording of n snapshots 1 s apart, cumulative counters; each wait is 2 us. */
-static struct lrs_cmp_run *make_run(const struct lv_spec *lvs, size_t nr, size_t n, unsigned int seed,
-				    double lock_wait)
+static struct lrs_cmp_run *make_run(const struct lv_spec *lvs, size_t nr, size_t n,
+				    unsigned int seed, double lock_wait)
 {
 	struct lrs_cmp_run *run = lrs_cmp_run__new();
 	uint64_t wait[16] = { 0 }, lock = 0;
@@ -158,20 +158,25 @@ static struct lrs_cmp_run *make_run(const struct lv_spec *lvs, size_t nr, size_t
 
 static const struct lrs_cmp_test default_test = { LRS_COMPARE_ALPHA, LRS_COMPARE_MIN_CHANGE };
 
-static const struct lrs_cmp_row *row_of(const struct lrs_compare *c, enum lrs_cmp_kind kind, const char *name,
-					int node)
+static const struct lrs_cmp_row *row_of(const struct lrs_compare *c, enum lrs_cmp_kind kind,
+					const char *name, int node)
 {
 	for (size_t i = 0; i < c->nr_rows; i++)
-		if (c->rows[i].kind == kind && !strcmp(c->rows[i].name, name) && c->rows[i].node == node)
+		if (c->rows[i].kind == kind && !strcmp(c->rows[i].name, name) &&
+		    c->rows[i].node == node)
 			return &c->rows[i];
 	return NULL;
 }
 
 static void test_same_distribution_no_significant_change(void **state)
 {
-	const struct lv_spec a[] = { { "/", 1, 0, 0 }, { "/lrs-x", 20, 0, 3e6 }, { "/lrs-y", 21, 0, 1e6 } };
+	const struct lv_spec a[] = { { "/", 1, 0, 0 },
+				     { "/lrs-x", 20, 0, 3e6 },
+				     { "/lrs-y", 21, 0, 1e6 } };
 	/* the same memcgs with other cgroup ids, as after a reboot: matched by path */
-	const struct lv_spec b[] = { { "/", 1, 0, 0 }, { "/lrs-y", 97, 0, 1e6 }, { "/lrs-x", 98, 0, 3e6 } };
+	const struct lv_spec b[] = { { "/", 1, 0, 0 },
+				     { "/lrs-y", 97, 0, 1e6 },
+				     { "/lrs-x", 98, 0, 3e6 } };
 	struct lrs_cmp_run *ra = make_run(a, 3, 31, 1, 5e5), *rb = make_run(b, 3, 31, 2, 5e5);
 	struct lrs_compare *c = NULL;
 	const struct lrs_cmp_row *x;
@@ -240,7 +245,7 @@ static void test_small_change_not_significant(void **state)
 	assert_near(r->wait.ratio, 1.05, 0.01);
 	assert_false(r->wait.significant);
 	assert_false(r->contended.significant);
-	assert_false(c->rows[0].wait.significant);	/* the lruvec total, the same series */
+	assert_false(c->rows[0].wait.significant); /* the lruvec total, the same series */
 	assert_int_equal(c->nr_significant, 0);
 	assert_near(c->test.min_change, LRS_COMPARE_MIN_CHANGE, 1e-12);
 	lrs_compare__free(c);
@@ -264,8 +269,12 @@ static void test_small_change_not_significant(void **state)
 
 static void test_shifted_memcg_significant_and_first(void **state)
 {
-	const struct lv_spec a[] = { { "/lrs-x", 20, 0, 3e6 }, { "/lrs-y", 21, 0, 1e6 }, { "/lrs-gone", 22, 0, 2e5 } };
-	const struct lv_spec b[] = { { "/lrs-x", 40, 0, 3e6 }, { "/lrs-y", 41, 0, 5e6 }, { "/lrs-new", 42, 0, 4e5 } };
+	const struct lv_spec a[] = { { "/lrs-x", 20, 0, 3e6 },
+				     { "/lrs-y", 21, 0, 1e6 },
+				     { "/lrs-gone", 22, 0, 2e5 } };
+	const struct lv_spec b[] = { { "/lrs-x", 40, 0, 3e6 },
+				     { "/lrs-y", 41, 0, 5e6 },
+				     { "/lrs-new", 42, 0, 4e5 } };
 	struct lrs_cmp_run *ra = make_run(a, 3, 21, 3, 5e5), *rb = make_run(b, 3, 21, 4, 5e5);
 	struct lrs_compare *c = NULL;
 	const struct lrs_cmp_row *y, *gone, *added;
@@ -304,7 +313,7 @@ static void test_shifted_memcg_significant_and_first(void **state)
 	assert_string_equal(grid.memcgs[0], "/lrs-y");
 	assert_string_equal(grid.memcgs[3], "/lrs-x");
 	assert_int_equal(grid.nr_nodes, 1);
-	assert_int_equal(grid.nr_columns, 1);	/* no "all" column on one node */
+	assert_int_equal(grid.nr_columns, 1); /* no "all" column on one node */
 	assert_ptr_equal(lrs_compare__lruvec(c, "/lrs-y", 0), y);
 	assert_null(lrs_compare__lruvec(c, "/lrs-y", 1));
 	lrs_cmp_grid__clear(&grid);
@@ -320,9 +329,15 @@ static void test_shifted_memcg_significant_and_first(void **state)
  */
 static void test_memcg_sum_over_nodes(void **state)
 {
-	const struct lv_spec a[] = { { "/lrs-m", 20, 0, 2e6 }, { "/lrs-m", 20, 1, 2e6 }, { "/lrs-one", 21, 0, 1e6 } };
-	const struct lv_spec b[] = { { "/lrs-m", 40, 0, 1e6 }, { "/lrs-m", 40, 1, 3e6 }, { "/lrs-one", 41, 0, 1e6 } };
-	const struct lv_spec up[] = { { "/lrs-m", 60, 0, 4e6 }, { "/lrs-m", 60, 1, 4e6 }, { "/lrs-one", 61, 0, 1e6 } };
+	const struct lv_spec a[] = { { "/lrs-m", 20, 0, 2e6 },
+				     { "/lrs-m", 20, 1, 2e6 },
+				     { "/lrs-one", 21, 0, 1e6 } };
+	const struct lv_spec b[] = { { "/lrs-m", 40, 0, 1e6 },
+				     { "/lrs-m", 40, 1, 3e6 },
+				     { "/lrs-one", 41, 0, 1e6 } };
+	const struct lv_spec up[] = { { "/lrs-m", 60, 0, 4e6 },
+				      { "/lrs-m", 60, 1, 4e6 },
+				      { "/lrs-one", 61, 0, 1e6 } };
 	struct lrs_cmp_run *ra = make_run(a, 3, 31, 5, 5e5), *rb = make_run(b, 3, 31, 6, 5e5);
 	struct lrs_cmp_run *rup = make_run(up, 3, 31, 7, 5e5);
 	struct lrs_compare *c = NULL;
@@ -333,8 +348,10 @@ static void test_memcg_sum_over_nodes(void **state)
 	assert_int_equal(c->rows[2].kind, LRS_CMP_MEMCG);
 	m = row_of(c, LRS_CMP_MEMCG, "/lrs-m", -1);
 	assert_ptr_equal(m, &c->rows[2]);
-	assert_near(m->wait.a, row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 0)->wait.a +
-		    row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 1)->wait.a, 1e-6);
+	assert_near(m->wait.a,
+		    row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 0)->wait.a +
+			    row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 1)->wait.a,
+		    1e-6);
 	assert_near(m->wait.ratio, 1.0, 0.1);
 	assert_false(m->wait.significant);
 	assert_true(row_of(c, LRS_CMP_LRUVEC, "/lrs-m", 0)->wait.significant);
@@ -351,7 +368,8 @@ static void test_memcg_sum_over_nodes(void **state)
 	/* the heatmaps' "all" column: the memcg's sum, or its one lruvec */
 	assert_int_equal(grid.nr_columns, 3);
 	assert_ptr_equal(lrs_compare__memcg(c, "/lrs-m"), m);
-	assert_ptr_equal(lrs_compare__memcg(c, "/lrs-one"), row_of(c, LRS_CMP_LRUVEC, "/lrs-one", 0));
+	assert_ptr_equal(lrs_compare__memcg(c, "/lrs-one"),
+			 row_of(c, LRS_CMP_LRUVEC, "/lrs-one", 0));
 	assert_null(lrs_compare__memcg(c, "/lrs-none"));
 	lrs_cmp_grid__clear(&grid);
 	lrs_compare__free(c);
@@ -384,7 +402,7 @@ static void test_counter_reset_and_removed_memcg_path_reused(void **state)
 		lv->counters.wait_ns = waits[t];
 		assert_int_equal(lrs_cmp_run__push(run, s), 0);
 		if (t == 3)
-			assert_int_equal(lrs_cmp_run__push(run, s), -EINVAL);	/* not later */
+			assert_int_equal(lrs_cmp_run__push(run, s), -EINVAL); /* not later */
 		lrs_snapshot__free(s);
 	}
 	assert_int_equal(lrs_compare(run, run, &default_test, &c), 0);
@@ -417,7 +435,7 @@ static void test_removed_memcg_carried_over_is_not_in_the_run(void **state)
 			lv->counters.wait_ns = side ? 90000 : 15000 * (t + 1);
 			lv->counters.contended = lv->counters.wait_ns / 1000;
 			lv->removed = side;
-			if (side) {	/* b's own memcg waits */
+			if (side) { /* b's own memcg waits */
 				lv = lrs_snapshot__add_lruvec(s);
 				lv->memcg = strdup("/lrs-c0");
 				lv->memcg_id = 8;
@@ -543,10 +561,10 @@ static void test_node_lock_against_memcg_locks(void **state)
 
 /* One stack per cause, its frames innermost first. */
 static const char *const cause_frames[][2] = {
-	{ "shrink_inactive_list+0x1a", "shrink_lruvec+0x40" },	/* reclaim */
-	{ "folio_mark_accessed+0x10", "filemap_read+0x22" },	/* activation */
-	{ "lru_add_drain_cpu+0x5", "lru_add_drain+0x9" },	/* lru-add drain */
-	{ "mystery_fn+0x1", "do_syscall_64+0x40" },		/* unclassified */
+	{ "shrink_inactive_list+0x1a", "shrink_lruvec+0x40" }, /* reclaim */
+	{ "folio_mark_accessed+0x10", "filemap_read+0x22" },   /* activation */
+	{ "lru_add_drain_cpu+0x5", "lru_add_drain+0x9" },      /* lru-add drain */
+	{ "mystery_fn+0x1", "do_syscall_64+0x40" },	       /* unclassified */
 };
 #define NR_CAUSE_STACKS 4
 
@@ -555,8 +573,8 @@ static const char *const cause_frames[][2] = {
  * pause_at, if not 0, 10 s after the one before): each stack of
  * cause_frames samples rate[k] ns/s of wait, noisy; the lruvec waits their sum.
  */
-static struct lrs_cmp_run *make_cause_run(const double rate[NR_CAUSE_STACKS], size_t n, unsigned int seed,
-					  size_t pause_at)
+static struct lrs_cmp_run *make_cause_run(const double rate[NR_CAUSE_STACKS], size_t n,
+					  unsigned int seed, size_t pause_at)
 {
 	struct lrs_cmp_run *run = lrs_cmp_run__new();
 	uint64_t used[NR_CAUSE_STACKS] = { 0 }, all = 0, t_ns = 0;
@@ -584,8 +602,10 @@ static struct lrs_cmp_run *make_cause_run(const double rate[NR_CAUSE_STACKS], si
 			used[k] += w;
 			all += w;
 			if (used[k])
-				lv->stacks[lv->nr_stacks++] = (struct lrs_stack_use){ .id = k + 1,
-					.contended = used[k] / 2000 + 1, .wait_ns = used[k] };
+				lv->stacks[lv->nr_stacks++] =
+					(struct lrs_stack_use){ .id = k + 1,
+								.contended = used[k] / 2000 + 1,
+								.wait_ns = used[k] };
 		}
 		lv->counters.wait_ns = all;
 		lv->counters.contended = all / 2000;
@@ -608,7 +628,8 @@ static void test_causes_grown_unchanged_one_sided(void **state)
 	/* reclaim 5x, activation unchanged, lru-add drain only in B, a little unclassified */
 	const double a_rate[NR_CAUSE_STACKS] = { 2e5, 1e5, 0, 2e4 };
 	const double b_rate[NR_CAUSE_STACKS] = { 1e6, 1e5, 1e5, 2e4 };
-	struct lrs_cmp_run *ra = make_cause_run(a_rate, 31, 1, 0), *rb = make_cause_run(b_rate, 31, 2, 0);
+	struct lrs_cmp_run *ra = make_cause_run(a_rate, 31, 1, 0),
+			   *rb = make_cause_run(b_rate, 31, 2, 0);
 	struct lrs_compare *c = NULL;
 	const struct lrs_cmp_row *r;
 	const struct lrs_cmp_cause *reclaim, *act, *drain, *unc;
@@ -654,7 +675,8 @@ static void test_causes_unclassified_shown_untested_without_stacks(void **state)
 {
 	const double a_rate[NR_CAUSE_STACKS] = { 2e5, 1e5, 0, 0 };
 	const double none[NR_CAUSE_STACKS] = { 0, 0, 0, 0 };
-	struct lrs_cmp_run *ra = make_cause_run(a_rate, 21, 3, 0), *rb = make_cause_run(a_rate, 21, 4, 0);
+	struct lrs_cmp_run *ra = make_cause_run(a_rate, 21, 3, 0),
+			   *rb = make_cause_run(a_rate, 21, 4, 0);
 	struct lrs_cmp_run *rn = make_cause_run(none, 21, 5, 0);
 	struct lrs_compare *c = NULL;
 	const struct lrs_cmp_row *r;

@@ -76,7 +76,7 @@ static void test_summary_ratios_and_noise(void **state)
 	assert_true(s.layouts[0].mb_per_s.median == 2100);
 	assert_true(s.layouts[1].mb_per_s.median == 2500);
 	assert_true(s.have_ratio);
-	assert_true(fabs(s.wait_ratio - 20.0) < 1e-9);	/* 100 ms / 5 ms */
+	assert_true(fabs(s.wait_ratio - 20.0) < 1e-9); /* 100 ms / 5 ms */
 	assert_true(fabs(s.mb_ratio - 2500.0 / 2100) < 1e-9);
 	assert_true(fabs(s.mb_ratio_min - 2400.0 / 2200) < 1e-9);
 	assert_true(fabs(s.mb_ratio_max - 2600.0 / 2000) < 1e-9);
@@ -99,7 +99,7 @@ static void test_summary_within_noise_and_single_runs(void **state)
 
 	assert_int_equal(lrs_demo_summary__compute(runs, 4, &s), 0);
 	assert_int_equal(s.mb_verdict, LRS_NOISE_WITHIN);
-	assert_true(isinf(s.wait_ratio));	/* isolated never waited */
+	assert_true(isinf(s.wait_ratio)); /* isolated never waited */
 	lrs_demo_summary__verdict_text(&s, text, sizeof(text));
 	assert_non_null(strstr(text, "within run-to-run noise"));
 
@@ -158,16 +158,16 @@ static void test_run_from_snapshots(void **state)
 	ol->counters.contended = 5;
 	ol->counters.wait_ns = 500;
 
-	lv = add_lv(s1, "/", 1, 60, 80000);		/* +30000 outside the demo */
-	add_waiter(lv, 102, 1, 4);			/* a reader on root's lock: outside */
-	lv = add_lv(s1, "/lrs-demo-c0", 20, 40, 70000);	/* +30 / +60000 */
-	add_waiter(lv, 100, 20, 25);			/* +15 own */
-	add_waiter(lv, 101, 20, 15);			/* +15 own, new */
-	lv = add_lv(s1, "/lrs-demo-c1", 21, 7, 9000000);	/* new memcg: all of it */
-	add_waiter(lv, 102, 21, 5);			/* own */
-	add_waiter(lv, 100, 21, 2);			/* reader of c0 on c1's lock: foreign,
+	lv = add_lv(s1, "/", 1, 60, 80000);		 /* +30000 outside the demo */
+	add_waiter(lv, 102, 1, 4);			 /* a reader on root's lock: outside */
+	lv = add_lv(s1, "/lrs-demo-c0", 20, 40, 70000);	 /* +30 / +60000 */
+	add_waiter(lv, 100, 20, 25);			 /* +15 own */
+	add_waiter(lv, 101, 20, 15);			 /* +15 own, new */
+	lv = add_lv(s1, "/lrs-demo-c1", 21, 7, 9000000); /* new memcg: all of it */
+	add_waiter(lv, 102, 21, 5);			 /* own */
+	add_waiter(lv, 100, 21, 2);			 /* reader of c0 on c1's lock: foreign,
 							   and seen in the wrong memcg */
-	add_waiter(lv, 999, 0, 100);			/* not a reader: foreign */
+	add_waiter(lv, 999, 0, 100);			 /* not a reader: foreign */
 	ol = lrs_snapshot__add_other_lock(s1);
 	ol->name = strdup("zone N0/Normal");
 	ol->lock_addr = 0xabc;
@@ -185,7 +185,7 @@ static void test_run_from_snapshots(void **state)
 	assert_int_equal(run.own_contended, 15 + 15 + 5);
 	assert_int_equal(run.foreign_contended, 2 + 100);
 	assert_int_equal(run.outside_contended, 4);
-	assert_int_equal(run.waiter_memcg_wrong, 2 + 4);	/* 102 is in 21, seen in 1 */
+	assert_int_equal(run.waiter_memcg_wrong, 2 + 4); /* 102 is in 21, seen in 1 */
 	assert_int_equal(run.waiter_memcg_right, 15 + 15 + 5);
 
 	/* no start snapshot: everything counts */
@@ -217,7 +217,7 @@ static void test_json_shape(void **state)
 	/* isolated never waited: the ratio is infinite, which JSON spells null */
 	assert_non_null(strstr(buf, "\"ratio\": {\"lruvec_wait\": null, \"mb_per_s\": 1.300"));
 	assert_non_null(strstr(buf, "\"per_run\": ["));
-	assert_int_equal(strchr(buf, '\n') - buf, (long)len - 1);	/* one line */
+	assert_int_equal(strchr(buf, '\n') - buf, (long)len - 1); /* one line */
 	free(buf);
 }
 

@@ -45,7 +45,7 @@ static struct lrs_snapshot *snap_of(size_t n, uint64_t k, const int *removed)
 		struct lrs_lruvec *lv;
 
 		if (removed && removed[i] == 2)
-			continue;	/* gone from the snapshot altogether */
+			continue; /* gone from the snapshot altogether */
 		snprintf(path, sizeof(path), "/lrs-%03zu", i);
 		lv = add_lv(s, path, 100 + i, 0, (i + 1) * k, (i + 1) * k * 1000, 10 * (i + 1));
 		lv->removed = removed && removed[i] == 1;
@@ -107,7 +107,11 @@ static void test_budget_bounds_series(void **state)
 	assert_int_equal(count_lines_with(page, "memcg=\""), lrs_series__count(s));
 	lrs_series__memcgs(s, &own, &folded, &total);
 	assert_true(own >= 1 && folded > 0 && total == folded && own + folded == 41);
-	assert_true(value_of(page, "lruscope_lru_pages{memcg=\"other\",numa_node=\"0\",lru=\"inactive_file\"}") > 0);
+	assert_true(
+		value_of(
+			page,
+			"lruscope_lru_pages{memcg=\"other\",numa_node=\"0\",lru=\"inactive_file\"}") >
+		0);
 	free(page);
 	lrs_snapshot__free(snap);
 	lrs_series__free(s);
@@ -144,7 +148,8 @@ static void test_other_never_steps_back(void **state)
 	snap = snap_of(40, 1, NULL);
 	assert_int_equal(lrs_series__update(s, snap, &e), 0);
 	page = render(&e, LRS_EXPO_PROMETHEUS);
-	before = value_of(page, "lruscope_lruvec_lock_contentions_total{memcg=\"other\",numa_node=\"0\"}");
+	before = value_of(
+		page, "lruscope_lruvec_lock_contentions_total{memcg=\"other\",numa_node=\"0\"}");
 	all_before = family_sum(page, "lruscope_lruvec_lock_contentions_total");
 	assert_true(before > 0);
 	/* the whole tree's waits are on the page: own series plus "other" */
@@ -158,7 +163,8 @@ static void test_other_never_steps_back(void **state)
 	snap = snap_of(40, 1, removed);
 	assert_int_equal(lrs_series__update(s, snap, &e), 0);
 	page = render(&e, LRS_EXPO_PROMETHEUS);
-	after = value_of(page, "lruscope_lruvec_lock_contentions_total{memcg=\"other\",numa_node=\"0\"}");
+	after = value_of(page,
+			 "lruscope_lruvec_lock_contentions_total{memcg=\"other\",numa_node=\"0\"}");
 	assert_true(after >= before);
 	free(page);
 	lrs_snapshot__free(snap);
@@ -168,8 +174,10 @@ static void test_other_never_steps_back(void **state)
 	add_lv(snap, NULL, 999, 0, 7, 7000, 0)->removed = true;
 	assert_int_equal(lrs_series__update(s, snap, &e), 0);
 	page = render(&e, LRS_EXPO_PROMETHEUS);
-	assert_true(value_of(page, "lruscope_lruvec_lock_contentions_total{memcg=\"other\",numa_node=\"0\"}") ==
-		    after + 7);
+	assert_true(
+		value_of(page,
+			 "lruscope_lruvec_lock_contentions_total{memcg=\"other\",numa_node=\"0\"}") ==
+		after + 7);
 	assert_null(strstr(page, "cgroup-id:999"));
 	free(page);
 	lrs_snapshot__free(snap);
@@ -189,14 +197,18 @@ static void test_removed_own_memcg_leaves(void **state)
 	assert_int_equal(lrs_series__update(s, snap, &e), 0);
 	page = render(&e, LRS_EXPO_PROMETHEUS);
 	assert_non_null(strstr(page, "memcg=\"/lrs-001\""));
-	assert_null(strstr(page, "memcg=\"other\""));	/* nothing folded: no "other" */
+	assert_null(strstr(page, "memcg=\"other\"")); /* nothing folded: no "other" */
 	free(page);
 	lrs_snapshot__free(snap);
 	snap = snap_of(3, 3, removed);
 	assert_int_equal(lrs_series__update(s, snap, &e), 0);
 	page = render(&e, LRS_EXPO_PROMETHEUS);
 	assert_null(strstr(page, "memcg=\"/lrs-001\""));
-	assert_true(value_of(page, "lruscope_lruvec_lock_contentions_total{memcg=\"/lrs-002\",numa_node=\"0\"}") == 9);
+	assert_true(
+		value_of(
+			page,
+			"lruscope_lruvec_lock_contentions_total{memcg=\"/lrs-002\",numa_node=\"0\"}") ==
+		9);
 	free(page);
 	lrs_snapshot__free(snap);
 	lrs_series__free(s);
@@ -237,7 +249,8 @@ static void test_sampled_wait_by_cause(void **state)
 	struct lrs_series *s;
 	struct lrs_exposition e = { 0 };
 	struct lrs_snapshot *a = cause_snap(0), *b = cause_snap(1);
-	const char *key = "lruscope_lruvec_lock_sampled_wait_seconds_total{memcg=\"/lrs-c\",numa_node=\"0\",cause=";
+	const char *key =
+		"lruscope_lruvec_lock_sampled_wait_seconds_total{memcg=\"/lrs-c\",numa_node=\"0\",cause=";
 	char name[160], *page;
 
 	(void)state;
@@ -286,7 +299,7 @@ static void test_histogram_and_formats(void **state)
 	lv->counters.wait_ns = 2000 + 5000 + 3000000;
 	lv->counters.hist[lrs_hist__bucket(2000)]++;	/* 2 us: below the 4.096 us bound */
 	lv->counters.hist[lrs_hist__bucket(5000)]++;	/* 5 us: below 16.384 us */
-	lv->counters.hist[lrs_hist__bucket(3000000)]++;	/* 3 ms: below 4.19 ms */
+	lv->counters.hist[lrs_hist__bucket(3000000)]++; /* 3 ms: below 4.19 ms */
 	ol = lrs_snapshot__add_other_lock(snap);
 	ol->name = strdup("spinlock 0xffff888012345678");
 	ol->counters.contended = 4;
@@ -303,23 +316,50 @@ static void test_histogram_and_formats(void **state)
 	/* label escaping */
 	assert_non_null(strstr(prom, "memcg=\"/a\\\"b\\\\c\""));
 	/* cumulative buckets */
-	assert_true(value_of(prom, "lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"1.024e-06\"}") == 0);
-	assert_true(value_of(prom, "lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"4.096e-06\"}") == 1);
-	assert_true(value_of(prom, "lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"1.6384e-05\"}") == 2);
-	assert_true(value_of(prom, "lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"+Inf\"}") == 3);
-	assert_true(value_of(prom, "lruscope_lruvec_lock_wait_duration_seconds_count{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\"}") == 3);
-	assert_non_null(strstr(prom, "lruscope_lruvec_lock_wait_seconds_total{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\"} 0.003007000\n"));
+	assert_true(
+		value_of(
+			prom,
+			"lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"1.024e-06\"}") ==
+		0);
+	assert_true(
+		value_of(
+			prom,
+			"lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"4.096e-06\"}") ==
+		1);
+	assert_true(
+		value_of(
+			prom,
+			"lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"1.6384e-05\"}") ==
+		2);
+	assert_true(
+		value_of(
+			prom,
+			"lruscope_lruvec_lock_wait_duration_seconds_bucket{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\",le=\"+Inf\"}") ==
+		3);
+	assert_true(
+		value_of(
+			prom,
+			"lruscope_lruvec_lock_wait_duration_seconds_count{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\"}") ==
+		3);
+	assert_non_null(strstr(
+		prom,
+		"lruscope_lruvec_lock_wait_seconds_total{memcg=\"/a\\\"b\\\\c\",numa_node=\"0\"} 0.003007000\n"));
 	/* the top 1 other lock, with no address in its label */
-	assert_non_null(strstr(prom, "lruscope_lock_wait_seconds_total{lock=\"spinlock (no symbol)\"} 0.000000010"));
+	assert_non_null(strstr(
+		prom,
+		"lruscope_lock_wait_seconds_total{lock=\"spinlock (no symbol)\"} 0.000000010"));
 	assert_null(strstr(prom, "pipe_read"));
 	assert_null(strstr(prom, "0xffff"));
 	/* the formats: 0.0.4 names counters with _total, OpenMetrics without, and ends in # EOF */
 	assert_non_null(strstr(prom, "# TYPE lruscope_lruvec_lock_wait_seconds_total counter\n"));
-	assert_non_null(strstr(om, "# TYPE lruscope_lruvec_lock_wait_seconds counter\n# UNIT lruscope_lruvec_lock_wait_seconds seconds\n"));
+	assert_non_null(strstr(
+		om,
+		"# TYPE lruscope_lruvec_lock_wait_seconds counter\n# UNIT lruscope_lruvec_lock_wait_seconds seconds\n"));
 	assert_null(strstr(prom, "# EOF"));
 	assert_string_equal(om + strlen(om) - 6, "# EOF\n");
-	assert_int_equal(lrs_expo__negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"),
-			 LRS_EXPO_OPENMETRICS);
+	assert_int_equal(
+		lrs_expo__negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"),
+		LRS_EXPO_OPENMETRICS);
 	assert_int_equal(lrs_expo__negotiate("*/*"), LRS_EXPO_PROMETHEUS);
 	assert_int_equal(lrs_expo__negotiate(NULL), LRS_EXPO_PROMETHEUS);
 	free(prom);

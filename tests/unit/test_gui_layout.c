@@ -19,9 +19,17 @@
 static void layout_for(struct lrs_gui_layout *l, int w, int h, size_t nodes)
 {
 	struct lrs_gui_layout_in in = {
-		.width = w, .height = h, .line_h = 16, .char_w = 8, .pad = 8,
-		.nr_nodes = nodes, .name_chars = 20, .nr_lanes = 12, .columns = 600,
-		.hist_lo = 8, .hist_hi = 22,
+		.width = w,
+		.height = h,
+		.line_h = 16,
+		.char_w = 8,
+		.pad = 8,
+		.nr_nodes = nodes,
+		.name_chars = 20,
+		.nr_lanes = 12,
+		.columns = 600,
+		.hist_lo = 8,
+		.hist_hi = 22,
 	};
 
 	lrs_gui_layout__compute(l, &in);
@@ -42,13 +50,15 @@ static bool overlap(const struct lrs_gui_rect *a, const struct lrs_gui_rect *b)
 
 static void test_panels(void **state)
 {
-	static const int sizes[][2] = { { 1280, 800 }, { 2560, 1600 }, { 800, 600 }, { 1920, 1080 } };
+	static const int sizes[][2] = {
+		{ 1280, 800 }, { 2560, 1600 }, { 800, 600 }, { 1920, 1080 }
+	};
 
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		struct lrs_gui_layout l;
 		struct lrs_gui_rect win = { 0, 0, sizes[s][0], sizes[s][1] };
-		const struct lrs_gui_rect *p[] = { &l.header, &l.heatmap, &l.legend, &l.timemap,
-						   &l.histmap, &l.side, &l.status };
+		const struct lrs_gui_rect *p[] = { &l.header,  &l.heatmap, &l.legend, &l.timemap,
+						   &l.histmap, &l.side,	   &l.status };
 
 		layout_for(&l, win.w, win.h, 8);
 		for (size_t i = 0; i < 7; i++) {
@@ -95,9 +105,16 @@ static void test_panels(void **state)
 
 static void test_node_scroll(void **state)
 {
-	struct lrs_gui_layout_in in = { .width = 1000, .height = 700, .line_h = 16, .char_w = 8,
-					.pad = 8, .nr_nodes = 64, .name_chars = 20, .columns = 10,
-					.hist_lo = 0, .hist_hi = 31 };
+	struct lrs_gui_layout_in in = { .width = 1000,
+					.height = 700,
+					.line_h = 16,
+					.char_w = 8,
+					.pad = 8,
+					.nr_nodes = 64,
+					.name_chars = 20,
+					.columns = 10,
+					.hist_lo = 0,
+					.hist_hi = 31 };
 	struct lrs_gui_layout l;
 
 	lrs_gui_layout__compute(&l, &in);
@@ -132,7 +149,8 @@ static void test_hit(void **state)
 	h = lrs_gui_layout__hit(&l, lrs_gui_layout__node_x(&l, 3), l.grid.y, 0, 100);
 	assert_int_equal(h.node, 3);
 	assert_int_equal(h.row, 0);
-	h = lrs_gui_layout__hit(&l, lrs_gui_layout__node_x(&l, 3) - 1, l.grid.y + l.row_h - 1, 0, 100);
+	h = lrs_gui_layout__hit(&l, lrs_gui_layout__node_x(&l, 3) - 1, l.grid.y + l.row_h - 1, 0,
+				100);
 	assert_int_equal(h.node, 2);
 	assert_int_equal(h.row, 0);
 	/* the name column */
@@ -149,7 +167,7 @@ static void test_hit(void **state)
 	for (size_t c = 0; c < l.columns; c += 7) {
 		lrs_gui_layout__column_span(&l, &l.time_plot, c, &x0, &x1);
 		if (x1 <= x0)
-			continue;	/* more columns than pixels: some are narrower than one */
+			continue; /* more columns than pixels: some are narrower than one */
 		h = lrs_gui_layout__hit(&l, x0, l.time_plot.y, 0, 0);
 		assert_int_equal(h.part, LRS_GUI_LANE);
 		assert_int_equal(h.column, c);
@@ -277,7 +295,8 @@ static void test_colour_map(void **state)
 	assert_int_equal(lrs_gui_colour__map(7).g, 231);
 	assert_int_equal(lrs_gui_colour__map(NAN).r, 68);
 	/* the zero colour is off the map: grey, darker than the map's bottom */
-	assert_true(lrs_gui_colour__lightness(LRS_GUI_ZERO) < lrs_gui_colour__lightness(lrs_gui_colour__map(0)) + 10);
+	assert_true(lrs_gui_colour__lightness(LRS_GUI_ZERO) <
+		    lrs_gui_colour__lightness(lrs_gui_colour__map(0)) + 10);
 	assert_true(LRS_GUI_ZERO.r == LRS_GUI_ZERO.b || abs(LRS_GUI_ZERO.r - LRS_GUI_ZERO.b) < 12);
 	/* text contrast */
 	assert_int_equal(lrs_gui_colour__text_on(lrs_gui_colour__map(1)).r, 0);
@@ -309,7 +328,7 @@ static void test_colour_scale(void **state)
 	assert_memory_equal(&(struct lrs_rgb[]){ lrs_gui_colour__value(0, max, 3) }[0],
 			    &(struct lrs_rgb[]){ LRS_GUI_ZERO }[0], sizeof(struct lrs_rgb));
 	n = lrs_gui_colour__ticks(40e6, 3, ticks, 8);
-	assert_int_equal(n, 3);	/* 100us, 1ms, 10ms per s */
+	assert_int_equal(n, 3); /* 100us, 1ms, 10ms per s */
 	assert_true(fabs(ticks[0] - 1e5) < 1e-3 && fabs(ticks[2] - 1e7) < 1e-3);
 	n = lrs_gui_colour__ticks(1e6, 3, ticks, 8);
 	assert_int_equal(n, 4);
@@ -330,9 +349,9 @@ static void test_png_round_trip(void **state)
 	close(fd);
 	for (int i = 0; i < 37 * 23; i++)
 		px[i] = 0xff000000u | (uint32_t)(i * 2654435761u & 0xffffff);
-	for (int i = 0; i < 37; i++)	/* a repeated row: the Up filter */
+	for (int i = 0; i < 37; i++) /* a repeated row: the Up filter */
 		px[5 * 37 + i] = px[4 * 37 + i];
-	for (int y = 8; y < 16; y++)	/* gradients: Sub, Average, Paeth */
+	for (int y = 8; y < 16; y++) /* gradients: Sub, Average, Paeth */
 		for (int i = 0; i < 37; i++)
 			px[y * 37 + i] = 0xff000000u | (uint32_t)(i * 7 + y) << 16 |
 					 (uint32_t)(i * 3 * y & 0xff) << 8 | (uint32_t)(y * 9 + i);

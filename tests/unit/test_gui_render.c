@@ -61,7 +61,7 @@ static struct lrs_model *model_build(struct lrs_gui *gui, size_t nr_memcgs, size
 		assert_int_equal(lrs_model__push(model, s), 0);
 		if (k == 1) {
 			/* select the hottest, as the loop does until the user moves */
-			model->sel_memcg_id = 2;	/* "/lrs-s1", synth's hottest */
+			model->sel_memcg_id = 2; /* "/lrs-s1", synth's hottest */
 			model->sel_node_idx = 0;
 		}
 		if (gui)
@@ -130,8 +130,9 @@ static void check_frame(struct lrs_gui *gui, const struct lrs_model *model, cons
 	x = lrs_gui_layout__node_x(l, model->sel_node_idx) + 4 * (int)gui->scale;
 	y = l->names.y + (int)(si - (long)gui->top) * l->row_h + l->row_h / 2;
 	assert_true(cell->wait_ns_per_s > 0);
-	assert_true(rgb_near(px_at(f, x, y),
-			     lrs_gui_colour__value(cell->wait_ns_per_s, gui->scale_max, LRS_GUI_DECADES), 0));
+	assert_true(rgb_near(
+		px_at(f, x, y),
+		lrs_gui_colour__value(cell->wait_ns_per_s, gui->scale_max, LRS_GUI_DECADES), 0));
 	/* the scale's top is the hottest now or in the time heatmap's history */
 	assert_true(gui->scale_max >= model->max_cell_wait_ns_per_s);
 	assert_true(cell->wait_ns_per_s >= model->max_cell_wait_ns_per_s);
@@ -142,7 +143,8 @@ static void check_frame(struct lrs_gui *gui, const struct lrs_model *model, cons
 		if (row->cells[0].wait_ns_per_s > 0 || !row->cells[0].lruvec)
 			continue;
 		y = l->names.y + (int)(i - gui->top) * l->row_h + l->row_h / 2;
-		assert_int_equal(px_at(f, lrs_gui_layout__node_x(l, 0) + 4, y), rgb24(LRS_GUI_ZERO));
+		assert_int_equal(px_at(f, lrs_gui_layout__node_x(l, 0) + 4, y),
+				 rgb24(LRS_GUI_ZERO));
 		break;
 	}
 
@@ -251,7 +253,7 @@ static void test_render_big_small_window(void **state)
 	/* the selection scrolled into view */
 	assert_true(lrs_model__selected_index(model) >= (long)gui->top);
 	assert_true(lrs_model__selected_index(model) < (long)(gui->top + gui->layout.rows_fit));
-	assert_int_equal(gui->layout.side.w, 0);	/* too narrow for the panel */
+	assert_int_equal(gui->layout.side.w, 0); /* too narrow for the panel */
 	assert_int_equal(lrs_gui__save_png(gui, path), 0);
 	frame_load(&f, path);
 	assert_int_equal(f.w, 640);
@@ -268,10 +270,11 @@ static void test_render_big_small_window(void **state)
 
 		assert_int_equal(lrs_gui__save_png(gui, path), 0);
 		frame_load(&f, path);
-		assert_true(rgb_near(px_at(&f, x, y),
-				     lrs_gui_colour__value(lrs_cell__value(cell, LRS_METRIC_LRU_PAGES),
-							   lrs_model__metric_max(model), LRS_GUI_DECADES),
-				     0));
+		assert_true(rgb_near(
+			px_at(&f, x, y),
+			lrs_gui_colour__value(lrs_cell__value(cell, LRS_METRIC_LRU_PAGES),
+					      lrs_model__metric_max(model), LRS_GUI_DECADES),
+			0));
 		free(f.px);
 	}
 	/* help over it, and a filter that matches nothing: still draws */
@@ -293,7 +296,7 @@ static void test_render_first_snapshot(void **state)
 
 	out_path(path, sizeof(path), "gui-empty.png");
 	gui = gui_open(path, 800, 600);
-	lrs_gui__draw(gui, model);	/* no snapshot at all */
+	lrs_gui__draw(gui, model); /* no snapshot at all */
 	assert_int_equal(lrs_model__push(model, lrs_synth__snapshot(5, 1, 1000000000ull, 1)), 0);
 	lrs_gui__observe(gui, model);
 	lrs_gui__draw(gui, model);
@@ -307,7 +310,8 @@ static void test_render_first_snapshot(void **state)
 
 static void test_font_errors(void **state)
 {
-	struct lrs_gui_opts opts = { .screenshot = "/dev/null", .font_path = "/nonexistent/font.ttf" };
+	struct lrs_gui_opts opts = { .screenshot = "/dev/null",
+				     .font_path = "/nonexistent/font.ttf" };
 	struct lrs_gui *gui = (struct lrs_gui *)1;
 
 	assert_true(lrs_gui__open(&gui, &opts) < 0);
@@ -368,7 +372,8 @@ static void test_render_holders(void **state)
 	assert_int_equal(gui->mx.col_ids[0], 2);
 	assert_int_equal(gui->mx.max, 100000000);
 	c = &gui->mx_cells;
-	assert_true(c->x > gui->layout.side.x && c->x + 2 * c->w <= gui->layout.side.x + gui->layout.side.w);
+	assert_true(c->x > gui->layout.side.x &&
+		    c->x + 2 * c->w <= gui->layout.side.x + gui->layout.side.w);
 	/* the hottest cell: the top of the scale, sampled left of its number */
 	x = c->x + 3;
 	y = c->y + c->h / 2;
@@ -376,7 +381,8 @@ static void test_render_holders(void **state)
 	/* / x /lrs-s1 (8 ms): lower on the scale, another colour */
 	assert_true(rgb_near(px_at(&f, x, y + c->h),
 			     lrs_gui_colour__value(8e6, 1e8, LRS_GUI_DECADES), 0));
-	assert_false(rgb_near(px_at(&f, x, y + c->h), lrs_gui_colour__value(1e8, 1e8, LRS_GUI_DECADES), 8));
+	assert_false(rgb_near(px_at(&f, x, y + c->h),
+			      lrs_gui_colour__value(1e8, 1e8, LRS_GUI_DECADES), 8));
 	/* /lrs-s1 x /lrs-s2: nothing, the zero colour */
 	assert_true(rgb_near(px_at(&f, x + c->w, y), LRS_GUI_ZERO, 0));
 	/* the numbers are written in the cells */

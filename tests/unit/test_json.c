@@ -30,15 +30,15 @@ static void test_json_values(void **state)
 	assert_int_equal(a->u.arr.len, 6);
 	assert_int_equal(lrs_jval__u64(a->u.arr.items[0], &u), 0);
 	assert_int_equal(u, 1);
-	assert_int_equal(lrs_jval__u64(a->u.arr.items[1], &u), -EINVAL);	/* negative */
+	assert_int_equal(lrs_jval__u64(a->u.arr.items[1], &u), -EINVAL); /* negative */
 	assert_int_equal(lrs_jval__i64(a->u.arr.items[1], &i), 0);
 	assert_int_equal(i, -2);
 	assert_int_equal(lrs_jval__u64(a->u.arr.items[2], &u), 0);
 	assert_true(u == UINT64_MAX);
-	assert_int_equal(lrs_jval__i64(a->u.arr.items[2], &i), -EINVAL);	/* too big */
+	assert_int_equal(lrs_jval__i64(a->u.arr.items[2], &i), -EINVAL); /* too big */
 	assert_int_equal(lrs_jval__i64(a->u.arr.items[3], &i), 0);
 	assert_true(i == INT64_MIN);
-	assert_int_equal(lrs_jval__u64(a->u.arr.items[4], &u), -EINVAL);	/* not an integer */
+	assert_int_equal(lrs_jval__u64(a->u.arr.items[4], &u), -EINVAL); /* not an integer */
 	assert_int_equal(lrs_jval__dbl(a->u.arr.items[4], &d), 0);
 	assert_true(d == 1500.0);
 	assert_string_equal(lrs_jval__str(lrs_jval__get(doc.root, "s")),
@@ -85,7 +85,8 @@ static void test_json_errors(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(lrs_jdoc__parse(&doc, cases[i].text, strlen(cases[i].text), err,
-						 sizeof(err)), -EINVAL);
+						 sizeof(err)),
+				 -EINVAL);
 		if (!strstr(err, cases[i].want))
 			fail_msg("'%s': error '%s' lacks '%s'", cases[i].text, err, cases[i].want);
 	}

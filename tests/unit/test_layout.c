@@ -66,7 +66,8 @@ static void test_fmt_path(void **state)
 	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/lrs-a/b", 20), "/lrs-a/b");
 	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/kubepods/burstable/pod-1/ctr", 12),
 			    "...pod-1/ctr");
-	assert_int_equal(strlen(lrs_fmt__path(b, sizeof(b), "/kubepods/burstable/pod-1/ctr", 12)), 12);
+	assert_int_equal(strlen(lrs_fmt__path(b, sizeof(b), "/kubepods/burstable/pod-1/ctr", 12)),
+			 12);
 	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/abcdef", 3), "def");
 	/* a cut inside a component moves on to the next '/' */
 	assert_string_equal(lrs_fmt__path(b, sizeof(b), "/lrs-s16/lrs-s272", 14), ".../lrs-s272");
@@ -79,8 +80,13 @@ static void test_fmt_path(void **state)
 static struct lrs_view_layout_in screen(int w, int h, size_t nodes)
 {
 	struct lrs_view_layout_in in = {
-		.width = w, .height = h, .nr_nodes = nodes, .name_len = 20, .nr_rows = 1000,
-		.nr_others = 10, .detail = true,
+		.width = w,
+		.height = h,
+		.nr_nodes = nodes,
+		.name_len = 20,
+		.nr_rows = 1000,
+		.nr_others = 10,
+		.detail = true,
 	};
 	return in;
 }
@@ -342,8 +348,10 @@ static void test_history_index(void **state)
 	/* every shown index is distinct and increases to the right */
 	for (size_t c = 1; c < 50; c++)
 		assert_int_equal(lrs_view_layout__history_index(c, 50, 30) -
-				 lrs_view_layout__history_index(c - 1, 50, 30),
-				 c > 20 ? 1 : c == 20 ? 1 : 0);
+					 lrs_view_layout__history_index(c - 1, 50, 30),
+				 c > 20	 ? 1 :
+				 c == 20 ? 1 :
+					   0);
 }
 
 static void test_time_ticks(void **state)
@@ -379,7 +387,7 @@ static void test_time_ticks(void **state)
 	n = lrs_view_layout__time_ticks(t, 32, 40, 60);
 	assert_string_equal(t[1].label, "-10m");
 	assert_int_equal(t[1].col, 29);
-	assert_int_equal(n, 4);	/* now, -10m, -20m, -30m: -30m ends at column 9 */
+	assert_int_equal(n, 4); /* now, -10m, -20m, -30m: -30m ends at column 9 */
 	/* an odd interval: columns rounded */
 	n = lrs_view_layout__time_ticks(t, 32, 100, 1.5);
 	assert_string_equal(t[1].label, "-15s");
@@ -401,7 +409,9 @@ static void test_time_ticks(void **state)
 static void check_help(int cols, int rows, int want_columns, bool want_scroll)
 {
 	static const char *const intro[] = {
-		"title", "", "a paragraph long enough to be wrapped on a narrow screen, word by word, "
+		"title",
+		"",
+		"a paragraph long enough to be wrapped on a narrow screen, word by word, "
 		"without cutting a word in two",
 	};
 	struct lrs_help h;
@@ -418,7 +428,7 @@ static void check_help(int cols, int rows, int want_columns, bool want_scroll)
 		if ((int)strlen(h.lines[i]) > h.inner_w)
 			fail_msg("%dx%d: line %zu is %zu wide, over %d: '%s'", cols, rows, i,
 				 strlen(h.lines[i]), h.inner_w, h.lines[i]);
-		assert_null(strstr(h.lines[i], "  word"));	/* wrapped at blanks, not doubled */
+		assert_null(strstr(h.lines[i], "  word")); /* wrapped at blanks, not doubled */
 	}
 	/* each key starts an entry: at a line's start, or after the gap between columns */
 	for (size_t k = 0; k < lrs_keymap_len; k++) {
@@ -433,7 +443,8 @@ static void check_help(int cols, int rows, int want_columns, bool want_scroll)
 		for (size_t i = h.nr_intro; i < h.nr_lines; i++) {
 			const char *p = strstr(h.lines[i], entry);
 
-			seen += p && (p == h.lines[i] || !strncmp(p - LRS_HELP_GAP, "   ", LRS_HELP_GAP));
+			seen += p && (p == h.lines[i] ||
+				      !strncmp(p - LRS_HELP_GAP, "   ", LRS_HELP_GAP));
 		}
 		if (seen != 1)
 			fail_msg("%dx%d: '%s' seen %zu times", cols, rows, entry, seen);
@@ -463,18 +474,12 @@ static void test_help_box(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fmt_ns),
-		cmocka_unit_test(test_fmt_rate),
-		cmocka_unit_test(test_fmt_count),
-		cmocka_unit_test(test_fmt_path),
-		cmocka_unit_test(test_layout_vertical),
-		cmocka_unit_test(test_layout_columns),
-		cmocka_unit_test(test_scroll),
-		cmocka_unit_test(test_bar),
-		cmocka_unit_test(test_time_layout),
-		cmocka_unit_test(test_history_index),
-		cmocka_unit_test(test_time_ticks),
-		cmocka_unit_test(test_help_box),
+		cmocka_unit_test(test_fmt_ns),		cmocka_unit_test(test_fmt_rate),
+		cmocka_unit_test(test_fmt_count),	cmocka_unit_test(test_fmt_path),
+		cmocka_unit_test(test_layout_vertical), cmocka_unit_test(test_layout_columns),
+		cmocka_unit_test(test_scroll),		cmocka_unit_test(test_bar),
+		cmocka_unit_test(test_time_layout),	cmocka_unit_test(test_history_index),
+		cmocka_unit_test(test_time_ticks),	cmocka_unit_test(test_help_box),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

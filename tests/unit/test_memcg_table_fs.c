@@ -87,7 +87,8 @@ static uint64_t ino(const struct tree *t, const char *rel)
 	return st.st_ino;
 }
 
-static const struct lrs_lruvec_info *lruvec(const struct lrs_lruvec_table *t, size_t memcg, int node)
+static const struct lrs_lruvec_info *lruvec(const struct lrs_lruvec_table *t, size_t memcg,
+					    int node)
 {
 	for (size_t i = 0; i < t->nr_lruvecs; i++)
 		if (t->lruvecs[i].memcg == memcg && t->lruvecs[i].node == node)
@@ -191,18 +192,21 @@ static void test_v1_tree(void **state)
 	snprintf(t.root, sizeof(t.root), "/tmp/lrs-test-memcgfs.XXXXXX");
 	assert_non_null(mkdtemp(t.root));
 	dir(&t, "", d, sizeof(d));
-	put(d, "memory.numa_stat", "total=8778 N0=4407 N1=4421\nfile=0 N0=21 N1=9\n"
+	put(d, "memory.numa_stat",
+	    "total=8778 N0=4407 N1=4421\nfile=0 N0=21 N1=9\n"
 	    "anon=8778 N0=4386 N1=4412\nunevictable=0 N0=0 N1=0\nhierarchical_total=1 N0=1 N1=0\n"
 	    "hierarchical_file=5 N0=5 N1=0\nhierarchical_anon=0 N0=0 N1=0\n"
 	    "hierarchical_unevictable=0 N0=0 N1=0\n");
-	put(d, "memory.stat", "cache 0\nrss 0\n");	/* no LRU lines: all inactive */
+	put(d, "memory.stat", "cache 0\nrss 0\n"); /* no LRU lines: all inactive */
 	dir(&t, "/lrs-test-shared", d, sizeof(d));
-	put(d, "memory.numa_stat", "total=1980 N0=545 N1=1463\nfile=1977 N0=544 N1=1461\n"
+	put(d, "memory.numa_stat",
+	    "total=1980 N0=545 N1=1463\nfile=1977 N0=544 N1=1461\n"
 	    "anon=3 N0=1 N1=2\nunevictable=4 N0=0 N1=4\nhierarchical_total=1977 N0=541 N1=1443\n"
 	    "hierarchical_file=1977 N0=541 N1=1443\nhierarchical_anon=0 N0=0 N1=0\n"
 	    "hierarchical_unevictable=0 N0=0 N1=0\n");
 	/* file: 1 inactive for 3 active; anon: all active */
-	put(d, "memory.stat", "cache 8097792\nrss 0\ninactive_anon 0\nactive_anon 12288\n"
+	put(d, "memory.stat",
+	    "cache 8097792\nrss 0\ninactive_anon 0\nactive_anon 12288\n"
 	    "inactive_file 2024448\nactive_file 6073344\nunevictable 16384\n"
 	    "total_inactive_file 99999999\ntotal_active_file 1\n");
 	snprintf(root.path, sizeof(root.path), "%s", t.root);
@@ -234,17 +238,19 @@ static void test_parse_edges(void **state)
 	/* nothing about any node */
 	assert_int_equal(lrs_numa_stat__parse("", NULL, 2, 4096, 2, pages, present), -EINVAL);
 	assert_int_equal(lrs_numa_stat__parse("anon N0=4096\n", NULL, 2, 4096, 2, pages, present),
-			 -EINVAL);	/* not an LRU list */
+			 -EINVAL); /* not an LRU list */
 	/* no newline at the end; a key that only starts like a list's is not it */
-	assert_int_equal(lrs_numa_stat__parse("inactive_filex N0=4096\ninactive_file N1=8192", NULL, 2,
-					      4096, 2, pages, present), 0);
+	assert_int_equal(lrs_numa_stat__parse("inactive_filex N0=4096\ninactive_file N1=8192", NULL,
+					      2, 4096, 2, pages, present),
+			 0);
 	assert_false(present[0]);
 	assert_true(present[1]);
 	assert_int_equal(pages[LRS_NR_LRU_LISTS + LRS_INACTIVE_FILE], 2);
 	assert_int_equal(pages[LRS_INACTIVE_FILE], 0);
 	/* v1: hierarchical_ lines are not the memcg's own */
 	assert_int_equal(lrs_numa_stat__parse("hierarchical_file=9 N0=9\n", "", 1, 4096, 2, pages,
-					      present), -EINVAL);
+					      present),
+			 -EINVAL);
 }
 
 static void test_errors(void **state)
@@ -266,7 +272,7 @@ static void test_this_machine(void **state)
 	struct stat st;
 
 	if (lrs_cgroup_root__detect(&root)) {
-		skip();	/* no memory cgroup mounted at all */
+		skip(); /* no memory cgroup mounted at all */
 		return;
 	}
 	assert_int_equal(lrs_memcg_table_fs__read(&root, 1, &table), 0);
@@ -282,10 +288,8 @@ static void test_this_machine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v2_tree),
-		cmocka_unit_test(test_v1_tree),
-		cmocka_unit_test(test_parse_edges),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_v2_tree),	     cmocka_unit_test(test_v1_tree),
+		cmocka_unit_test(test_parse_edges),  cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_this_machine),
 	};
 

@@ -20,7 +20,8 @@
 #define NR_CPUS 4
 #define NR_WAITS 5000
 
-_Static_assert(offsetof(struct waiter_stat, wait_ns) == 8 && offsetof(struct stack_stat, wait_ns) == 8,
+_Static_assert(offsetof(struct waiter_stat, wait_ns) == 8 &&
+		       offsetof(struct stack_stat, wait_ns) == 8,
 	       "count_sums expects contended and wait_ns first");
 
 struct wait {
@@ -60,7 +61,7 @@ static void *percpu_create(size_t stride, int cpu, const void *init, size_t size
 	char *copies = calloc(NR_CPUS, stride);
 
 	assert_non_null(copies);
-	memset(copies, 0xa5, NR_CPUS * stride);	/* padding is never read */
+	memset(copies, 0xa5, NR_CPUS * stride); /* padding is never read */
 	for (int c = 0; c < NR_CPUS; c++) {
 		memset(copies + c * stride, 0, size);
 		if (c == cpu)
@@ -106,7 +107,10 @@ static void check_lock(const struct lock_stat *init, int first_cpu, size_t strid
 static void test_lruvec_lock_created_on_a_later_cpu(void **state)
 {
 	struct lock_stat init = {
-		.flags = LCB_F_SPIN, .kind = LOCK_KIND_LRUVEC, .owner_node = 1, .identity = 1,
+		.flags = LCB_F_SPIN,
+		.kind = LOCK_KIND_LRUVEC,
+		.owner_node = 1,
+		.identity = 1,
 	};
 
 	(void)state;
@@ -116,7 +120,9 @@ static void test_lruvec_lock_created_on_a_later_cpu(void **state)
 static void test_other_lock_created_on_cpu0_wider_stride(void **state)
 {
 	/* kind OTHER, flags 0: only the marker tells the creating copy from a zeroed one */
-	struct lock_stat init = { .flags = 0, .kind = LOCK_KIND_OTHER, .owner_node = -1, .identity = 1 };
+	struct lock_stat init = {
+		.flags = 0, .kind = LOCK_KIND_OTHER, .owner_node = -1, .identity = 1
+	};
 
 	(void)state;
 	check_lock(&init, 3, sizeof(init) + 16);
@@ -200,7 +206,8 @@ static void test_holder_sums_memcg_and_stack(void **state)
 	struct holder_stat init = { 0 }, shared = { .stack_id = -1 }, merged;
 	struct matrix_stat minit = { 0 }, mshared = { 0 }, mmerged;
 	struct holder_counts cshared = { 0 }, cmerged, ccopies[NR_CPUS] = { 0 };
-	size_t stride = lrs_percpu__stride(sizeof(init)), mstride = lrs_percpu__stride(sizeof(minit));
+	size_t stride = lrs_percpu__stride(sizeof(init)),
+	       mstride = lrs_percpu__stride(sizeof(minit));
 	struct wait *w = calloc(NR_WAITS, sizeof(*w));
 	char *copies = percpu_create(stride, 2, &init, sizeof(init));
 	char *mcopies = percpu_create(mstride, 2, &minit, sizeof(minit));
@@ -213,11 +220,12 @@ static void test_holder_sums_memcg_and_stack(void **state)
 		/* a stack only on CPU 1's waits, and only early: the one it saw stays */
 		int stack = w[i].cpu == 1 && i < 100 ? 7 : -1;
 		struct matrix_stat *m = (struct matrix_stat *)(mcopies + w[i].cpu * mstride);
-		__u64 *rule = &ccopies[w[i].cpu].unknown + i % 3, *rule_shared = &cshared.unknown + i % 3;
+		__u64 *rule = &ccopies[w[i].cpu].unknown + i % 3,
+		      *rule_shared = &cshared.unknown + i % 3;
 
 		charge_holder(&shared, hold, queued, probable, 9001, stack);
-		charge_holder((struct holder_stat *)(copies + w[i].cpu * stride), hold, queued, probable,
-			      9001, stack);
+		charge_holder((struct holder_stat *)(copies + w[i].cpu * stride), hold, queued,
+			      probable, 9001, stack);
 		mshared.holds++;
 		mshared.hold_ns += hold;
 		mshared.imposed_ns += hold * queued;
@@ -249,7 +257,7 @@ static void test_holder_without_stack_or_holds(void **state)
 
 	(void)state;
 	c[0] = (struct holder_stat){ .holds = 1, .hold_ns = 500, .cgid = 77, .stack_id = -1 };
-	c[3].stack_id = 0;	/* a zeroed copy: stack 0 here means nothing */
+	c[3].stack_id = 0; /* a zeroed copy: stack 0 here means nothing */
 	lrs_percpu__merge_holder(c, sizeof(c[0]), NR_CPUS, &merged);
 	assert_int_equal(merged.holds, 1);
 	assert_int_equal(merged.cgid, 77);

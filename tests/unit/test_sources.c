@@ -29,8 +29,24 @@ static const char mountinfo_v2[] =
 static const char mountinfo_escaped[] =
 	"29 25 0:26 / /mnt/my\\040cgroups rw,relatime - cgroup cgroup rw,nosuid,memory,blkio\n";
 
-static int no_memory(const char *mount_point) { return 0; }
-static int has_memory(const char *mount_point) { return 1; }
+/* two unified mounts, the second with memory; a v1 mount whose name only contains "memory" */
+static const char mountinfo_two_v2[] =
+	"30 25 0:40 / /run/cg2a rw,relatime - cgroup2 cgroup2 rw\n"
+	"31 25 0:41 / /run/cg2b rw,relatime - cgroup2 cgroup2 rw,memory_recursiveprot\n"
+	"32 25 0:42 / /run/memoryx rw,relatime - cgroup cgroup rw,name=memoryx\n";
+
+static int no_memory(const char *mount_point)
+{
+	return 0;
+}
+static int has_memory(const char *mount_point)
+{
+	return 1;
+}
+static int memory_in_cg2b(const char *mount_point)
+{
+	return !strcmp(mount_point, "/run/cg2b");
+}
 
 static void test_cgroup_root_parse(void **state)
 {
@@ -49,6 +65,17 @@ static void test_cgroup_root_parse(void **state)
 	assert_string_equal(root.path, "/mnt/my cgroups");
 	assert_int_equal(lrs_cgroup_root__parse(mountinfo_v2, no_memory, &root), -ENOENT);
 	assert_int_equal(lrs_cgroup_root__parse("", NULL, &root), -ENOENT);
+}
+
+/* The first unified mount that has memory, not the first one; v1 options are whole words. */
+static void test_cgroup_root_parse_picks(void **state)
+{
+	struct lrs_cgroup_root root;
+
+	assert_int_equal(lrs_cgroup_root__parse(mountinfo_two_v2, memory_in_cg2b, &root), 0);
+	assert_int_equal(root.version, 2);
+	assert_string_equal(root.path, "/run/cg2b");
+	assert_int_equal(lrs_cgroup_root__parse(mountinfo_two_v2, no_memory, &root), -ENOENT);
 }
 
 /* /sys/devices/system/node/possible: "0-1" is two nodes (the lab guest's). */
@@ -71,7 +98,7 @@ static void test_cgroup_root_detect_on_this_machine(void **state)
 	struct stat st;
 
 	if (lrs_cgroup_root__detect(&root)) {
-		skip();	/* no memory cgroup mounted at all */
+		skip(); /* no memory cgroup mounted at all */
 		return;
 	}
 	assert_int_equal(lrs_cgroup_root__from_path(root.path, &again), 0);
@@ -91,12 +118,14 @@ static void test_ksyms(void **state)
 	char buf[64];
 
 	assert_int_equal(ks->nr, 3);
-	assert_string_equal(lrs_ksyms__format(ks, 0xffffffff81000010ULL, buf, sizeof(buf)), "a_func+0x10");
-	assert_string_equal(lrs_ksyms__format(ks, 0xffffffff81000100ULL, buf, sizeof(buf)), "b_func+0x0");
+	assert_string_equal(lrs_ksyms__format(ks, 0xffffffff81000010ULL, buf, sizeof(buf)),
+			    "a_func+0x10");
+	assert_string_equal(lrs_ksyms__format(ks, 0xffffffff81000100ULL, buf, sizeof(buf)),
+			    "b_func+0x0");
 	assert_string_equal(lrs_ksyms__format(ks, 0x1000, buf, sizeof(buf)), "0x1000");
 	assert_string_equal(lrs_ksyms__data_name(ks, 0xffffffff82000000ULL), "a_lock");
 	assert_null(lrs_ksyms__data_name(ks, 0xffffffff82000008ULL));
-	assert_null(lrs_ksyms__data_name(ks, 0xffffffff81000000ULL));	/* text is not a lock */
+	assert_null(lrs_ksyms__data_name(ks, 0xffffffff81000000ULL)); /* text is not a lock */
 	lrs_ksyms__free(ks);
 }
 
@@ -110,14 +139,15 @@ static void test_ksyms_on_this_kernel(void **state)
 	assert_non_null(ks);
 	if (!ks->nr) {
 		lrs_ksyms__free(ks);
-		skip();	/* addresses hidden (kptr_restrict): not root */
+		skip(); /* addresses hidden (kptr_restrict): not root */
 		return;
 	}
 	for (size_t i = 0; i < ks->nr && !sched; i++)
 		if (!strcmp(ks->syms[i].name, "schedule"))
 			sched = &ks->syms[i];
 	assert_non_null(sched);
-	assert_string_equal(lrs_ksyms__format(ks, sched->addr + 4, buf, sizeof(buf)), "schedule+0x4");
+	assert_string_equal(lrs_ksyms__format(ks, sched->addr + 4, buf, sizeof(buf)),
+			    "schedule+0x4");
 	lrs_ksyms__free(ks);
 }
 
@@ -157,7 +187,8 @@ static void test_json_writer(void **state)
 {
 	char *out = capture(write_escapes, NULL);
 
-	assert_string_equal(out, "{\"s\":\"a\\\"b\\\\c\\nd\\u0001\",\"a\":[1,-2,null,{}],\"n\":null}");
+	assert_string_equal(out,
+			    "{\"s\":\"a\\\"b\\\\c\\nd\\u0001\",\"a\":[1,-2,null,{}],\"n\":null}");
 	free(out);
 }
 
@@ -208,7 +239,9 @@ static void test_snapshot_json_schema_fields(void **state)
 	assert_non_null(strstr(out, "\"lru_pages\":{\"inactive_anon\":0,\"active_anon\":0,"
 				    "\"inactive_file\":0,\"active_file\":77,\"unevictable\":0}"));
 	assert_non_null(strstr(out, "\"other_locks\":[{\"name\":\"zone N0/Normal\""));
-	assert_non_null(strstr(out, "\"drops\":{\"task\":0,\"stack\":0,\"stats_full\":0,\"insert_failed\":0,\"negative_time\":0}"));
+	assert_non_null(strstr(
+		out,
+		"\"drops\":{\"task\":0,\"stack\":0,\"stats_full\":0,\"insert_failed\":0,\"negative_time\":0}"));
 	/* one snapshot, one line: the recording format */
 	assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
 	free(out);
@@ -241,8 +274,11 @@ static void test_report_text_and_csv(void **state)
 	assert_non_null(strstr(text, "zone N0/Normal  [0xffff88863ffd6b08]"));
 	ra.format = LRS_REPORT_CSV;
 	csv = capture(write_report, &ra);
-	assert_non_null(strstr(csv, "lruvec,\"/lrs,\"\"odd\"\"\",0,0xffff888100229298,spinlock,120,4512000,90000,37600\n"));
-	assert_non_null(strstr(csv, "other,\"zone N0/Normal\",-1,0xffff88863ffd6b08,spinlock,3,9000,0,3000\n"));
+	assert_non_null(strstr(
+		csv,
+		"lruvec,\"/lrs,\"\"odd\"\"\",0,0xffff888100229298,spinlock,120,4512000,90000,37600\n"));
+	assert_non_null(strstr(
+		csv, "other,\"zone N0/Normal\",-1,0xffff88863ffd6b08,spinlock,3,9000,0,3000\n"));
 	free(text);
 	free(csv);
 	lrs_snapshot__free(ra.snap);
@@ -252,6 +288,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cgroup_root_parse),
+		cmocka_unit_test(test_cgroup_root_parse_picks),
 		cmocka_unit_test(test_cgroup_root_detect_on_this_machine),
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_ksyms_on_this_kernel),

@@ -111,7 +111,7 @@ static void test_metric_values(void **state)
 	assert_int_equal(lrs_model__push(m, snap_pages(3000000000, 4000000)), 0);
 	a = &m->rows[0].cells[0];
 	b = &m->rows[1].cells[1];
-	assert_true(lrs_cell__value(a, LRS_METRIC_WAIT) == 2000000.0);	/* 4 ms over 2 s */
+	assert_true(lrs_cell__value(a, LRS_METRIC_WAIT) == 2000000.0); /* 4 ms over 2 s */
 	assert_true(lrs_cell__value(a, LRS_METRIC_LRU_PAGES) == 730.0);
 	assert_true(lrs_cell__value(b, LRS_METRIC_LRU_PAGES) == 4005.0);
 	assert_true(lrs_cell__value(b, LRS_METRIC_WAIT) == 0.0);
@@ -177,7 +177,8 @@ static void test_import_lab(void **state)
 static void test_import_held(void **state)
 {
 	struct lrs_walk *w = import_fixture("walk-lab-v2-held.json");
-	const struct lrs_lruvec *a0 = find_lv(w->snap, "/lrs-a", 0), *a1 = find_lv(w->snap, "/lrs-a", 1);
+	const struct lrs_lruvec *a0 = find_lv(w->snap, "/lrs-a", 0),
+				*a1 = find_lv(w->snap, "/lrs-a", 1);
 	char buf[64];
 
 	assert_true(a0->walk.locked);
@@ -213,17 +214,17 @@ static void test_lock_state_format(void **state)
 static void test_import_rejects(void **state)
 {
 	static const char *const bad[] = {
-		"",
-		"{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": []}",		/* not from walk.py */
-		"{\"schema\": 1, \"source\": \"drgn\", \"t_ns\": 1",		/* cut short */
-		"{\"schema\": 1, \"source\": \"drgn\", \"t_ns\": 1}",		/* no lruvecs */
+		"", "{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": []}",  /* not from walk.py */
+		"{\"schema\": 1, \"source\": \"drgn\", \"t_ns\": 1",  /* cut short */
+		"{\"schema\": 1, \"source\": \"drgn\", \"t_ns\": 1}", /* no lruvecs */
 	};
 	struct lrs_walk *w = (void *)1;
 	char err[256];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(lrs_walk__import(bad[i], strlen(bad[i]), &w, err, sizeof(err)), -EINVAL);
+		assert_int_equal(lrs_walk__import(bad[i], strlen(bad[i]), &w, err, sizeof(err)),
+				 -EINVAL);
 		assert_null(w);
 		assert_true(err[0]);
 	}
@@ -270,7 +271,7 @@ static void test_mismatch_table(void **state)
 	assert_non_null(strstr(text, "1 lruvec(s) whose walk differs"));
 	assert_non_null(strstr(text, "page owner (memcg_data):"));
 	assert_non_null(strstr(text, "warning: memcg /y: fault at 0x0"));
-	assert_null(strstr(text, "lru_check"));	/* --no-walk style: no verdict */
+	assert_null(strstr(text, "lru_check")); /* --no-walk style: no verdict */
 	free(text);
 	lrs_walk__free(w);
 }
@@ -324,13 +325,13 @@ static void test_node_locks_counted_once(void **state)
 		lv[i].node = i % 2;
 		lv[i].walk.known = lv[i].walk.node_lock = true;
 		lv[i].walk.tail_cpu = -1;
-		lv[i].walk.locked = lv[i].node == 0;	/* node 0's lock, seen by 3 memcgs */
+		lv[i].walk.locked = lv[i].node == 0; /* node 0's lock, seen by 3 memcgs */
 	}
 	assert_int_equal(lrs_snapshot__walk_locks_busy(&s), 1);
-	lv[5].walk.pending = true;			/* node 1's too */
+	lv[5].walk.pending = true; /* node 1's too */
 	assert_int_equal(lrs_snapshot__walk_locks_busy(&s), 2);
 	for (int i = 0; i < 6; i++)
-		lv[i].walk.node_lock = false;		/* 5.11+: each lruvec's own lock */
+		lv[i].walk.node_lock = false; /* 5.11+: each lruvec's own lock */
 	assert_int_equal(lrs_snapshot__walk_locks_busy(&s), 4);
 	assert_int_equal(lrs_snapshot__walk_locks_busy(NULL), 0);
 }
@@ -350,7 +351,7 @@ static void test_tui_draws_walk(void **state)
 	m->metric = LRS_METRIC_LRU_PAGES;
 	assert_int_equal(lrs_model__push(m, w->snap), 0);
 	w->snap = NULL;
-	m->sel_memcg_id = 23;	/* /lrs-a, node 0: the taken lock */
+	m->sel_memcg_id = 23; /* /lrs-a, node 0: the taken lock */
 	m->sel_node_idx = 0;
 	assert_int_equal(lrs_tui__open(&tui, &opts, "xterm-256color", out, in), 0);
 	lrs_tui__resize(tui, 30, 120);
@@ -367,12 +368,12 @@ static void test_tui_draws_walk(void **state)
 	assert_true(y >= 0);
 	assert_non_null(strstr(screen_line(y), "1796 held"));
 	assert_non_null(strstr(screen_line(y), "1127"));
-	assert_non_null(strstr(screen_line(y), "2923"));	/* all nodes */
+	assert_non_null(strstr(screen_line(y), "2923")); /* all nodes */
 	assert_true(screen_find("lock word: locked, queue tail cpu1") >= 0);
 	y = screen_find(" active_file ");
 	assert_true(y >= 0);
 	assert_non_null(strstr(screen_line(y), " 1537 #"));
-	assert_true(screen_find("other locks") < 0);		/* a walk reads no contention */
+	assert_true(screen_find("other locks") < 0); /* a walk reads no contention */
 	/* m: back to wait/s, where a walk has nothing */
 	lrs_action__apply(LRS_ACT_METRIC_NEXT, m, lrs_tui__view_state(tui), 1);
 	lrs_tui__draw(tui, m);

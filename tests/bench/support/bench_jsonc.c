@@ -35,7 +35,8 @@ static void walk(struct json_object *v, uint64_t *sink)
 			walk(json_object_array_get_idx(v, i), sink);
 		break;
 	case json_type_object: {
-		json_object_object_foreach(v, key, item) {
+		json_object_object_foreach(v, key, item)
+		{
 			*sink += (unsigned char)key[0];
 			walk(item, sink);
 		}

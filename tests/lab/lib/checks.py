@@ -273,8 +273,8 @@ def pick_folio(prog, path, nid, list_name, nth=5):
         node = prog.read_u64(node)
     folio = node - reader.lru_off
     size = prog.type("struct page").size
-    return folio, prog.read(folio, size), reader.memcg_off, {p: m["addr"] for p, m in
-                                                              memcgs.items()}
+    addrs = {p: m["addr"] for p, m in memcgs.items()}
+    return folio, prog.read(folio, size), reader.memcg_off, addrs
 
 
 def pick_holder(prog, path, nid, pid):

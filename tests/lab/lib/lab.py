@@ -264,7 +264,7 @@ class Guest:
                 self.proc.kill()
                 self.proc.wait()
         self.serial_log.close()
-        self.lock_file.close()	# releases the guest lock
+        self.lock_file.close()  # releases the guest lock
 
 
 # ---- ELF vmcore fix-up --------------------------------------------------------------------
@@ -446,10 +446,10 @@ CONTENDED = dict(cpus_per_node=3, cpu="qemu64,-hypervisor", accel="tcg,thread=si
 
 def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300, disk="256M",
                        extra=None, machine=None):
-    """Boot a guest (machine: Guest's CPU words, default CONTENDED) whose PID 1 is init, with lruscope and its libraries in the
-    initramfs (and extra: {guest path: host path}), until it prints marker; returns (serial
-    lines, the data disk's path). A boot that times out is reported on stdout as a TAP comment
-    and retried once; a second raises."""
+    """Boot a guest (machine: Guest's CPU words, default CONTENDED) whose PID 1 is init, with
+    lruscope and its libraries in the initramfs (and extra: {guest path: host path}), until it
+    prints marker; returns (serial lines, the data disk's path). A boot that times out is
+    reported on stdout as a TAP comment and retried once; a second raises."""
     files = dict(binary_files(binary), **(extra or {}))
 
     def boot(d):

@@ -20,16 +20,18 @@ import lab
 # What the live tests run: the shell and its tools, Python, tmux and terminfo, BPF tools,
 # an X server and xdotool for the GUI, fonts for SDL_ttf, ss for the exporter's socket, drgn
 # for `lruscope walk` on the guest's own kernel.
-PACKAGES = """bash dash coreutils grep sed mawk findutils procps util-linux mount diffutils debianutils
-tar gzip zstd iproute2 libc-bin tmux ncurses-base python3 python3-minimal python3.11-minimal
-libpython3.11-minimal libpython3.11-stdlib bpftool bpftrace xvfb xserver-common x11-xkb-utils
-xkb-data xauth xdotool libxdo3 fonts-dejavu-core python3-drgn""".split()
+PACKAGES = """bash dash coreutils grep sed mawk findutils procps util-linux mount diffutils
+debianutils tar gzip zstd iproute2 libc-bin tmux ncurses-base python3 python3-minimal
+python3.11-minimal libpython3.11-minimal libpython3.11-stdlib bpftool bpftrace xvfb
+xserver-common x11-xkb-utils xkb-data xauth xdotool libxdo3 fonts-dejavu-core
+python3-drgn""".split()
 SKIP_PREFIXES = ("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/", "/usr/share/locale/",
                  "/usr/share/lintian/", "/usr/lib/python3.11/test/", "/usr/lib/python3.11/idlelib/",
                  "/usr/lib/python3.11/tkinter/", "/usr/lib/python3.11/ensurepip/")
 # commands Debian reaches through /etc/alternatives (the links are followed to their end)
 ALTERNATIVES = ["/usr/bin/awk", "/usr/bin/nawk", "/usr/bin/pager", "/usr/bin/which"]
-ETC_FILES = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf"]
+ETC_FILES = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/passwd", "/etc/group",
+             "/etc/nsswitch.conf"]
 MERGED_USR = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
 
 
@@ -37,7 +39,7 @@ def package_files(packages):
     """The paths of the packages' files that exist here (regular files and links)."""
     r = subprocess.run(["dpkg", "-L"] + packages, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
-    missing = [l for l in r.stderr.splitlines() if "is not installed" in l]
+    missing = [line for line in r.stderr.splitlines() if "is not installed" in line]
     if missing:
         raise lab.LabError("the live guest needs packages this host lacks (make deps): %s"
                            % "; ".join(missing))
@@ -159,7 +161,7 @@ def image(programs=()):
     img = os.path.join(base, "root-%s.img" % digest(files))
     if os.path.exists(img):
         return img
-    for old in os.listdir(base):	# one image at a time: a few hundred MB each
+    for old in os.listdir(base):  # one image at a time: a few hundred MB each
         if old.endswith(".img"):
             os.unlink(os.path.join(base, old))
     lab.log("building the live guest's root image from %d host files" % len(files))

@@ -70,8 +70,8 @@ def source(snap):
 
 def compare(tap, kdir, work, label, machine, append):
     """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
-    run) and the bytes of its tracepoint recording, after one check that the reports ran; None, with its 3 other checks skipped, if the guest
-    did not end."""
+    run) and the bytes of its tracepoint recording, after one check that the reports ran; None,
+    with its 3 other checks skipped, if the guest did not end."""
     names = ("slowpath", "tracepoint", "auto")
     got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
                [n + ext for n in names for ext in (".json", ".err")] +

@@ -11,29 +11,43 @@
 #define SYNTH_FANOUT 16
 
 static const char *const stack1[] = {
-	"folio_batch_move_lru+0x1a4", "folio_add_lru+0x5c", "filemap_add_folio+0x9e",
-	"page_cache_ra_unbounded+0x110", "filemap_get_pages+0x2c1", "filemap_read+0x14d",
-	"vfs_read+0x23d", "ksys_read+0x6f",
+	"folio_batch_move_lru+0x1a4",
+	"folio_add_lru+0x5c",
+	"filemap_add_folio+0x9e",
+	"page_cache_ra_unbounded+0x110",
+	"filemap_get_pages+0x2c1",
+	"filemap_read+0x14d",
+	"vfs_read+0x23d",
+	"ksys_read+0x6f",
 };
 static const char *const stack2[] = {
-	"folio_batch_move_lru+0x1a4", "folio_mark_accessed+0x92", "filemap_read+0x1f8",
-	"vfs_read+0x23d", "ksys_read+0x6f", "do_syscall_64+0x58",
+	"folio_batch_move_lru+0x1a4",
+	"folio_mark_accessed+0x92",
+	"filemap_read+0x1f8",
+	"vfs_read+0x23d",
+	"ksys_read+0x6f",
+	"do_syscall_64+0x58",
 };
 static const char *const stack3[] = {
 	"shrink_active_list+0x7e", "shrink_lruvec+0x5a1", "shrink_node+0x2d4",
-	"balance_pgdat+0x320", "kswapd+0x1f0", "kthread+0xe8",
+	"balance_pgdat+0x320",	   "kswapd+0x1f0",	  "kthread+0xe8",
 };
 static const char *const stack4[] = {
-	"shrink_lruvec+0x4c9", "shrink_node+0x2d4", "do_try_to_free_pages+0xd2",
-	"try_to_free_mem_cgroup_pages+0x104", "try_charge_memcg+0x1b3",
-	"__mem_cgroup_charge+0x44", "filemap_add_folio+0x3a",
+	"shrink_lruvec+0x4c9",	     "shrink_node+0x2d4",
+	"do_try_to_free_pages+0xd2", "try_to_free_mem_cgroup_pages+0x104",
+	"try_charge_memcg+0x1b3",    "__mem_cgroup_charge+0x44",
+	"filemap_add_folio+0x3a",
 };
 static const char *const stack5[] = {
-	"__remove_mapping+0x5e", "shrink_folio_list+0x6b8", "shrink_lruvec+0x4c9",
+	"__remove_mapping+0x5e",
+	"shrink_folio_list+0x6b8",
+	"shrink_lruvec+0x4c9",
 	"shrink_node+0x2d4",
 };
 static const char *const stack6[] = {
-	"__filemap_add_folio+0x1e2", "filemap_add_folio+0x3a", "page_cache_ra_unbounded+0x110",
+	"__filemap_add_folio+0x1e2",
+	"filemap_add_folio+0x3a",
+	"page_cache_ra_unbounded+0x110",
 	"filemap_get_pages+0x2c1",
 };
 
@@ -45,10 +59,18 @@ static const struct {
 };
 
 static const char *const other_names[] = {
-	"spinlock @ __remove_mapping", "spinlock @ __filemap_add_folio", "zone N0/Normal",
-	"pgdat N0 __lruvec", "spinlock @ try_to_wake_up", "rwsem mmap_lock",
-	"spinlock @ free_pcppages_bulk", "zone N0/DMA32", "spinlock @ rmqueue_bulk",
-	"spinlock @ __mod_timer", "spinlock @ percpu_counter_add", "spinlock @ d_alloc",
+	"spinlock @ __remove_mapping",
+	"spinlock @ __filemap_add_folio",
+	"zone N0/Normal",
+	"pgdat N0 __lruvec",
+	"spinlock @ try_to_wake_up",
+	"rwsem mmap_lock",
+	"spinlock @ free_pcppages_bulk",
+	"zone N0/DMA32",
+	"spinlock @ rmqueue_bulk",
+	"spinlock @ __mod_timer",
+	"spinlock @ percpu_counter_add",
+	"spinlock @ d_alloc",
 };
 
 /* splitmix64: a deterministic uniform value in [0, 1) per (seed, a, b, salt). */
@@ -110,7 +132,8 @@ static void counters_fill(struct lrs_lock_counters *c, double rate_per_s, double
 		n = (uint64_t)(rate_per_s * weights[k] * t_s);
 		c->hist[bucket] += n;
 		c->contended += n;
-		c->wait_ns += n * (uint64_t)(1.5 * (double)lrs_hist__bucket_low_ns(bucket ? bucket : 1));
+		c->wait_ns +=
+			n * (uint64_t)(1.5 * (double)lrs_hist__bucket_low_ns(bucket ? bucket : 1));
 	}
 	if (c->contended)
 		c->wait_max_ns = (2ULL << (b + 2)) - 1;
@@ -203,15 +226,16 @@ static int add_lruvec(struct lrs_snapshot *s, size_t i, int node, size_t nr_node
 
 	lv->lru_pages[LRS_INACTIVE_ANON] = (uint64_t)(200 * u);
 	lv->lru_pages[LRS_ACTIVE_ANON] = (uint64_t)(800 * u);
-	lv->lru_pages[LRS_INACTIVE_FILE] = 1000 + (uint64_t)(40000 * u) + ((uint64_t)t_s * 37) % 500;
+	lv->lru_pages[LRS_INACTIVE_FILE] =
+		1000 + (uint64_t)(40000 * u) + ((uint64_t)t_s * 37) % 500;
 	lv->lru_pages[LRS_ACTIVE_FILE] = 300 + (uint64_t)(9000 * u);
 	lv->lru_pages[LRS_UNEVICTABLE] = i == 0 ? 12 : 0;
 	return 0;
 }
 
 /* Depth-first from memcg i: parents before children, as the kernel walks them. */
-static int add_tree(struct lrs_snapshot *s, size_t i, size_t nr_memcgs, size_t nr_nodes,
-		    double t_s, unsigned int seed)
+static int add_tree(struct lrs_snapshot *s, size_t i, size_t nr_memcgs, size_t nr_nodes, double t_s,
+		    unsigned int seed)
 {
 	for (size_t n = 0; n < nr_nodes; n++)
 		if (add_lruvec(s, i, (int)n, nr_nodes, t_s, seed))
@@ -300,9 +324,9 @@ fail:
 
 /* ---- holders ------------------------------------------------------ */
 
-static int synth_row(struct lrs_holders *h, uint64_t lv_id, int node, int32_t pid,
-		     const char *comm, uint64_t id, const char *memcg, uint64_t imposed_ns,
-		     uint64_t holds, uint64_t waiters, int32_t stack_id)
+static int synth_row(struct lrs_holders *h, uint64_t lv_id, int node, int32_t pid, const char *comm,
+		     uint64_t id, const char *memcg, uint64_t imposed_ns, uint64_t holds,
+		     uint64_t waiters, int32_t stack_id)
 {
 	struct lrs_holder_row *r = &h->rows[h->nr_rows++];
 
@@ -320,8 +344,8 @@ static int synth_row(struct lrs_holders *h, uint64_t lv_id, int node, int32_t pi
 	return memcg && !r->memcg ? -1 : 0;
 }
 
-static int synth_cell(struct lrs_holders *h, uint64_t w, const char *wp, uint64_t o,
-		      const char *op, uint64_t hd, const char *hp, uint64_t imposed_ns)
+static int synth_cell(struct lrs_holders *h, uint64_t w, const char *wp, uint64_t o, const char *op,
+		      uint64_t hd, const char *hp, uint64_t imposed_ns)
 {
 	struct lrs_matrix_cell *c = &h->cells[h->nr_cells++];
 
@@ -359,11 +383,13 @@ int lrs_synth__holders(struct lrs_snapshot *snap, int mode)
 		uint64_t k = (uint64_t)lv->node + 1;
 
 		if (lv->memcg_id == 2) {
-			err |= synth_row(h, 2, lv->node, 4242, "dd", 2, "/lrs-s1", 40000000 * k, 30, 45, 1);
+			err |= synth_row(h, 2, lv->node, 4242, "dd", 2, "/lrs-s1", 40000000 * k, 30,
+					 45, 1);
 			err |= synth_row(h, 2, lv->node, 77, "kswapd0", 1, "/", 10000000, 8, 8, 3);
 			err |= synth_row(h, 2, lv->node, 0, "", 0, NULL, 2000000, 5, 5, -1);
 		} else if (lv->memcg_id == 3) {
-			err |= synth_row(h, 3, lv->node, 5151, "cat", 3, "/lrs-s2", 3000000, 2, 2, 2);
+			err |= synth_row(h, 3, lv->node, 5151, "cat", 3, "/lrs-s2", 3000000, 2, 2,
+					 2);
 		}
 	}
 	err |= synth_cell(h, 2, "/lrs-s1", 2, "/lrs-s1", 2, "/lrs-s1", 80000000);
