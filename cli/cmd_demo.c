@@ -25,14 +25,25 @@ static unsigned int default_readers(void)
 #define STR(x) STR_(x)
 
 enum {
-	OPT_READERS = LRS_OPT_KEY_LONG, OPT_LAYOUT, OPT_DURATION, OPT_RUNS, OPT_SIZE, OPT_LIMIT,
-	OPT_READ, OPT_BATCH, OPT_JSON, OPT_NO_COLOR, OPT_RECORD, OPT_LAB,
+	OPT_READERS = LRS_OPT_KEY_LONG,
+	OPT_LAYOUT,
+	OPT_DURATION,
+	OPT_RUNS,
+	OPT_SIZE,
+	OPT_LIMIT,
+	OPT_READ,
+	OPT_BATCH,
+	OPT_JSON,
+	OPT_NO_COLOR,
+	OPT_RECORD,
+	OPT_LAB,
 };
 
 static const struct lrs_opt opts[] = {
 	{ "readers", OPT_READERS, 0, "N",
-	  "reader processes, two per container (default " STR(DEMO_READERS_PER_CPU) " per CPU, at "
-	  "most " STR(DEMO_MAX_READERS) ")" },
+	  "reader processes, two per container (default " STR(
+		  DEMO_READERS_PER_CPU) " per CPU, at "
+					"most " STR(DEMO_MAX_READERS) ")" },
 	{ "layout", OPT_LAYOUT, 0, "L", "shared, isolated or both (default both)",
 	  .choices = "shared isolated both",
 	  .man = ".BR shared ,\n"
@@ -40,7 +51,8 @@ static const struct lrs_opt opts[] = {
 		 "or\n"
 		 ".B both\n"
 		 "(default).\n" },
-	{ "duration", OPT_DURATION, 0, "SECS", "length of one run (default " STR(DEMO_DURATION_S) " s)" },
+	{ "duration", OPT_DURATION, 0, "SECS",
+	  "length of one run (default " STR(DEMO_DURATION_S) " s)" },
 	{ "runs", OPT_RUNS, 0, "K", "runs per layout, alternating (default " STR(DEMO_RUNS) ")" },
 	{ "size", OPT_SIZE, 0, "BYTES",
 	  "sparse file per container, k/m/g suffixes (default 1g, at least 4k)",
@@ -137,32 +149,32 @@ static const struct lrs_opt opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: sudo lruscope demo [--readers N] [--layout shared|isolated|both]\n"
-"                          [--duration SECS] [--runs K] [--size BYTES] [--limit BYTES]\n"
-"                          [--read 4k|dd] [--batch] [--json] [-i SECS] [--no-color]\n"
-"                          [--record DIR] [--spin-source SRC] [--lab]\n"
-"\n"
-"The per-memcg lru_lock experiment (Linux 5.11), rebuilt on today's kernel.\n"
-"Before 5.11 a NUMA node had one LRU lock that every container queued on; since,\n"
-"each memcg has its own lock per node. The demo runs vm-scalability's readtwice\n"
-"(per container a sparse file and two concurrent readers, a memory limit per\n"
-"container so reclaim keeps the LRU moving) in two layouts:\n"
-"  shared    all readers in ONE memcg: one lruvec, one lock per node (the old world)\n"
-"  isolated  one memcg per container: one lock each (today's world)\n"
-"and shows the live heatmap during each run, then a side-by-side summary:\n"
-"throughput (MB/s over all readers), lruvec-lock contentions and wait, the other\n"
-"locks' wait, the ratios, and whether the throughput difference is outside the\n"
-"run-to-run noise (the layouts alternate; median and range over --runs).\n"
-"\n");
+		"usage: sudo lruscope demo [--readers N] [--layout shared|isolated|both]\n"
+		"                          [--duration SECS] [--runs K] [--size BYTES] [--limit BYTES]\n"
+		"                          [--read 4k|dd] [--batch] [--json] [-i SECS] [--no-color]\n"
+		"                          [--record DIR] [--spin-source SRC] [--lab]\n"
+		"\n"
+		"The per-memcg lru_lock experiment (Linux 5.11), rebuilt on today's kernel.\n"
+		"Before 5.11 a NUMA node had one LRU lock that every container queued on; since,\n"
+		"each memcg has its own lock per node. The demo runs vm-scalability's readtwice\n"
+		"(per container a sparse file and two concurrent readers, a memory limit per\n"
+		"container so reclaim keeps the LRU moving) in two layouts:\n"
+		"  shared    all readers in ONE memcg: one lruvec, one lock per node (the old world)\n"
+		"  isolated  one memcg per container: one lock each (today's world)\n"
+		"and shows the live heatmap during each run, then a side-by-side summary:\n"
+		"throughput (MB/s over all readers), lruvec-lock contentions and wait, the other\n"
+		"locks' wait, the ratios, and whether the throughput difference is outside the\n"
+		"run-to-run noise (the layouts alternate; median and range over --runs).\n"
+		"\n");
 	lrs_opts__write_help(f, opts);
 	fprintf(f,
-"\n"
-"Here --readers is %u by default. Readers run with cpu.shares %d (a cpu\n"
-"cgroup %scpu on cgroup v1, cpu.weight on v2) so other load on a small\n"
-"machine disturbs the measurement less. Everything it creates\n"
-"(memcgs %s*, sparse files in $LRS_WORKDIR or /var/tmp, its readers) is\n"
-"removed at the end, on Ctrl-C and on SIGTERM. One demo at a time (lock\n"
-"%s). Needs root. Exit: 0 ok, 1 failure, 2 usage.\n",
+		"\n"
+		"Here --readers is %u by default. Readers run with cpu.shares %d (a cpu\n"
+		"cgroup %scpu on cgroup v1, cpu.weight on v2) so other load on a small\n"
+		"machine disturbs the measurement less. Everything it creates\n"
+		"(memcgs %s*, sparse files in $LRS_WORKDIR or /var/tmp, its readers) is\n"
+		"removed at the end, on Ctrl-C and on SIGTERM. One demo at a time (lock\n"
+		"%s). Needs root. Exit: 0 ok, 1 failure, 2 usage.\n",
 		default_readers(), DEMO_CPU_SHARES, DEMO_PREFIX, DEMO_PREFIX, DEMO_LOCK_PATH);
 }
 
@@ -190,8 +202,10 @@ static int parse_size(const char *opt, const char *value, unsigned long long min
 	unsigned long long v;
 
 	if (lrs_parse_bytes(value, &v) || v < min_bytes) {
-		fprintf(stderr, "lruscope demo: --%s '%s': bytes with an optional k/m/g suffix, at "
-			"least %s, e.g. 256m\n", opt, value, min);
+		fprintf(stderr,
+			"lruscope demo: --%s '%s': bytes with an optional k/m/g suffix, at "
+			"least %s, e.g. 256m\n",
+			opt, value, min);
 		return -EINVAL;
 	}
 	*out = v;
@@ -206,8 +220,10 @@ static int apply(void *ctx, int key, const char *value)
 	case OPT_READERS:
 		o->readers_given = true;
 		if (lrs_parse_uint(value, DEMO_MAX_READERS, &o->wl.readers) || !o->wl.readers) {
-			fprintf(stderr, "lruscope demo: --readers '%s': a number from 1 to %u (2 per "
-				"container)\n", value, DEMO_MAX_READERS);
+			fprintf(stderr,
+				"lruscope demo: --readers '%s': a number from 1 to %u (2 per "
+				"container)\n",
+				value, DEMO_MAX_READERS);
 			return -EINVAL;
 		}
 		return 0;
@@ -217,7 +233,9 @@ static int apply(void *ctx, int key, const char *value)
 		} else if (!lrs_layout__parse(value, &o->wl.layout)) {
 			o->both = false;
 		} else {
-			fprintf(stderr, "lruscope demo: --layout '%s': use shared, isolated or both\n", value);
+			fprintf(stderr,
+				"lruscope demo: --layout '%s': use shared, isolated or both\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
@@ -231,16 +249,19 @@ static int apply(void *ctx, int key, const char *value)
 	case OPT_RUNS:
 		o->runs_given = true;
 		if (lrs_parse_uint(value, 100, &o->runs) || !o->runs) {
-			fprintf(stderr, "lruscope demo: --runs '%s': a number from 1 to 100\n", value);
+			fprintf(stderr, "lruscope demo: --runs '%s': a number from 1 to 100\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_SIZE:
 		o->size_given = true;
-		return parse_size("size", value, LRS_WORKLOAD_MIN_FILE_BYTES, "4k", &o->wl.file_bytes);
+		return parse_size("size", value, LRS_WORKLOAD_MIN_FILE_BYTES, "4k",
+				  &o->wl.file_bytes);
 	case OPT_LIMIT:
 		o->limit_given = true;
-		return parse_size("limit", value, LRS_WORKLOAD_MIN_LIMIT_BYTES, "4m", &o->wl.limit_bytes);
+		return parse_size("limit", value, LRS_WORKLOAD_MIN_LIMIT_BYTES, "4m",
+				  &o->wl.limit_bytes);
 	case OPT_READ:
 		if (lrs_read_mode__parse(value, &o->wl.read)) {
 			fprintf(stderr, "lruscope demo: --read '%s': use 4k or dd\n", value);
@@ -275,7 +296,7 @@ static int apply(void *ctx, int key, const char *value)
 	case LRS_COPT_SPIN_SOURCE:
 		return lrs_cli__spin_source("demo", value, &o->spin_source);
 	default:
-		return -ENOENT;	/* the table has no other */
+		return -ENOENT; /* the table has no other */
 	}
 }
 
@@ -307,10 +328,10 @@ static int run(int argc, char **argv)
 	if (!o.limit_given)
 		o.wl.limit_bytes = default_limit(lrs_workload__containers(o.wl.readers));
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-		o.batch = true;	/* no terminal for the heatmap */
+		o.batch = true; /* no terminal for the heatmap */
 	if (geteuid() != 0) {
 		fprintf(stderr, "lruscope demo: needs root (memcgs, BPF): run 'sudo lruscope demo' "
-			"or 'sudo make demo'\n");
+				"or 'sudo make demo'\n");
 		return LRS_EXIT_FAIL;
 	}
 	lrs_signals__install();
@@ -319,7 +340,8 @@ static int run(int argc, char **argv)
 
 const struct lrs_command lrs_command_demo = {
 	.name = "demo",
-	.synopsis = "demo     [--readers N] [--layout shared|isolated|both] [--batch]   the per-memcg lru_lock experiment",
+	.synopsis =
+		"demo     [--readers N] [--layout shared|isolated|both] [--batch]   the per-memcg lru_lock experiment",
 	.opts = opts,
 	.help = usage,
 	.run = run,

@@ -149,7 +149,8 @@ static void help(FILE *f)
 		"interval over 4 times the collector's own is a pause (the file misses what\n"
 		"happened, as between demo --record runs): not a sample.\n\n");
 	lrs_opts__write_help(f, opts);
-	fprintf(f, "\n"
+	fprintf(f,
+		"\n"
 		"exit status: 0 ok (changes or not), 1 a recording could not be read, 2 usage error\n");
 }
 
@@ -193,7 +194,8 @@ static int apply(void *ctx, int key, const char *value)
 	case 'm':
 		pct = strtod(value, &end);
 		if (end == value || *end || !(pct >= 0 && pct <= 1000)) {
-			fprintf(stderr, "lruscope diff: --min-change '%s': want a percentage, 0 to 1000\n",
+			fprintf(stderr,
+				"lruscope diff: --min-change '%s': want a percentage, 0 to 1000\n",
 				value);
 			return -EINVAL;
 		}
@@ -212,7 +214,7 @@ static int apply(void *ctx, int key, const char *value)
 		a->no_color = true;
 		return 0;
 	default:
-		return -ENOENT;	/* the table has no other */
+		return -ENOENT; /* the table has no other */
 	}
 }
 
@@ -220,8 +222,10 @@ static int apply(void *ctx, int key, const char *value)
 static int check(const struct diff_args *a, char **operands, int nr_operands)
 {
 	if (nr_operands != 2) {
-		fprintf(stderr, "lruscope diff: want two recordings, A and B, got %d: "
-			"usage: lruscope diff [--format text|json | --tui] A B\n", nr_operands);
+		fprintf(stderr,
+			"lruscope diff: want two recordings, A and B, got %d: "
+			"usage: lruscope diff [--format text|json | --tui] A B\n",
+			nr_operands);
 		return -EINVAL;
 	}
 	if (!strcmp(operands[0], "-") && !strcmp(operands[1], "-")) {
@@ -236,7 +240,7 @@ static int check(const struct diff_args *a, char **operands, int nr_operands)
 		fprintf(stderr, "lruscope diff: --screenshot goes with --gui\n");
 		return -EINVAL;
 	}
-	if (a->gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
+	if (a->gui && !LRS_GUI) { /* make GUI=0: no window in this build */
 		fprintf(stderr, "lruscope diff: --gui: this lruscope was built without the SDL2 "
 				"window (make GUI=0); use --tui or the text\n");
 		return -EINVAL;
@@ -255,18 +259,20 @@ static int show(const struct diff_args *a, const struct lrs_compare *cmp,
 
 		lrs_signals__install();
 		ret = lrs_tui__run_diff(cmp, in_a->name, in_b->name, &topts);
-		if (ret && ret != -ENOTTY)	/* -ENOTTY: the TUI said why */
+		if (ret && ret != -ENOTTY) /* -ENOTTY: the TUI said why */
 			fprintf(stderr, "lruscope diff: --tui: %s\n", strerror(-ret));
 		return ret ? LRS_EXIT_FAIL : LRS_EXIT_OK;
 	}
 #if LRS_GUI
 	if (a->gui) {
-		struct lrs_gui_opts gopts = { .screenshot = a->screenshot, .stop = &lrs_stop,
+		struct lrs_gui_opts gopts = { .screenshot = a->screenshot,
+					      .stop = &lrs_stop,
 					      .title = "lruscope diff" };
 
 		lrs_signals__install();
 		/* the GUI said what went wrong */
-		return lrs_gui__run_diff(cmp, in_a->name, in_b->name, &gopts) ? LRS_EXIT_FAIL : LRS_EXIT_OK;
+		return lrs_gui__run_diff(cmp, in_a->name, in_b->name, &gopts) ? LRS_EXIT_FAIL :
+										LRS_EXIT_OK;
 	}
 #endif
 	/* a reader that closed the pipe (| head) makes EPIPE, not a silent death */
@@ -300,9 +306,10 @@ static int run(int argc, char **argv)
 	run_a = read_side(&in_a);
 	run_b = run_a ? read_side(&in_b) : NULL;
 	if (!run_b)
-		goto out;	/* the reader said what and where */
+		goto out; /* the reader said what and where */
 	if (lrs_compare(run_a, run_b, &a.test, &cmp)) {
-		fprintf(stderr, "lruscope diff: out of memory comparing %s and %s\n", in_a.name, in_b.name);
+		fprintf(stderr, "lruscope diff: out of memory comparing %s and %s\n", in_a.name,
+			in_b.name);
 		goto out;
 	}
 	status = show(&a, cmp, &in_a, &in_b);
@@ -315,7 +322,8 @@ out:
 
 const struct lrs_command lrs_command_diff = {
 	.name = "diff",
-	.synopsis = "diff     [-f text|json | --tui | --gui] A B  compare two recordings: what changed, beyond noise",
+	.synopsis =
+		"diff     [-f text|json | --tui | --gui] A B  compare two recordings: what changed, beyond noise",
 	.opts = opts,
 	.operands = LRS_OPT_FILE,
 	.help = help,

@@ -45,7 +45,8 @@ static const struct lrs_opt opts[] = {
 		 ".B \\-\\-listen\n"
 		 "is given too, and privileges are kept.\n" },
 	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "how often the page is refreshed (default 5)" },
-	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "stop after SECS (default: until Ctrl-C or SIGTERM)",
+	{ "duration", 'd', LRS_OPT_SHORT, "SECS",
+	  "stop after SECS (default: until Ctrl-C or SIGTERM)",
 	  .man = "Stop after SECS, also when that is shorter than the interval (the last page is\n"
 		 "then taken at SECS).\n" },
 	{ "max-series", OPT_MAX_SERIES, 0, "N",
@@ -79,7 +80,8 @@ static void help(FILE *f)
 		"usage: lruscope export [--listen ADDR:PORT] [--textfile DIR] [-i SECS] [options]\n\n"
 		"Serve lruvec lock waits per memcg and NUMA node as Prometheus metrics at\n"
 		"http://ADDR:PORT/metrics (the Prometheus text format, or OpenMetrics when the\n"
-		"scraper asks for it), and/or write them to DIR/" LRS_TEXTFILE_NAME " for node_exporter's\n"
+		"scraper asks for it), and/or write them to DIR/" LRS_TEXTFILE_NAME
+		" for node_exporter's\n"
 		"textfile collector. Loads BPF as root, then serves as --user with only CAP_BPF\n"
 		"and CAP_PERFMON. docs/metrics.md lists every metric.\n\n");
 	lrs_opts__write_help(f, opts);
@@ -111,9 +113,11 @@ static int apply(void *ctx, int key, const char *value)
 	case OPT_LISTEN:
 		/* a bad address is a usage error, said before anything is loaded */
 		if (lrs_http__parse_addr(value, &ss, &len)) {
-			fprintf(stderr, "lruscope export: --listen '%s': want ADDR:PORT, an IPv4 or [IPv6] "
-					"address and a port from 1 to 65535, as 127.0.0.1:9464 or "
-					"[::1]:9464\n", value);
+			fprintf(stderr,
+				"lruscope export: --listen '%s': want ADDR:PORT, an IPv4 or [IPv6] "
+				"address and a port from 1 to 65535, as 127.0.0.1:9464 or "
+				"[::1]:9464\n",
+				value);
 			return -EINVAL;
 		}
 		a->listen = value;
@@ -128,14 +132,16 @@ static int apply(void *ctx, int key, const char *value)
 		return lrs_cli__seconds("export", 'd', value, &a->duration);
 	case OPT_MAX_SERIES:
 		if (lrs_parse_uint(value, 100000000, &a->max_series) || a->max_series < 100) {
-			fprintf(stderr, "lruscope export: --max-series '%s': want a number, at least 100\n",
+			fprintf(stderr,
+				"lruscope export: --max-series '%s': want a number, at least 100\n",
 				value);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_TOP_LOCKS:
 		if (lrs_parse_uint(value, 10000, &a->top_locks)) {
-			fprintf(stderr, "lruscope export: --top-locks '%s': want 0 to 10000\n", value);
+			fprintf(stderr, "lruscope export: --top-locks '%s': want 0 to 10000\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
@@ -184,7 +190,10 @@ static void say_where(const struct export_args *a, bool serve, double interval_s
 static int run(int argc, char **argv)
 {
 	struct export_args a = {
-		.listen = DEFAULT_LISTEN, .user = "nobody", .max_series = 10000, .top_locks = 20,
+		.listen = DEFAULT_LISTEN,
+		.user = "nobody",
+		.max_series = 10000,
+		.top_locks = 20,
 	};
 	struct lrs_source *src = NULL;
 	struct lrs_http *http = NULL;
@@ -194,8 +203,8 @@ static int run(int argc, char **argv)
 
 	lrs_collector_opts__defaults(&a.copts);
 	a.copts.interval_s = 5;
-	a.copts.stack_every = 0;	/* only the cause family uses stacks: none sampled, unless asked */
-	a.copts.bpf_stats = true;	/* lruscope_bpf_run_seconds_total */
+	a.copts.stack_every = 0; /* only the cause family uses stacks: none sampled, unless asked */
+	a.copts.bpf_stats = true; /* lruscope_bpf_run_seconds_total */
 	if (lrs_opts__parse(&lrs_command_export, argc, argv, apply, &a, &status) < 0)
 		return status;
 	serve = a.listen_given || !a.textfile;
@@ -212,11 +221,17 @@ static int run(int argc, char **argv)
 		goto out;
 	if (!a.quiet)
 		say_where(&a, serve, src->interval_s);
-	if (lrs_export__run(src, &(struct lrs_export_opts){
-			.version = LRS_VERSION, .http = http, .textfile_dir = a.textfile,
-			.max_series = a.max_series, .top_locks = a.top_locks,
-			.holders = a.copts.holders, .duration_s = a.duration,
-		}, &lrs_stop, err, sizeof(err))) {
+	if (lrs_export__run(src,
+			    &(struct lrs_export_opts){
+				    .version = LRS_VERSION,
+				    .http = http,
+				    .textfile_dir = a.textfile,
+				    .max_series = a.max_series,
+				    .top_locks = a.top_locks,
+				    .holders = a.copts.holders,
+				    .duration_s = a.duration,
+			    },
+			    &lrs_stop, err, sizeof(err))) {
 		fprintf(stderr, "lruscope export: %s\n", err);
 		goto out;
 	}
@@ -229,7 +244,8 @@ out:
 
 const struct lrs_command lrs_command_export = {
 	.name = "export",
-	.synopsis = "export   [--listen ADDR:PORT] [--textfile DIR]   Prometheus metrics for fleets",
+	.synopsis =
+		"export   [--listen ADDR:PORT] [--textfile DIR]   Prometheus metrics for fleets",
 	.opts = opts,
 	.help = help,
 	.run = run,

@@ -24,7 +24,8 @@ enum { OPT_SCREENSHOT = LRS_OPT_KEY_LONG, OPT_SCREENSHOT_WINDOW, OPT_SIZE, OPT_F
 #define GUI_MAX_SIDE 16384
 
 static const struct lrs_opt opts[] = {
-	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "time between updates (default 1; + and - change it)" },
+	{ "interval", 'i', LRS_OPT_SHORT, "SECS",
+	  "time between updates (default 1; + and - change it)" },
 	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "exit after this long (default: until q)" },
 	{ "screenshot", OPT_SCREENSHOT, LRS_OPT_FILE, "FILE",
 	  "no window: collect for -d SECS (default 3), draw one frame into FILE (PNG), exit",
@@ -44,7 +45,8 @@ static const struct lrs_opt opts[] = {
 		 "then save its last frame (needs a display).\n" },
 	{ "size", OPT_SIZE, 0, "WxH",
 	  "window size in points (default 1280x800; from 320x240 to 16384x16384)" },
-	{ "font", OPT_FONT, LRS_OPT_FILE, "FILE", "a TTF font (default: $LRS_FONT, DejaVu Sans Mono)",
+	{ "font", OPT_FONT, LRS_OPT_FILE, "FILE",
+	  "a TTF font (default: $LRS_FONT, DejaVu Sans Mono)",
 	  .man = "A TTF font (default:\n"
 		 ".BR $LRS_FONT ,\n"
 		 "then DejaVu Sans Mono).\n" },
@@ -55,21 +57,20 @@ static const struct lrs_opt opts[] = {
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: lruscope gui [-i SECS] [options]\n"
-		"\n"
-		"A live window of LRU lock contention. On top, the heatmap: one row per\n"
-		"memory cgroup, one column per NUMA node; each cell is one lruvec's\n"
-		"lru_lock, coloured by the time tasks waited for it per second (viridis,\n"
-		"log scale, legend below). Under it, the hottest lruvecs over time, and the\n"
-		"selected lruvec's wait histogram over time (log2 buckets). On the right,\n"
-		"the selected lruvec's detail: rates, waiting tasks and their memcgs,\n"
-		"waiting stacks, LRU list sizes, and the other contended locks.\n"
-		"Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON); to watch\n"
-		"as yourself, record as root and replay: sudo lruscope record -o - |\n"
-		"lruscope replay - --gui.\n"
-		"\n"
-		"options:\n");
+	fprintf(f, "usage: lruscope gui [-i SECS] [options]\n"
+		   "\n"
+		   "A live window of LRU lock contention. On top, the heatmap: one row per\n"
+		   "memory cgroup, one column per NUMA node; each cell is one lruvec's\n"
+		   "lru_lock, coloured by the time tasks waited for it per second (viridis,\n"
+		   "log scale, legend below). Under it, the hottest lruvecs over time, and the\n"
+		   "selected lruvec's wait histogram over time (log2 buckets). On the right,\n"
+		   "the selected lruvec's detail: rates, waiting tasks and their memcgs,\n"
+		   "waiting stacks, LRU list sizes, and the other contended locks.\n"
+		   "Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON); to watch\n"
+		   "as yourself, record as root and replay: sudo lruscope record -o - |\n"
+		   "lruscope replay - --gui.\n"
+		   "\n"
+		   "options:\n");
 	lrs_opts__write_help(f, opts);
 	fprintf(f, "\nkeys and mouse:\n");
 	lrs_keymap__write_help(f, LRS_KEYMAP_GUI, LRS_KEYMAP_REPLAY);
@@ -84,8 +85,8 @@ static int parse_size(const char *s, int *w, int *h)
 {
 	char x, rest;
 
-	if (sscanf(s, "%d%c%d%c", w, &x, h, &rest) != 3 || (x != 'x' && x != 'X') || *w < GUI_MIN_W ||
-	    *h < GUI_MIN_H || *w > GUI_MAX_SIDE || *h > GUI_MAX_SIDE)
+	if (sscanf(s, "%d%c%d%c", w, &x, h, &rest) != 3 || (x != 'x' && x != 'X') ||
+	    *w < GUI_MIN_W || *h < GUI_MIN_H || *w > GUI_MAX_SIDE || *h > GUI_MAX_SIDE)
 		return -EINVAL;
 	return 0;
 }
@@ -107,7 +108,8 @@ static int apply(void *ctx, int key, const char *value)
 		return 0;
 	case OPT_SIZE:
 		if (parse_size(value, &a->gopts.width, &a->gopts.height)) {
-			fprintf(stderr, "lruscope gui: --size '%s': want WIDTHxHEIGHT, from %dx%d to %dx%d\n",
+			fprintf(stderr,
+				"lruscope gui: --size '%s': want WIDTHxHEIGHT, from %dx%d to %dx%d\n",
 				value, GUI_MIN_W, GUI_MIN_H, GUI_MAX_SIDE, GUI_MAX_SIDE);
 			return -EINVAL;
 		}
@@ -133,9 +135,10 @@ static int check(struct gui_args *a)
 		return -EINVAL;
 	font = lrs_gui_font__find(a->gopts.font_path);
 	if (!font || access(font, R_OK)) {
-		fprintf(stderr, "lruscope gui: font %s: %s; install fonts-dejavu-core, or pass "
-				"--font FILE.ttf (or set LRS_FONT)\n", font ? font : "DejaVuSansMono.ttf",
-			font ? strerror(errno) : "not found");
+		fprintf(stderr,
+			"lruscope gui: font %s: %s; install fonts-dejavu-core, or pass "
+			"--font FILE.ttf (or set LRS_FONT)\n",
+			font ? font : "DejaVuSansMono.ttf", font ? strerror(errno) : "not found");
 		return -ENOENT;
 	}
 	if ((!a->gopts.screenshot || a->gopts.screenshot_window) && lrs_gui__check_display())
@@ -158,9 +161,10 @@ static int run(int argc, char **argv)
 	return lrs_cli__run_view(&(struct lrs_cli_view){
 		.cmd = "gui", .live = &a.copts, .sort = LRS_SORT_NAME, .gui = &a.gopts });
 #else
-	fprintf(stderr, "lruscope gui: this lruscope was built without the SDL2 window (make GUI=0); "
-			"use 'lruscope top', or rebuild with libsdl2-dev, libsdl2-ttf-dev and "
-			"libpng-dev installed\n");
+	fprintf(stderr,
+		"lruscope gui: this lruscope was built without the SDL2 window (make GUI=0); "
+		"use 'lruscope top', or rebuild with libsdl2-dev, libsdl2-ttf-dev and "
+		"libpng-dev installed\n");
 	return LRS_EXIT_USAGE;
 #endif
 }

@@ -9,11 +9,10 @@
 
 enum { OPT_MAN = LRS_OPT_KEY_LONG };
 
-static const struct lrs_opt opts[] = {
-	{ "man", OPT_MAN, 0, NULL, "the man page's KEYS section (roff)" },
-	LRS_OPT_GROUP(lrs_opts_help),
-	{ 0 }
-};
+static const struct lrs_opt opts[] = { { "man", OPT_MAN, 0, NULL,
+					 "the man page's KEYS section (roff)" },
+				       LRS_OPT_GROUP(lrs_opts_help),
+				       { 0 } };
 
 static void help(FILE *f)
 {
@@ -26,7 +25,7 @@ static void help(FILE *f)
 static int apply(void *ctx, int key, const char *value)
 {
 	if (key != OPT_MAN)
-		return -ENOENT;	/* the table has no other */
+		return -ENOENT; /* the table has no other */
 	*(bool *)ctx = true;
 	return 0;
 }

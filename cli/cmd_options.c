@@ -41,8 +41,10 @@ static const char *value_kind(unsigned int flags, const char *choices, char *buf
 		buf[i] = 0;
 		return buf;
 	}
-	return flags & LRS_OPT_FILE ? "file" : flags & LRS_OPT_DIR ? "dir" :
-	       flags & LRS_OPT_USER ? "user" : "-";
+	return flags & LRS_OPT_FILE ? "file" :
+	       flags & LRS_OPT_DIR  ? "dir" :
+	       flags & LRS_OPT_USER ? "user" :
+				      "-";
 }
 
 static void write_table(FILE *f)
@@ -59,9 +61,10 @@ static void write_table(FILE *f)
 			if (o->flags & LRS_OPT_SHORT)
 				snprintf(letter, sizeof(letter), "-%c", o->key);
 			snprintf(name, sizeof(name), "--%s", o->name);
-			fprintf(f, "%-10s %-5s %-20s %-16s %s\n", lrs_commands[i]->name, letter, name,
-				o->arg ? o->arg : "-",
-				o->arg ? value_kind(o->flags, o->choices, kind, sizeof(kind)) : "-");
+			fprintf(f, "%-10s %-5s %-20s %-16s %s\n", lrs_commands[i]->name, letter,
+				name, o->arg ? o->arg : "-",
+				o->arg ? value_kind(o->flags, o->choices, kind, sizeof(kind)) :
+					 "-");
 		}
 	}
 }
@@ -74,7 +77,8 @@ static void write_commands(FILE *f)
 
 		fprintf(f, "%-10s %-6s %s\n", c->name, c->synopsis ? "listed" : "hidden",
 			c->operands || c->operand_choices ?
-			value_kind(c->operands, c->operand_choices, kind, sizeof(kind)) : "-");
+				value_kind(c->operands, c->operand_choices, kind, sizeof(kind)) :
+				"-");
 	}
 }
 

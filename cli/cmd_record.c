@@ -31,8 +31,10 @@ static const struct lrs_opt opts[] = {
 	  .man = "Overwrite\n"
 		 ".I FILE\n"
 		 "if it exists; without it an existing file is refused (status 1) and left as it was.\n" },
-	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "stop after SECS (default: until Ctrl-C or SIGTERM)" },
-	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "time between snapshots (default 1, at least 0.01)" },
+	{ "duration", 'd', LRS_OPT_SHORT, "SECS",
+	  "stop after SECS (default: until Ctrl-C or SIGTERM)" },
+	{ "interval", 'i', LRS_OPT_SHORT, "SECS",
+	  "time between snapshots (default 1, at least 0.01)" },
 	{ "quiet", 'q', LRS_OPT_SHORT, NULL, "no summary on stderr at the end",
 	  .man = "No summary on standard error at the end.\n" },
 	LRS_OPT_GROUP(lrs_opts_collector),
@@ -42,17 +44,15 @@ static const struct lrs_opt opts[] = {
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: lruscope record -o FILE [-d SECS] [-i SECS] [--force] [options]\n\n"
-		"Write a recording: a header line, then one snapshot per interval (the JSON of\n"
-		"'report -f json', lines that only say what changed after the first). Each\n"
-		"interval is flushed, so a recorder that is killed leaves a readable file.\n"
-		"Needs root to load BPF; 'lruscope replay FILE' and 'lruscope report -i FILE'\n"
-		"read it without.\n\n");
+	fprintf(f, "usage: lruscope record -o FILE [-d SECS] [-i SECS] [--force] [options]\n\n"
+		   "Write a recording: a header line, then one snapshot per interval (the JSON of\n"
+		   "'report -f json', lines that only say what changed after the first). Each\n"
+		   "interval is flushed, so a recorder that is killed leaves a readable file.\n"
+		   "Needs root to load BPF; 'lruscope replay FILE' and 'lruscope report -i FILE'\n"
+		   "read it without.\n\n");
 	lrs_opts__write_help(f, opts);
-	fprintf(f,
-		"\nWith --holders, 'lruscope report -i FILE --holders' shows the holders.\n\n"
-		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+	fprintf(f, "\nWith --holders, 'lruscope report -i FILE --holders' shows the holders.\n\n"
+		   "exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
 }
 
 struct record_args {
@@ -74,7 +74,8 @@ static int apply(void *ctx, int key, const char *value)
 		return lrs_cli__seconds("record", 'd', value, &a->duration);
 	case 'i':
 		if (lrs_parse_seconds(value, &a->copts.interval_s) || a->copts.interval_s < 0.01) {
-			fprintf(stderr, "lruscope record: -i '%s': want seconds, at least 0.01\n", value);
+			fprintf(stderr, "lruscope record: -i '%s': want seconds, at least 0.01\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
@@ -92,7 +93,8 @@ static int apply(void *ctx, int key, const char *value)
 /* A name that asks for a compression lruscope does not write (it would be plain JSON). */
 static bool unwritten_compression(const char *path)
 {
-	static const char *const suffixes[] = { ".xz", ".bz2", ".lz4", ".lzma", ".lz", ".zip", ".Z", ".br" };
+	static const char *const suffixes[] = { ".xz", ".bz2", ".lz4", ".lzma",
+						".lz", ".zip", ".Z",   ".br" };
 	size_t n = strlen(path);
 
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
@@ -123,17 +125,20 @@ static int check(const struct record_args *a, bool *fresh)
 	struct stat st;
 
 	if (to_stdout && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "lruscope record: -o - on a terminal: pipe it (| lruscope replay -) "
-				"or give a file\n");
+		fprintf(stderr,
+			"lruscope record: -o - on a terminal: pipe it (| lruscope replay -) "
+			"or give a file\n");
 		return LRS_EXIT_USAGE;
 	}
 	*fresh = true;
 	if (to_stdout)
 		return 0;
 	if (unwritten_compression(a->path)) {
-		fprintf(stderr, "lruscope record: -o %s: lruscope compresses with gzip (FILE.gz) and "
-				"zstd (FILE.zst) only, and would write plain JSON here: name the file "
-				".gz, .zst or .jsonl\n", a->path);
+		fprintf(stderr,
+			"lruscope record: -o %s: lruscope compresses with gzip (FILE.gz) and "
+			"zstd (FILE.zst) only, and would write plain JSON here: name the file "
+			".gz, .zst or .jsonl\n",
+			a->path);
 		return LRS_EXIT_USAGE;
 	}
 	/* a file that cannot be made is said now, before loading anything */
@@ -142,8 +147,10 @@ static int check(const struct record_args *a, bool *fresh)
 	/* a recording is the only copy of what was seen: never replaced unasked */
 	*fresh = stat(a->path, &st) != 0;
 	if (!a->force && !*fresh && S_ISREG(st.st_mode)) {
-		fprintf(stderr, "lruscope record: -o %s exists: give --force to overwrite it, or "
-				"another name\n", a->path);
+		fprintf(stderr,
+			"lruscope record: -o %s exists: give --force to overwrite it, or "
+			"another name\n",
+			a->path);
 		return LRS_EXIT_FAIL;
 	}
 	return 0;
@@ -165,15 +172,16 @@ static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, c
 		/* a signal during the wait still records what was seen until then */
 		ret = src->take(src, &snap);
 		if (ret) {
-			fprintf(stderr, "lruscope record: reading the collector's maps failed: %s\n",
+			fprintf(stderr,
+				"lruscope record: reading the collector's maps failed: %s\n",
 				strerror(-ret));
 			return -1;
 		}
 		ret = lrs_recording_writer__write(w, snap);
 		lrs_snapshot__free(snap);
 		if (ret) {
-			fprintf(stderr, "lruscope record: %s: writing snapshot %llu failed: %s\n", where,
-				(unsigned long long)lrs_recording_writer__snapshots(w) + 1,
+			fprintf(stderr, "lruscope record: %s: writing snapshot %llu failed: %s\n",
+				where, (unsigned long long)lrs_recording_writer__snapshots(w) + 1,
 				lrs_cli__write_error(ret));
 			return -1;
 		}
@@ -181,7 +189,8 @@ static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, c
 			break;
 		next += src->interval_s;
 		if (next < lrs_now_s())
-			next = lrs_now_s() + src->interval_s;	/* fell behind: no burst to catch up */
+			next = lrs_now_s() +
+			       src->interval_s; /* fell behind: no burst to catch up */
 	}
 	return 0;
 }
@@ -233,13 +242,14 @@ static int run(int argc, char **argv)
 	/* x: one made meanwhile is not replaced either (a device, a FIFO are written as they are) */
 	f = to_stdout ? stdout : fopen(a.path, !a.force && fresh ? "wbx" : "wb");
 	if (!f) {
-		fprintf(stderr, "lruscope record: %s: cannot create: %s%s\n", a.path, strerror(errno),
+		fprintf(stderr, "lruscope record: %s: cannot create: %s%s\n", a.path,
+			strerror(errno),
 			errno == EEXIST ? " (made while loading; --force overwrites it)" : "");
 		goto out;
 	}
 	lrs_recording_header__fill_local(&hdr, src->interval_s);
-	ret = lrs_recording_writer__open(&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(a.path),
-					 &hdr);
+	ret = lrs_recording_writer__open(
+		&w, f, to_stdout ? LRS_Z_PLAIN : lrs_zkind__from_name(a.path), &hdr);
 	lrs_recording_header__clear(&hdr);
 	if (ret) {
 		fprintf(stderr, "lruscope record: %s: writing the header failed: %s\n", where,
@@ -247,7 +257,8 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (!a.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "recording to %s every %.3g s (Ctrl-C ends)...\n", where, src->interval_s);
+		fprintf(stderr, "recording to %s every %.3g s (Ctrl-C ends)...\n", where,
+			src->interval_s);
 	if (!record_loop(src, w, where, a.duration))
 		status = LRS_EXIT_OK;
 out:

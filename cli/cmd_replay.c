@@ -75,7 +75,8 @@ static int apply(void *ctx, int key, const char *value)
 		/* the range the speed keys step through ([ and ]) */
 		if (lrs_parse_seconds(value, &a->ropts.speed) || a->ropts.speed < 0.25 ||
 		    a->ropts.speed > 128) {
-			fprintf(stderr, "lruscope replay: --speed '%s': want a number from 0.25 to 128\n",
+			fprintf(stderr,
+				"lruscope replay: --speed '%s': want a number from 0.25 to 128\n",
 				value);
 			return -EINVAL;
 		}
@@ -92,7 +93,7 @@ static int apply(void *ctx, int key, const char *value)
 		a->topts.no_color = true;
 		return 0;
 	default:
-		return -ENOENT;	/* the table has no other */
+		return -ENOENT; /* the table has no other */
 	}
 }
 
@@ -129,14 +130,15 @@ static int run(int argc, char **argv)
 	}
 	if (screenshot && lrs_cli__writable("replay", "--screenshot", screenshot))
 		return LRS_EXIT_FAIL;
-	if (gui && !LRS_GUI) {	/* make GUI=0: no window in this build */
+	if (gui && !LRS_GUI) { /* make GUI=0: no window in this build */
 		fprintf(stderr, "lruscope replay: --gui: this lruscope was built without the SDL2 "
 				"window (make GUI=0); replay in the terminal, without --gui\n");
 		return LRS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "-") && !gui && isatty(STDIN_FILENO)) {
-		fprintf(stderr, "lruscope replay: '-' reads a recording from stdin, which is a terminal: "
-				"pipe one in (sudo lruscope record -o - | lruscope replay -)\n");
+		fprintf(stderr,
+			"lruscope replay: '-' reads a recording from stdin, which is a terminal: "
+			"pipe one in (sudo lruscope record -o - | lruscope replay -)\n");
 		return LRS_EXIT_USAGE;
 	}
 	lrs_signals__install();
@@ -148,16 +150,20 @@ static int run(int argc, char **argv)
 	if (lrs_replay__warning(src))
 		fprintf(stderr, "lruscope: warning: %s\n", lrs_replay__warning(src));
 	if (!gui && !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "lruscope replay: the view needs a terminal; for text use "
-				"'lruscope report -i %s'\n", argv[optind]);
+		fprintf(stderr,
+			"lruscope replay: the view needs a terminal; for text use "
+			"'lruscope report -i %s'\n",
+			argv[optind]);
 		lrs_source__destroy(src);
 		return LRS_EXIT_FAIL;
 	}
 	topts.duration_s = duration;
 	if (getenv("NO_COLOR"))
 		topts.no_color = true;
-	gopts = (struct lrs_gui_opts){ .stop = &lrs_stop, .duration_s = duration,
-				       .title = "lruscope replay", .screenshot = screenshot };
+	gopts = (struct lrs_gui_opts){ .stop = &lrs_stop,
+				       .duration_s = duration,
+				       .title = "lruscope replay",
+				       .screenshot = screenshot };
 	/* the recording has a descriptor of its own: stdin becomes the keys' terminal */
 	if (!gui && !strcmp(argv[optind], "-") && !freopen("/dev/tty", "r", stdin)) {
 		fprintf(stderr, "lruscope replay: keys come from the terminal, but /dev/tty: %s\n",
@@ -166,9 +172,11 @@ static int run(int argc, char **argv)
 		return LRS_EXIT_FAIL;
 	}
 	/* the source paces itself from --speed: the GUI keeps its interval */
-	return lrs_cli__run_view(&(struct lrs_cli_view){
-		.cmd = "replay", .src = src, .tui = gui ? NULL : &topts,
-		.gui = gui ? &gopts : NULL, .error_of = lrs_replay__error });
+	return lrs_cli__run_view(&(struct lrs_cli_view){ .cmd = "replay",
+							 .src = src,
+							 .tui = gui ? NULL : &topts,
+							 .gui = gui ? &gopts : NULL,
+							 .error_of = lrs_replay__error });
 }
 
 const struct lrs_command lrs_command_replay = {

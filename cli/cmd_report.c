@@ -51,7 +51,8 @@ static const struct lrs_opt opts[] = {
 	  .man = "Text: also list lruvecs that never waited.\n" },
 	{ "other-locks", 'n', LRS_OPT_SHORT, "N", "text: how many other locks to list (default 10)",
 	  .man = "Text: how many other locks to list (default 10, 0 to 1000000).\n" },
-	{ "no-color", OPT_NO_COLOR, 0, NULL, "no colour (also when NO_COLOR is set or not a terminal)" },
+	{ "no-color", OPT_NO_COLOR, 0, NULL,
+	  "no colour (also when NO_COLOR is set or not a terminal)" },
 	LRS_OPT_GROUP(lrs_opts_collector),
 	LRS_OPT_GROUP(lrs_opts_help),
 	{ 0 }
@@ -97,7 +98,9 @@ static int apply(void *ctx, int key, const char *value)
 		return 0;
 	case 'f':
 		if (lrs_report__parse_format(value, &a->ropts.format)) {
-			fprintf(stderr, "lruscope report: --format '%s': want text, json, csv or folded\n", value);
+			fprintf(stderr,
+				"lruscope report: --format '%s': want text, json, csv or folded\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
@@ -106,7 +109,9 @@ static int apply(void *ctx, int key, const char *value)
 		return 0;
 	case 'n':
 		if (lrs_parse_uint(value, 1000000, &n)) {
-			fprintf(stderr, "lruscope report: -n '%s': want a number from 0 to 1000000\n", value);
+			fprintf(stderr,
+				"lruscope report: -n '%s': want a number from 0 to 1000000\n",
+				value);
 			return -EINVAL;
 		}
 		a->ropts.max_other_locks = n;
@@ -170,7 +175,8 @@ static struct lrs_snapshot *collect(struct report_args *a)
 		snap->interval_ns = (uint64_t)((lrs_now_s() - started) * 1e9);
 	lrs_source__destroy(src);
 	if (ret) {
-		fprintf(stderr, "lruscope report: reading the collector's maps failed: %s\n", strerror(-ret));
+		fprintf(stderr, "lruscope report: reading the collector's maps failed: %s\n",
+			strerror(-ret));
 		return NULL;
 	}
 	return snap;
@@ -193,7 +199,7 @@ static int write_report(struct lrs_snapshot *snap, const struct lrs_report_opts 
 		int err = errno ? -errno : ret;
 
 		if (err == -EPIPE)
-			return LRS_EXIT_OK;	/* it read what it wanted, as head does */
+			return LRS_EXIT_OK; /* it read what it wanted, as head does */
 		fprintf(stderr, "lruscope report: writing the report failed: %s\n",
 			lrs_cli__write_error(err));
 		return LRS_EXIT_FAIL;
@@ -205,7 +211,8 @@ static int run(int argc, char **argv)
 {
 	struct report_args a = {
 		.ropts = { .format = LRS_REPORT_TEXT, .max_other_locks = 10 },
-		.duration = 5.0, .no_color = getenv("NO_COLOR") != NULL,
+		.duration = 5.0,
+		.no_color = getenv("NO_COLOR") != NULL,
 	};
 	struct lrs_snapshot *snap = NULL;
 	int status;
@@ -222,7 +229,7 @@ static int run(int argc, char **argv)
 
 	if (a.input) {
 		if (lrs_report__from_recording(a.input, &snap))
-			return LRS_EXIT_FAIL;	/* the reader said what and where */
+			return LRS_EXIT_FAIL; /* the reader said what and where */
 	} else {
 		snap = collect(&a);
 		if (!snap)
@@ -235,7 +242,8 @@ static int run(int argc, char **argv)
 
 const struct lrs_command lrs_command_report = {
 	.name = "report",
-	.synopsis = "report   [-d SECS | -i FILE] [--format text|json|csv|folded]   one table, then exit",
+	.synopsis =
+		"report   [-d SECS | -i FILE] [--format text|json|csv|folded]   one table, then exit",
 	.opts = opts,
 	.help = help,
 	.run = run,

@@ -14,7 +14,8 @@
 enum { OPT_NO_COLOR = LRS_OPT_KEY_LONG };
 
 static const struct lrs_opt opts[] = {
-	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "time between updates (default 1; + and - change it)" },
+	{ "interval", 'i', LRS_OPT_SHORT, "SECS",
+	  "time between updates (default 1; + and - change it)" },
 	{ "duration", 'd', LRS_OPT_SHORT, "SECS", "exit after this long (default: until q)" },
 	{ "no-color", OPT_NO_COLOR, 0, NULL, "no colours (also when NO_COLOR is set)",
 	  .alias = "no-colour" },
@@ -25,18 +26,17 @@ static const struct lrs_opt opts[] = {
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: lruscope top [-i SECS] [--cgroup-root PATH] [options]\n"
-		"\n"
-		"A live heatmap of LRU lock contention: one row per memory cgroup (in tree\n"
-		"order), one column per NUMA node. Each cell is one lruvec's lru_lock: the\n"
-		"time tasks waited for it per second of the last interval, and how many\n"
-		"contended acquisitions per second, coloured on a log scale. Below: the\n"
-		"other contended kernel locks for comparison, and for the selected lruvec\n"
-		"its wait histogram, top waiting tasks and stacks, and LRU list sizes.\n"
-		"Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON).\n"
-		"\n"
-		"options:\n");
+	fprintf(f, "usage: lruscope top [-i SECS] [--cgroup-root PATH] [options]\n"
+		   "\n"
+		   "A live heatmap of LRU lock contention: one row per memory cgroup (in tree\n"
+		   "order), one column per NUMA node. Each cell is one lruvec's lru_lock: the\n"
+		   "time tasks waited for it per second of the last interval, and how many\n"
+		   "contended acquisitions per second, coloured on a log scale. Below: the\n"
+		   "other contended kernel locks for comparison, and for the selected lruvec\n"
+		   "its wait histogram, top waiting tasks and stacks, and LRU list sizes.\n"
+		   "Loading the BPF programs needs root (or CAP_BPF and CAP_PERFMON).\n"
+		   "\n"
+		   "options:\n");
 	lrs_opts__write_help(f, opts);
 	fprintf(f, "\nkeys:\n");
 	lrs_keymap__write_help(f, LRS_KEYMAP_TUI, LRS_KEYMAP_REPLAY);
@@ -75,7 +75,8 @@ static int run(int argc, char **argv)
 		return status;
 	/* say so before loading anything into the kernel */
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "lruscope top: needs a terminal; 'lruscope report' prints a table\n");
+		fprintf(stderr,
+			"lruscope top: needs a terminal; 'lruscope report' prints a table\n");
 		return LRS_EXIT_FAIL;
 	}
 	if (lrs_tui__term_check(NULL, STDOUT_FILENO, err, sizeof(err))) {
@@ -96,7 +97,8 @@ static int run(int argc, char **argv)
 
 const struct lrs_command lrs_command_top = {
 	.name = "top",
-	.synopsis = "top      [-i SECS] [--cgroup-root PATH]   live curses heatmap (default on a TTY)",
+	.synopsis =
+		"top      [-i SECS] [--cgroup-root PATH]   live curses heatmap (default on a TTY)",
 	.opts = opts,
 	.help = help,
 	.run = run,

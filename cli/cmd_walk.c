@@ -33,7 +33,8 @@ struct walk_opts {
 enum { OPT_JSON = LRS_OPT_KEY_LONG, OPT_PAGE_OWNER, OPT_MAX_FOLIOS, OPT_NO_COLOR };
 
 static const struct lrs_opt opts[] = {
-	{ "core", 'c', LRS_OPT_SHORT | LRS_OPT_FILE, "VMCORE", "a vmcore instead of the live kernel" },
+	{ "core", 'c', LRS_OPT_SHORT | LRS_OPT_FILE, "VMCORE",
+	  "a vmcore instead of the live kernel" },
 	{ "vmlinux", 's', LRS_OPT_SHORT | LRS_OPT_FILE, "VMLINUX",
 	  "the kernel's debug info (vmlinux with DWARF)",
 	  .man = "The kernel's debug info (a vmlinux with DWARF). A vmcore needs the vmlinux of the\n"
@@ -41,7 +42,8 @@ static const struct lrs_opt opts[] = {
 	{ "json", OPT_JSON, 0, NULL, "print walk.py's JSON object as is (docs/drgn.md)",
 	  .man = "Print walk.py's JSON object as is.\n" },
 	{ "page-owner", OPT_PAGE_OWNER, 0, NULL, "also count the pages each memcg owns" },
-	{ "max-folios", OPT_MAX_FOLIOS, 0, "N", "stop walking a list after N folios (default 1048576)",
+	{ "max-folios", OPT_MAX_FOLIOS, 0, "N",
+	  "stop walking a list after N folios (default 1048576)",
 	  .man = "Stop walking a list after\n"
 		 ".I N\n"
 		 "folios (default 1048576).\n" },
@@ -53,30 +55,28 @@ static const struct lrs_opt opts[] = {
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: lruscope walk [-c VMCORE -s VMLINUX] [--json] [options]\n"
-		"\n"
-		"Read a kernel's memory with drgn (drgn-scripts/walk.py) and show every\n"
-		"memcg x node lruvec at one instant: the pages on each LRU list (the kernel's\n"
-		"counters, checked by walking the lists), the lru_lock word (locked, pending,\n"
-		"queue tail CPU), lru_check's invariant violations and the tasks holding a\n"
-		"taken lock. On a terminal the result is the heatmap (cells: LRU pages; m\n"
-		"switches; q quits), otherwise a table.\n"
-		"\n"
-		"Without -c it reads the running kernel through /proc/kcore: that needs root\n"
-		"and a kernel with CONFIG_PROC_KCORE, and a vmlinux with debug info (drgn\n"
-		"searches the usual places; -s names one). A vmcore needs the vmlinux of the\n"
-		"kernel that wrote it.\n"
-		"\n"
-		"options:\n");
+	fprintf(f, "usage: lruscope walk [-c VMCORE -s VMLINUX] [--json] [options]\n"
+		   "\n"
+		   "Read a kernel's memory with drgn (drgn-scripts/walk.py) and show every\n"
+		   "memcg x node lruvec at one instant: the pages on each LRU list (the kernel's\n"
+		   "counters, checked by walking the lists), the lru_lock word (locked, pending,\n"
+		   "queue tail CPU), lru_check's invariant violations and the tasks holding a\n"
+		   "taken lock. On a terminal the result is the heatmap (cells: LRU pages; m\n"
+		   "switches; q quits), otherwise a table.\n"
+		   "\n"
+		   "Without -c it reads the running kernel through /proc/kcore: that needs root\n"
+		   "and a kernel with CONFIG_PROC_KCORE, and a vmlinux with debug info (drgn\n"
+		   "searches the usual places; -s names one). A vmcore needs the vmlinux of the\n"
+		   "kernel that wrote it.\n"
+		   "\n"
+		   "options:\n");
 	lrs_opts__write_help(f, opts);
-	fprintf(f,
-		"\n"
-		"walk.py is found in $LRS_DRGN_SCRIPTS, else in ../drgn-scripts next to this\n"
-		"binary (the build tree), else in ../share/lruscope/drgn-scripts (make\n"
-		"install). It runs under " WALK_PYTHON " with drgn (Debian: python3-drgn).\n"
-		"\n"
-		"exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
+	fprintf(f, "\n"
+		   "walk.py is found in $LRS_DRGN_SCRIPTS, else in ../drgn-scripts next to this\n"
+		   "binary (the build tree), else in ../share/lruscope/drgn-scripts (make\n"
+		   "install). It runs under " WALK_PYTHON " with drgn (Debian: python3-drgn).\n"
+		   "\n"
+		   "exit status: 0 ok, 1 failure (a message says what), 2 usage error\n");
 }
 
 static int apply(void *ctx, int key, const char *value)
@@ -100,7 +100,9 @@ static int apply(void *ctx, int key, const char *value)
 	case OPT_MAX_FOLIOS:
 		errno = 0;
 		if (!*value || *value == '-' || strtoul(value, &end, 10) == 0 || *end || errno) {
-			fprintf(stderr, "lruscope walk: --max-folios '%s': want a positive number\n", value);
+			fprintf(stderr,
+				"lruscope walk: --max-folios '%s': want a positive number\n",
+				value);
 			return -EINVAL;
 		}
 		o->run.max_folios = value;
@@ -109,7 +111,7 @@ static int apply(void *ctx, int key, const char *value)
 		o->no_color = true;
 		return 0;
 	default:
-		return -ENOENT;	/* the table has no other */
+		return -ENOENT; /* the table has no other */
 	}
 }
 
@@ -121,25 +123,31 @@ static int instant__take(struct lrs_source *src, struct lrs_snapshot **out)
 
 	if (!walk->snap)
 		return -ENODATA;
-	*out = walk->snap;	/* the model owns it now */
+	*out = walk->snap; /* the model owns it now */
 	walk->snap = NULL;
 	return 0;
 }
 
 static int walk__show(const struct walk_opts *o, struct lrs_walk *walk)
 {
-	struct lrs_source src = { .name = "drgn walk", .interval_s = 0, .take = instant__take,
-				  .ctx = walk };
+	struct lrs_source src = {
+		.name = "drgn walk", .interval_s = 0, .take = instant__take, .ctx = walk
+	};
 	struct lrs_tui_opts topts = { .stop = &lrs_stop, .no_color = o->no_color };
 	char banner[512];
 
-	snprintf(banner, sizeof(banner), "walk of %s: LRU pages per memcg x node and lock words "
-		 "(drgn)%s", o->run.core ? o->run.core : "the live kernel (/proc/kcore)",
+	snprintf(banner, sizeof(banner),
+		 "walk of %s: LRU pages per memcg x node and lock words "
+		 "(drgn)%s",
+		 o->run.core ? o->run.core : "the live kernel (/proc/kcore)",
 		 walk->violations_total ? "; lru_check found violations: see --json" : "");
 	topts.banner = banner;
-	return lrs_cli__run_view(&(struct lrs_cli_view){
-		.cmd = "walk", .src = &src, .history = 1, .sort = LRS_SORT_NAME,
-		.metric = LRS_METRIC_LRU_PAGES, .tui = &topts });
+	return lrs_cli__run_view(&(struct lrs_cli_view){ .cmd = "walk",
+							 .src = &src,
+							 .history = 1,
+							 .sort = LRS_SORT_NAME,
+							 .metric = LRS_METRIC_LRU_PAGES,
+							 .tui = &topts });
 }
 
 /* walk.py's JSON to stdout as it came: the exit status. */
@@ -208,7 +216,8 @@ static int run(int argc, char **argv)
 
 const struct lrs_command lrs_command_walk = {
 	.name = "walk",
-	.synopsis = "walk     [-c VMCORE -s VMLINUX] [--json]  run the drgn scripts, show the result",
+	.synopsis =
+		"walk     [-c VMCORE -s VMLINUX] [--json]  run the drgn scripts, show the result",
 	.opts = opts,
 	.operand_hint = " (a vmcore is given with -c)",
 	.help = help,

@@ -14,13 +14,20 @@
 #include "demo/workload.h"
 
 enum {
-	OPT_LAYOUT = LRS_OPT_KEY_LONG, OPT_READERS, OPT_DURATION, OPT_SIZE, OPT_LIMIT, OPT_READ,
-	OPT_PREFIX, OPT_NEST, OPT_CPU_SHARES,
+	OPT_LAYOUT = LRS_OPT_KEY_LONG,
+	OPT_READERS,
+	OPT_DURATION,
+	OPT_SIZE,
+	OPT_LIMIT,
+	OPT_READ,
+	OPT_PREFIX,
+	OPT_NEST,
+	OPT_CPU_SHARES,
 };
 
 static const struct lrs_opt opts[] = {
-	{ "layout", OPT_LAYOUT, 0, "shared|isolated", "one memcg for all readers, or one per container",
-	  .choices = "shared isolated" },
+	{ "layout", OPT_LAYOUT, 0, "shared|isolated",
+	  "one memcg for all readers, or one per container", .choices = "shared isolated" },
 	{ "readers", OPT_READERS, 0, "N", "reader processes, two per container (default 4)" },
 	{ "duration", OPT_DURATION, 0, "SECS", "how long to read; 0 runs until SIGINT/SIGTERM",
 	  .man = "How long to read; 0 runs until SIGINT or SIGTERM.\n" },
@@ -56,20 +63,20 @@ static const struct lrs_opt opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: lruscope workload --layout shared|isolated --readers N --duration SECS\n"
-"                         [--size BYTES] [--limit BYTES] [--read 4k|dd]\n"
-"                         [--prefix lrs-test-] [--nest] [--cpu-shares N]\n"
-"\n"
-"Run the demo's readtwice load alone (no BPF): per container a sparse file read\n"
-"by two concurrent readers, in memcgs with a memory limit. Prints the memcg\n"
-"paths it created, one per line, once the readers run; then, at the end (the\n"
-"duration, SIGINT or SIGTERM), one JSON line with MB/s per memcg, and removes\n"
-"everything it created.\n"
-"\n");
+		"usage: lruscope workload --layout shared|isolated --readers N --duration SECS\n"
+		"                         [--size BYTES] [--limit BYTES] [--read 4k|dd]\n"
+		"                         [--prefix lrs-test-] [--nest] [--cpu-shares N]\n"
+		"\n"
+		"Run the demo's readtwice load alone (no BPF): per container a sparse file read\n"
+		"by two concurrent readers, in memcgs with a memory limit. Prints the memcg\n"
+		"paths it created, one per line, once the readers run; then, at the end (the\n"
+		"duration, SIGINT or SIGTERM), one JSON line with MB/s per memcg, and removes\n"
+		"everything it created.\n"
+		"\n");
 	lrs_opts__write_help(f, opts);
 	fprintf(f,
-"\n"
-"Needs root. Sparse files go to $LRS_WORKDIR or /var/tmp (a disk filesystem).\n");
+		"\n"
+		"Needs root. Sparse files go to $LRS_WORKDIR or /var/tmp (a disk filesystem).\n");
 }
 
 struct workload_args {
@@ -100,14 +107,17 @@ static int apply(void *ctx, int key, const char *value)
 	switch (key) {
 	case OPT_LAYOUT:
 		if (lrs_layout__parse(value, &a->opts.layout)) {
-			fprintf(stderr, "lruscope workload: --layout '%s': use shared or isolated\n", value);
+			fprintf(stderr,
+				"lruscope workload: --layout '%s': use shared or isolated\n",
+				value);
 			return -EINVAL;
 		}
 		a->have_layout = true;
 		return 0;
 	case OPT_READERS:
 		if (parse_count(value, 4096, &a->opts.readers)) {
-			fprintf(stderr, "lruscope workload: --readers '%s': a number from 1 to 4096\n",
+			fprintf(stderr,
+				"lruscope workload: --readers '%s': a number from 1 to 4096\n",
 				value);
 			return -EINVAL;
 		}
@@ -116,16 +126,20 @@ static int apply(void *ctx, int key, const char *value)
 		if (!strcmp(value, "0")) {
 			a->duration_s = 0;
 		} else if (lrs_parse_seconds(value, &a->duration_s)) {
-			fprintf(stderr, "lruscope workload: --duration '%s': seconds, e.g. 5 or 0.5 (0: "
-				"until a signal)\n", value);
+			fprintf(stderr,
+				"lruscope workload: --duration '%s': seconds, e.g. 5 or 0.5 (0: "
+				"until a signal)\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_SIZE:
 	case OPT_LIMIT:
 		if (lrs_parse_bytes(value, &v)) {
-			fprintf(stderr, "lruscope workload: --%s '%s': bytes with an optional k/m/g "
-				"suffix, e.g. 512m\n", key == OPT_SIZE ? "size" : "limit", value);
+			fprintf(stderr,
+				"lruscope workload: --%s '%s': bytes with an optional k/m/g "
+				"suffix, e.g. 512m\n",
+				key == OPT_SIZE ? "size" : "limit", value);
 			return -EINVAL;
 		}
 		*(key == OPT_SIZE ? &a->opts.file_bytes : &a->opts.limit_bytes) = v;
@@ -144,13 +158,15 @@ static int apply(void *ctx, int key, const char *value)
 		return 0;
 	case OPT_CPU_SHARES:
 		if (parse_count(value, 262144, &a->opts.cpu_shares)) {
-			fprintf(stderr, "lruscope workload: --cpu-shares '%s': 0 to 262144 (1024 is a "
-				"default task group)\n", value);
+			fprintf(stderr,
+				"lruscope workload: --cpu-shares '%s': 0 to 262144 (1024 is a "
+				"default task group)\n",
+				value);
 			return -EINVAL;
 		}
 		return 0;
 	default:
-		return -ENOENT;	/* the table has no other */
+		return -ENOENT; /* the table has no other */
 	}
 }
 
@@ -159,8 +175,8 @@ static void print_json(struct lrs_workload *wl, const struct lrs_workload_opts *
 	double secs = lrs_workload__elapsed_s(wl);
 
 	printf("{\"layout\": \"%s\", \"read\": \"%s\", \"readers\": %u, \"elapsed_s\": %.3f, "
-	       "\"mb_per_s\": %.1f, \"memcgs\": [", lrs_layout__name(opts->layout),
-	       lrs_read_mode__name(opts->read), opts->readers, secs,
+	       "\"mb_per_s\": %.1f, \"memcgs\": [",
+	       lrs_layout__name(opts->layout), lrs_read_mode__name(opts->read), opts->readers, secs,
 	       secs > 0 ? (double)lrs_workload__bytes(wl) / 1e6 / secs : 0.0);
 	for (size_t i = 0; i < lrs_workload__nr_memcgs(wl); i++) {
 		const struct lrs_workload_memcg *m = lrs_workload__memcg(wl, i);
@@ -221,7 +237,8 @@ static int run(int argc, char **argv)
 
 const struct lrs_command lrs_command_workload = {
 	.name = "workload",
-	.synopsis = "workload --layout shared|isolated ...    the demo's readtwice load alone, no BPF",
+	.synopsis =
+		"workload --layout shared|isolated ...    the demo's readtwice load alone, no BPF",
 	.opts = opts,
 	.help_on_operand = true,
 	.help = usage,

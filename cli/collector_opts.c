@@ -51,12 +51,14 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 ".I N\n"
 		 "waits, at most one per CPU per 5 ms (default 16; 0 takes no stacks).\n" },
 	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
-	  "locks the BPF map holds (default 16384, 1 to " STR(LRS_MAX_LOCKS_MAX) "); waits on "
-	  "locks beyond it are counted in drops.stats_full",
-	  .man = "Locks the BPF map holds (default 16384, 1 to " STR(LRS_MAX_LOCKS_MAX) ": the "
-		 "kernel sizes the map's\n"
-		 "hash buckets for it); waits on locks beyond it are counted in\n"
-		 ".BR drops.stats_full .\n" },
+	  "locks the BPF map holds (default 16384, 1 to " STR(
+		  LRS_MAX_LOCKS_MAX) "); waits on "
+				     "locks beyond it are counted in drops.stats_full",
+	  .man = "Locks the BPF map holds (default 16384, 1 to " STR(
+		  LRS_MAX_LOCKS_MAX) ": the "
+				     "kernel sizes the map's\n"
+				     "hash buckets for it); waits on locks beyond it are counted in\n"
+				     ".BR drops.stats_full .\n" },
 	{ "holders", LRS_COPT_HOLDERS, 0, NULL,
 	  "also infer who held the lruvec locks others waited on (docs/holders.md)",
 	  .man = "Also infer who held the lruvec locks others waited on: a holder table and a\n"
@@ -73,8 +75,9 @@ int lrs_cli__spin_source(const char *cmd, const char *value, int *out)
 	int req = lrs_spin_request__parse(value);
 
 	if (req < 0) {
-		fprintf(stderr, "lruscope %s: --spin-source '%s': want auto, tracepoint or slowpath\n",
-			cmd, value);
+		fprintf(stderr,
+			"lruscope %s: --spin-source '%s': want auto, tracepoint or slowpath\n", cmd,
+			value);
 		return -EINVAL;
 	}
 	*out = req;
@@ -90,7 +93,8 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 		return 0;
 	case LRS_COPT_STACK_EVERY:
 		if (lrs_parse_uint(value, 1000000000, &opts->stack_every)) {
-			fprintf(stderr, "lruscope %s: --stack-every '%s': want a number, 0 for no stacks\n",
+			fprintf(stderr,
+				"lruscope %s: --stack-every '%s': want a number, 0 for no stacks\n",
 				cmd, value);
 			return -EINVAL;
 		}
@@ -98,7 +102,8 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 	case LRS_COPT_MAX_LOCKS:
 		if (lrs_parse_uint(value, (unsigned int)LRS_MAX_LOCKS_MAX, &opts->max_locks) ||
 		    !opts->max_locks) {
-			fprintf(stderr, "lruscope %s: --max-locks '%s': want a number from 1 to %u\n", cmd,
+			fprintf(stderr,
+				"lruscope %s: --max-locks '%s': want a number from 1 to %u\n", cmd,
 				value, (unsigned int)LRS_MAX_LOCKS_MAX);
 			return -EINVAL;
 		}

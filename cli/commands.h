@@ -21,20 +21,20 @@
 #define LRS_EXIT_USAGE 2
 
 struct lrs_command;
-extern const struct lrs_command lrs_command_top;	/* cli/cmd_top.c */
-extern const struct lrs_command lrs_command_gui;	/* cli/cmd_gui.c */
-extern const struct lrs_command lrs_command_report;	/* cli/cmd_report.c */
-extern const struct lrs_command lrs_command_record;	/* cli/cmd_record.c */
-extern const struct lrs_command lrs_command_diff;	/* cli/cmd_diff.c: two recordings compared */
-extern const struct lrs_command lrs_command_replay;	/* cli/cmd_replay.c */
-extern const struct lrs_command lrs_command_demo;	/* cli/cmd_demo.c */
-extern const struct lrs_command lrs_command_export;	/* cli/cmd_export.c: Prometheus exporter */
-extern const struct lrs_command lrs_command_walk;	/* cli/cmd_walk.c */
-extern const struct lrs_command lrs_command_workload;	/* cli/cmd_workload.c: the demo load alone */
-extern const struct lrs_command lrs_command_completion;	/* cli/completion.c */
+extern const struct lrs_command lrs_command_top;      /* cli/cmd_top.c */
+extern const struct lrs_command lrs_command_gui;      /* cli/cmd_gui.c */
+extern const struct lrs_command lrs_command_report;   /* cli/cmd_report.c */
+extern const struct lrs_command lrs_command_record;   /* cli/cmd_record.c */
+extern const struct lrs_command lrs_command_diff;     /* cli/cmd_diff.c: two recordings compared */
+extern const struct lrs_command lrs_command_replay;   /* cli/cmd_replay.c */
+extern const struct lrs_command lrs_command_demo;     /* cli/cmd_demo.c */
+extern const struct lrs_command lrs_command_export;   /* cli/cmd_export.c: Prometheus exporter */
+extern const struct lrs_command lrs_command_walk;     /* cli/cmd_walk.c */
+extern const struct lrs_command lrs_command_workload; /* cli/cmd_workload.c: the demo load alone */
+extern const struct lrs_command lrs_command_completion; /* cli/completion.c */
 /* not listed: they print the tables the man page is made from */
-extern const struct lrs_command lrs_command_keys;	/* cli/cmd_keys.c */
-extern const struct lrs_command lrs_command_options;	/* cli/cmd_options.c */
+extern const struct lrs_command lrs_command_keys;    /* cli/cmd_keys.c */
+extern const struct lrs_command lrs_command_options; /* cli/cmd_options.c */
 
 /* Every command (cli/main.c), in the order 'lruscope --help' lists them; NULL ends it. */
 extern const struct lrs_command *const lrs_commands[];

@@ -39,15 +39,14 @@ static const char prologue[] =
 	"\tfi\n"
 	"\tif [[ $COMP_CWORD -eq 1 ]]; then\n";
 
-static const char epilogue[] =
-	"\tif [[ $cur == -* || -z $operands ]]; then\n"
-	"\t\t_lruscope_reply words \"$opts\"\n"
-	"\telse\n"
-	"\t\t_lruscope_reply $operands \"$operand_words\"\n"
-	"\tfi\n"
-	"}\n"
-	"\n"
-	"complete -F _lruscope lruscope\n";
+static const char epilogue[] = "\tif [[ $cur == -* || -z $operands ]]; then\n"
+			       "\t\t_lruscope_reply words \"$opts\"\n"
+			       "\telse\n"
+			       "\t\t_lruscope_reply $operands \"$operand_words\"\n"
+			       "\tfi\n"
+			       "}\n"
+			       "\n"
+			       "complete -F _lruscope lruscope\n";
 
 /* The words of table's options: "-i --interval --cgroup-root ..." */
 static void write_option_words(FILE *f, const struct lrs_opt *table)
@@ -78,8 +77,11 @@ static void write_pattern(FILE *f, const struct lrs_opt *o)
 /* What completes a value or an operand, as _lruscope_reply's arguments. */
 static const char *reply_kind(unsigned int flags, const char *choices)
 {
-	return choices ? "words" : flags & LRS_OPT_FILE ? "file" : flags & LRS_OPT_DIR ? "dir" :
-	       flags & LRS_OPT_USER ? "user" : NULL;
+	return choices		    ? "words" :
+	       flags & LRS_OPT_FILE ? "file" :
+	       flags & LRS_OPT_DIR  ? "dir" :
+	       flags & LRS_OPT_USER ? "user" :
+				      NULL;
 }
 
 /*
@@ -139,10 +141,7 @@ static void write_bash(FILE *f)
 	fputs(epilogue, f);
 }
 
-static const struct lrs_opt opts[] = {
-	LRS_OPT_GROUP(lrs_opts_help),
-	{ 0 }
-};
+static const struct lrs_opt opts[] = { LRS_OPT_GROUP(lrs_opts_help), { 0 } };
 
 static void help(FILE *f)
 {
@@ -156,7 +155,7 @@ static void help(FILE *f)
 
 static int apply(void *ctx, int key, const char *value)
 {
-	return -ENOENT;	/* --help is the parser's */
+	return -ENOENT; /* --help is the parser's */
 }
 
 static int run(int argc, char **argv)
@@ -167,8 +166,10 @@ static int run(int argc, char **argv)
 	if (first < 0)
 		return status;
 	if (argc - first != 1) {
-		fprintf(stderr, "lruscope completion: want one shell, bash%s: usage: lruscope completion "
-				"bash\n", argc - first > 1 ? ", got more" : "");
+		fprintf(stderr,
+			"lruscope completion: want one shell, bash%s: usage: lruscope completion "
+			"bash\n",
+			argc - first > 1 ? ", got more" : "");
 		return LRS_EXIT_USAGE;
 	}
 	if (strcmp(argv[first], "bash")) {
@@ -182,7 +183,8 @@ static int run(int argc, char **argv)
 
 const struct lrs_command lrs_command_completion = {
 	.name = "completion",
-	.synopsis = "completion bash                           the bash completion, from the option tables",
+	.synopsis =
+		"completion bash                           the bash completion, from the option tables",
 	.opts = opts,
 	.operand_choices = "bash",
 	.help = help,

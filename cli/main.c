@@ -7,22 +7,13 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-const struct lrs_command *const lrs_commands[] = {
-	&lrs_command_top,
-	&lrs_command_gui,
-	&lrs_command_report,
-	&lrs_command_record,
-	&lrs_command_diff,
-	&lrs_command_replay,
-	&lrs_command_demo,
-	&lrs_command_export,
-	&lrs_command_walk,
-	&lrs_command_workload,
-	&lrs_command_completion,
-	&lrs_command_keys,
-	&lrs_command_options,
-	NULL
-};
+const struct lrs_command *const lrs_commands[] = { &lrs_command_top,	    &lrs_command_gui,
+						   &lrs_command_report,	    &lrs_command_record,
+						   &lrs_command_diff,	    &lrs_command_replay,
+						   &lrs_command_demo,	    &lrs_command_export,
+						   &lrs_command_walk,	    &lrs_command_workload,
+						   &lrs_command_completion, &lrs_command_keys,
+						   &lrs_command_options,    NULL };
 
 static void usage(FILE *f)
 {
@@ -42,7 +33,8 @@ int main(int argc, char **argv)
 	static char *no_args[2];
 	const char *name;
 
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
+	if (argc >= 2 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
 		usage(stdout);
 		return lrs_cli__stdout_done(NULL, "the help");
 	}

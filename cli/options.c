@@ -13,11 +13,9 @@
 #define HELP_COLUMN 26
 #define HELP_WIDTH 80
 
-const struct lrs_opt lrs_opts_help[] = {
-	{ "help", LRS_OPT_KEY_HELP, LRS_OPT_SHORT, NULL, "this text",
-	  .man = "Describe the command and exit.\n" },
-	{ 0 }
-};
+const struct lrs_opt lrs_opts_help[] = { { "help", LRS_OPT_KEY_HELP, LRS_OPT_SHORT, NULL,
+					   "this text", .man = "Describe the command and exit.\n" },
+					 { 0 } };
 
 void lrs_opts_iter__init(struct lrs_opts_iter *it, const struct lrs_opt *table)
 {
@@ -31,7 +29,7 @@ const struct lrs_opt *lrs_opts_iter__next(struct lrs_opts_iter *it)
 		const struct lrs_opt *o = it->at[it->depth];
 
 		if (!o->name && !o->group) {
-			it->depth--;	/* this table ended: back to the one that included it */
+			it->depth--; /* this table ended: back to the one that included it */
 			continue;
 		}
 		it->at[it->depth]++;
@@ -69,7 +67,7 @@ int lrs_opts__getopt(const struct lrs_opt *table, struct lrs_getopt *g, char *er
 	size_t n = 0, nlong = 0, s = 0;
 
 	memset(g, 0, sizeof(*g));
-	g->shorts[s++] = ':';	/* a missing value is ':', told apart from an unknown option */
+	g->shorts[s++] = ':'; /* a missing value is ':', told apart from an unknown option */
 	lrs_opts_iter__init(&it, table);
 	while ((o = lrs_opts_iter__next(&it))) {
 		const char *alias = o->alias;
@@ -81,8 +79,9 @@ int lrs_opts__getopt(const struct lrs_opt *table, struct lrs_getopt *g, char *er
 		}
 		for (size_t i = 0; i < n; i++) {
 			if (keys[i] == o->key) {
-				snprintf(err, err_len, "option table: --%s and --%s have one key (%d)",
-					 names[i], o->name, o->key);
+				snprintf(err, err_len,
+					 "option table: --%s and --%s have one key (%d)", names[i],
+					 o->name, o->key);
 				return -EEXIST;
 			}
 		}
@@ -118,7 +117,7 @@ int lrs_opts__parse(const struct lrs_command *cmd, int argc, char **argv,
 		return -1;
 	}
 	optind = 1;
-	opterr = 0;	/* a bad option is one line of ours (lrs_cli__bad_option) */
+	opterr = 0; /* a bad option is one line of ours (lrs_cli__bad_option) */
 	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			*status = lrs_cli__bad_option(cmd->name, c, argv);
@@ -135,8 +134,8 @@ int lrs_opts__parse(const struct lrs_command *cmd, int argc, char **argv,
 		}
 	}
 	if (optind < argc && !cmd->operands && !cmd->operand_choices) {
-		fprintf(stderr, "lruscope %s: unexpected argument '%s'%s\n", cmd->name, argv[optind],
-			cmd->operand_hint ? cmd->operand_hint : "");
+		fprintf(stderr, "lruscope %s: unexpected argument '%s'%s\n", cmd->name,
+			argv[optind], cmd->operand_hint ? cmd->operand_hint : "");
 		if (cmd->help_on_operand)
 			cmd->help(stderr);
 		*status = LRS_EXIT_USAGE;
@@ -153,7 +152,8 @@ size_t lrs_opt__tag(const struct lrs_opt *o, char *buf, size_t len)
 		n = snprintf(buf, len, "-%c, --%s%s%s", o->key, o->name, o->arg ? " " : "",
 			     o->arg ? o->arg : "");
 	else
-		n = snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		n = snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "",
+			     o->arg ? o->arg : "");
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 

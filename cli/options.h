@@ -14,35 +14,38 @@
 #include <stdio.h>
 
 /* lrs_opt.flags: the key is also a short option; what the value is, for completion */
-#define LRS_OPT_SHORT	0x1	/* -k as well as --name */
-#define LRS_OPT_FILE	0x2	/* the value (or an operand) names a file */
-#define LRS_OPT_DIR	0x4	/* a directory */
-#define LRS_OPT_USER	0x8	/* a user */
+#define LRS_OPT_SHORT 0x1 /* -k as well as --name */
+#define LRS_OPT_FILE 0x2  /* the value (or an operand) names a file */
+#define LRS_OPT_DIR 0x4	  /* a directory */
+#define LRS_OPT_USER 0x8  /* a user */
 
 /* Keys of long-only options: a command's own from here, shared tables' from LRS_OPT_KEY_SHARED. */
-#define LRS_OPT_KEY_LONG	0x100
-#define LRS_OPT_KEY_SHARED	0x200
+#define LRS_OPT_KEY_LONG 0x100
+#define LRS_OPT_KEY_SHARED 0x200
 
 /* Every command's -h, --help: the parser writes the help itself. */
-#define LRS_OPT_KEY_HELP	'h'
+#define LRS_OPT_KEY_HELP 'h'
 
 /* Bounds of one command's table, its shared tables included. */
-#define LRS_OPTS_MAX	40
-#define LRS_OPTS_DEPTH	4
+#define LRS_OPTS_MAX 40
+#define LRS_OPTS_DEPTH 4
 
 struct lrs_opt {
-	const char *name;	/* the long name, without "--"; NULL (and no group) ends a table */
-	int key;		/* what the command's apply() is given: the letter, or a LRS_OPT_KEY_* code */
-	unsigned int flags;	/* LRS_OPT_* */
-	const char *arg;	/* the value's name in the help and the man page ("SECS"); NULL: none */
-	const char *help;	/* --help: plain text, wrapped at 80 columns; '\n' breaks a line */
-	const char *man;	/* the man page's paragraph in roff; NULL: the help as a sentence */
-	const char *choices;	/* the values it takes, space-separated (completion); NULL: any */
-	const char *alias;	/* another long name getopt takes for it, in no help (--no-colour) */
-	const struct lrs_opt *group;	/* alone in a row: a shared table's options go here */
+	const char *name; /* the long name, without "--"; NULL (and no group) ends a table */
+	int key; /* what the command's apply() is given: the letter, or a LRS_OPT_KEY_* code */
+	unsigned int flags; /* LRS_OPT_* */
+	const char *arg;    /* the value's name in the help and the man page ("SECS"); NULL: none */
+	const char *help;   /* --help: plain text, wrapped at 80 columns; '\n' breaks a line */
+	const char *man;    /* the man page's paragraph in roff; NULL: the help as a sentence */
+	const char *choices; /* the values it takes, space-separated (completion); NULL: any */
+	const char *alias;   /* another long name getopt takes for it, in no help (--no-colour) */
+	const struct lrs_opt *group; /* alone in a row: a shared table's options go here */
 };
 
-#define LRS_OPT_GROUP(table)	{ .group = (table) }
+#define LRS_OPT_GROUP(table)     \
+	{                        \
+		.group = (table) \
+	}
 
 /* The -h, --help row every command includes. */
 extern const struct lrs_opt lrs_opts_help[];
@@ -61,14 +64,14 @@ struct lrs_command {
 	const char *operand_choices;
 	const char *operand_hint;
 	bool help_on_operand;
-	void (*help)(FILE *f);		/* the whole --help text */
+	void (*help)(FILE *f); /* the whole --help text */
 	int (*run)(int argc, char **argv);
 };
 
 /* Walks a table with the shared tables it includes expanded in place. */
 struct lrs_opts_iter {
-	const struct lrs_opt *table[LRS_OPTS_DEPTH];	/* the table of each level */
-	const struct lrs_opt *at[LRS_OPTS_DEPTH];	/* its next row */
+	const struct lrs_opt *table[LRS_OPTS_DEPTH]; /* the table of each level */
+	const struct lrs_opt *at[LRS_OPTS_DEPTH];    /* its next row */
 	int depth;
 };
 
@@ -80,7 +83,7 @@ const struct lrs_opt *lrs_opts_iter__table(const struct lrs_opts_iter *it);
 
 /* getopt_long's view of a table: its long options, and its short ones (":" first). */
 struct lrs_getopt {
-	struct option longs[LRS_OPTS_MAX * 2 + 1];	/* the aliases too */
+	struct option longs[LRS_OPTS_MAX * 2 + 1]; /* the aliases too */
 	char shorts[LRS_OPTS_MAX * 2 + 2];
 };
 

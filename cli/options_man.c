@@ -36,7 +36,8 @@ static void write_tag(FILE *f, const struct lrs_opt *o)
 	roff_word(name, sizeof(name), o->name);
 	roff_word(arg, sizeof(arg), o->arg ? o->arg : "");
 	if ((o->flags & LRS_OPT_SHORT) && o->arg)
-		fprintf(f, ".BI \\-%c \" %s\" \"\\fR,\\fP \\-\\-%s \" %s\n", o->key, arg, name, arg);
+		fprintf(f, ".BI \\-%c \" %s\" \"\\fR,\\fP \\-\\-%s \" %s\n", o->key, arg, name,
+			arg);
 	else if (o->flags & LRS_OPT_SHORT)
 		fprintf(f, ".BR \\-%c \", \" \\-\\-%s\n", o->key, name);
 	else if (o->arg)

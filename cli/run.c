@@ -24,7 +24,8 @@ int lrs_cli__open_live(const char *cmd, const struct lrs_collector_opts *copts,
 		if (err[0])
 			fprintf(stderr, "%s\n", err);
 		else
-			fprintf(stderr, "lruscope %s: cannot start the collector: %s\n", cmd, strerror(-ret));
+			fprintf(stderr, "lruscope %s: cannot start the collector: %s\n", cmd,
+				strerror(-ret));
 	}
 	return ret;
 }
@@ -37,7 +38,8 @@ static int run_screen(const struct lrs_cli_view *v, struct lrs_source *src, stru
 #if LRS_GUI
 	return lrs_gui__run(src, model, v->gui);
 #else
-	fprintf(stderr, "lruscope %s: this lruscope was built without the SDL2 window (make GUI=0)\n",
+	fprintf(stderr,
+		"lruscope %s: this lruscope was built without the SDL2 window (make GUI=0)\n",
 		v->cmd);
 	return -ENOTSUP;
 #endif

@@ -21,14 +21,14 @@ int lrs_cli__open_live(const char *cmd, const struct lrs_collector_opts *copts,
 		       struct lrs_source **src);
 
 struct lrs_cli_view {
-	const char *cmd;			/* for its messages: "top" */
-	const struct lrs_collector_opts *live;	/* the source: the live collector opened with these, */
-	struct lrs_source *src;			/* or this one (freed with the view) */
-	size_t history;				/* snapshots the model keeps; 0: LRS_HISTORY_DEFAULT */
-	enum lrs_sort sort;			/* how the model starts */
+	const char *cmd;		       /* for its messages: "top" */
+	const struct lrs_collector_opts *live; /* the source: the live collector opened with these, */
+	struct lrs_source *src;		       /* or this one (freed with the view) */
+	size_t history;	    /* snapshots the model keeps; 0: LRS_HISTORY_DEFAULT */
+	enum lrs_sort sort; /* how the model starts */
 	enum lrs_metric metric;
-	const struct lrs_tui_opts *tui;		/* the screen: the TUI with these, */
-	const struct lrs_gui_opts *gui;		/* or the GUI with these */
+	const struct lrs_tui_opts *tui; /* the screen: the TUI with these, */
+	const struct lrs_gui_opts *gui; /* or the GUI with these */
 	/* after the screen: the source's own failure (a recording cut short), or NULL */
 	const char *(*error_of)(const struct lrs_source *src);
 };

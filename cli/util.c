@@ -54,7 +54,8 @@ int lrs_cli__seconds(const char *cmd, char opt, const char *arg, double *out)
 {
 	if (!lrs_parse_seconds(arg, out))
 		return 0;
-	fprintf(stderr, "lruscope %s: -%c '%s': want a positive number of seconds\n", cmd, opt, arg);
+	fprintf(stderr, "lruscope %s: -%c '%s': want a positive number of seconds\n", cmd, opt,
+		arg);
 	return -EINVAL;
 }
 
@@ -80,7 +81,8 @@ int lrs_cli__writable(const char *cmd, const char *opt, const char *path)
 
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "lruscope %s: %s %s: is a directory: name a file\n", cmd, opt, path);
+			fprintf(stderr, "lruscope %s: %s %s: is a directory: name a file\n", cmd,
+				opt, path);
 			return -EISDIR;
 		}
 		if (access(path, W_OK)) {
@@ -102,8 +104,8 @@ int lrs_cli__writable(const char *cmd, const char *opt, const char *path)
 		return -ENOTDIR;
 	}
 	if (access(dir, W_OK | X_OK)) {
-		fprintf(stderr, "lruscope %s: %s %s: cannot create a file in %s: %s\n", cmd, opt, path,
-			dir, strerror(errno));
+		fprintf(stderr, "lruscope %s: %s %s: cannot create a file in %s: %s\n", cmd, opt,
+			path, dir, strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -136,11 +138,25 @@ int lrs_parse_bytes(const char *s, unsigned long long *out)
 	if (errno || end == s)
 		return -EINVAL;
 	switch (*end) {
-	case 0: break;
-	case 'k': case 'K': mult = 1ULL << 10; end++; break;
-	case 'm': case 'M': mult = 1ULL << 20; end++; break;
-	case 'g': case 'G': mult = 1ULL << 30; end++; break;
-	default: return -EINVAL;
+	case 0:
+		break;
+	case 'k':
+	case 'K':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	default:
+		return -EINVAL;
 	}
 	if (*end == 'i' || *end == 'b' || *end == 'B')
 		end++;
@@ -179,8 +195,8 @@ int lrs_cli__stdout_done(const char *cmd, const char *what)
 		return LRS_EXIT_OK;
 	err = errno ? -errno : -EIO;
 	if (err == -EPIPE)
-		return LRS_EXIT_OK;	/* the reader took what it wanted (| head) */
-	fprintf(stderr, "lruscope%s%s: writing %s failed: %s\n", cmd ? " " : "", cmd ? cmd : "", what,
-		lrs_cli__write_error(err));
+		return LRS_EXIT_OK; /* the reader took what it wanted (| head) */
+	fprintf(stderr, "lruscope%s%s: writing %s failed: %s\n", cmd ? " " : "", cmd ? cmd : "",
+		what, lrs_cli__write_error(err));
 	return LRS_EXIT_FAIL;
 }

@@ -12,7 +12,7 @@
 #include "demo/demo_lab.h"
 
 #define LAB_SCRIPT "tests/lab/lib/lab_demo.py"
-#define LAB_PYTHON "/usr/bin/python3"	/* the lab's Python, the one with Debian's modules */
+#define LAB_PYTHON "/usr/bin/python3" /* the lab's Python, the one with Debian's modules */
 
 /* The top of the build tree whose build/lruscope this is, with the lab in it. */
 static int lab_root(char *root, size_t len, char *exe, size_t exe_len)
@@ -25,7 +25,7 @@ static int lab_root(char *root, size_t len, char *exe, size_t exe_len)
 		return -errno;
 	exe[n] = '\0';
 	snprintf(root, len, "%s", exe);
-	dirname(dirname(root));	/* build/lruscope -> the tree's top */
+	dirname(dirname(root)); /* build/lruscope -> the tree's top */
 	snprintf(path, sizeof(path), "%s/" LAB_SCRIPT, root);
 	return stat(path, &st) ? -ENOENT : 0;
 }
@@ -38,13 +38,14 @@ int lrs_demo__run_lab(const struct lrs_demo_opts *o)
 	int argc = 0;
 
 	if (lab_root(root, sizeof(root), exe, sizeof(exe))) {
-		fprintf(stderr, "lruscope demo --lab: the lab is part of lruscope's source tree "
-				"(" LAB_SCRIPT "), not of this install: run 'sudo make lab-demo' in a "
-				"clone\n");
+		fprintf(stderr,
+			"lruscope demo --lab: the lab is part of lruscope's source tree "
+			"(" LAB_SCRIPT "), not of this install: run 'sudo make lab-demo' in a "
+			"clone\n");
 		return 1;
 	}
 	snprintf(script, sizeof(script), "%s/" LAB_SCRIPT, root);
-	if (o->record_dir)	/* --record DIR: the lab's recordings, pictures and summary there */
+	if (o->record_dir) /* --record DIR: the lab's recordings, pictures and summary there */
 		snprintf(out, sizeof(out), "%s", o->record_dir);
 	else
 		snprintf(out, sizeof(out), "%s/build/lab-demo", root);
@@ -59,8 +60,9 @@ int lrs_demo__run_lab(const struct lrs_demo_opts *o)
 		argv[argc++] = "--rounds";
 		argv[argc++] = rounds;
 	}
-	if (o->readers_given) {	/* two readers a container, as everywhere in the demo */
-		snprintf(containers, sizeof(containers), "%u", o->wl.readers > 1 ? o->wl.readers / 2 : 1);
+	if (o->readers_given) { /* two readers a container, as everywhere in the demo */
+		snprintf(containers, sizeof(containers), "%u",
+			 o->wl.readers > 1 ? o->wl.readers / 2 : 1);
 		argv[argc++] = "--containers";
 		argv[argc++] = containers;
 	}
@@ -82,6 +84,7 @@ int lrs_demo__run_lab(const struct lrs_demo_opts *o)
 	argv[argc] = NULL;
 	fflush(NULL);
 	execv(LAB_PYTHON, (char *const *)argv);
-	fprintf(stderr, "lruscope demo --lab: %s: %s (install python3)\n", LAB_PYTHON, strerror(errno));
+	fprintf(stderr, "lruscope demo --lab: %s: %s (install python3)\n", LAB_PYTHON,
+		strerror(errno));
 	return 1;
 }

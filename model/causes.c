@@ -48,82 +48,82 @@ static const struct cause_entry {
 	enum lrs_cause cause;
 } cause_table[] = {
 	/* per-CPU LRU batches flushed to the lists: adds, drains, deactivation, rotation */
-	{ "lru_add_drain*", LRS_CAUSE_LRU_ADD_DRAIN },		/* 5.11+: _cpu, _all, _per_cpu, _cpu_zone */
-	{ "lru_add_and_bh_lrus_drain", LRS_CAUSE_LRU_ADD_DRAIN },	/* 5.12+ */
-	{ "__pagevec_lru_add", LRS_CAUSE_LRU_ADD_DRAIN },	/* 5.11 .. 5.19 */
-	{ "lru_cache_add*", LRS_CAUSE_LRU_ADD_DRAIN },		/* 5.11 .. 6.2; _inactive_or_unevictable */
-	{ "folio_add_lru*", LRS_CAUSE_LRU_ADD_DRAIN },		/* 5.16+; _vma */
-	{ "__folio_batch_add_and_move", LRS_CAUSE_LRU_ADD_DRAIN },	/* 6.10+ */
-	{ "rotate_reclaimable_page", LRS_CAUSE_LRU_ADD_DRAIN },	/* 5.11 .. 5.15 */
-	{ "folio_rotate_reclaimable", LRS_CAUSE_LRU_ADD_DRAIN },	/* 5.16+ */
-	{ "deactivate_file_page", LRS_CAUSE_LRU_ADD_DRAIN },	/* 5.11 .. 6.0 */
-	{ "deactivate_file_folio", LRS_CAUSE_LRU_ADD_DRAIN },	/* 6.0+ */
-	{ "deactivate_page", LRS_CAUSE_LRU_ADD_DRAIN },		/* 5.11 .. 6.3 */
-	{ "folio_deactivate", LRS_CAUSE_LRU_ADD_DRAIN },		/* 6.3+ */
-	{ "mark_page_lazyfree", LRS_CAUSE_LRU_ADD_DRAIN },	/* 5.11 .. 6.3 */
-	{ "folio_mark_lazyfree", LRS_CAUSE_LRU_ADD_DRAIN },	/* 6.3+ */
+	{ "lru_add_drain*", LRS_CAUSE_LRU_ADD_DRAIN }, /* 5.11+: _cpu, _all, _per_cpu, _cpu_zone */
+	{ "lru_add_and_bh_lrus_drain", LRS_CAUSE_LRU_ADD_DRAIN }, /* 5.12+ */
+	{ "__pagevec_lru_add", LRS_CAUSE_LRU_ADD_DRAIN },	  /* 5.11 .. 5.19 */
+	{ "lru_cache_add*", LRS_CAUSE_LRU_ADD_DRAIN }, /* 5.11 .. 6.2; _inactive_or_unevictable */
+	{ "folio_add_lru*", LRS_CAUSE_LRU_ADD_DRAIN }, /* 5.16+; _vma */
+	{ "__folio_batch_add_and_move", LRS_CAUSE_LRU_ADD_DRAIN }, /* 6.10+ */
+	{ "rotate_reclaimable_page", LRS_CAUSE_LRU_ADD_DRAIN },	   /* 5.11 .. 5.15 */
+	{ "folio_rotate_reclaimable", LRS_CAUSE_LRU_ADD_DRAIN },   /* 5.16+ */
+	{ "deactivate_file_page", LRS_CAUSE_LRU_ADD_DRAIN },	   /* 5.11 .. 6.0 */
+	{ "deactivate_file_folio", LRS_CAUSE_LRU_ADD_DRAIN },	   /* 6.0+ */
+	{ "deactivate_page", LRS_CAUSE_LRU_ADD_DRAIN },		   /* 5.11 .. 6.3 */
+	{ "folio_deactivate", LRS_CAUSE_LRU_ADD_DRAIN },	   /* 6.3+ */
+	{ "mark_page_lazyfree", LRS_CAUSE_LRU_ADD_DRAIN },	   /* 5.11 .. 6.3 */
+	{ "folio_mark_lazyfree", LRS_CAUSE_LRU_ADD_DRAIN },	   /* 6.3+ */
 	/* activation: a second access moves a folio to the active list */
-	{ "activate_page", LRS_CAUSE_ACTIVATION },		/* 5.11 .. 5.17 */
-	{ "folio_activate", LRS_CAUSE_ACTIVATION },		/* 5.18+ */
-	{ "mark_page_accessed", LRS_CAUSE_ACTIVATION },		/* 5.11 .. 5.15, then a wrapper */
-	{ "folio_mark_accessed", LRS_CAUSE_ACTIVATION },		/* 5.16+ */
+	{ "activate_page", LRS_CAUSE_ACTIVATION },	 /* 5.11 .. 5.17 */
+	{ "folio_activate", LRS_CAUSE_ACTIVATION },	 /* 5.18+ */
+	{ "mark_page_accessed", LRS_CAUSE_ACTIVATION },	 /* 5.11 .. 5.15, then a wrapper */
+	{ "folio_mark_accessed", LRS_CAUSE_ACTIVATION }, /* 5.16+ */
 	/* reclaim: isolating from and putting back to the lists, MGLRU aging and eviction */
-	{ "shrink_active_list", LRS_CAUSE_RECLAIM },		/* 5.11+ */
-	{ "shrink_inactive_list", LRS_CAUSE_RECLAIM },		/* 5.11+ */
-	{ "isolate_lru_pages", LRS_CAUSE_RECLAIM },		/* 5.11 .. 6.2 */
-	{ "isolate_lru_folios", LRS_CAUSE_RECLAIM },		/* 6.3+ */
-	{ "move_pages_to_lru", LRS_CAUSE_RECLAIM },		/* 5.11 .. 6.2 */
-	{ "move_folios_to_lru", LRS_CAUSE_RECLAIM },		/* 6.3+ */
-	{ "evict_folios", LRS_CAUSE_RECLAIM },			/* 6.1+, MGLRU */
-	{ "inc_max_seq", LRS_CAUSE_RECLAIM },			/* 6.1+, MGLRU aging */
-	{ "try_to_inc_max_seq", LRS_CAUSE_RECLAIM },		/* 6.1+, MGLRU aging */
-	{ "walk_mm", LRS_CAUSE_RECLAIM },			/* 6.1+, MGLRU page table walk */
+	{ "shrink_active_list", LRS_CAUSE_RECLAIM },   /* 5.11+ */
+	{ "shrink_inactive_list", LRS_CAUSE_RECLAIM }, /* 5.11+ */
+	{ "isolate_lru_pages", LRS_CAUSE_RECLAIM },    /* 5.11 .. 6.2 */
+	{ "isolate_lru_folios", LRS_CAUSE_RECLAIM },   /* 6.3+ */
+	{ "move_pages_to_lru", LRS_CAUSE_RECLAIM },    /* 5.11 .. 6.2 */
+	{ "move_folios_to_lru", LRS_CAUSE_RECLAIM },   /* 6.3+ */
+	{ "evict_folios", LRS_CAUSE_RECLAIM },	       /* 6.1+, MGLRU */
+	{ "inc_max_seq", LRS_CAUSE_RECLAIM },	       /* 6.1+, MGLRU aging */
+	{ "try_to_inc_max_seq", LRS_CAUSE_RECLAIM },   /* 6.1+, MGLRU aging */
+	{ "walk_mm", LRS_CAUSE_RECLAIM },	       /* 6.1+, MGLRU page table walk */
 	/* the lock taken in a caller above when a build inlines the list shrinkers (6.1) */
-	{ "shrink_lruvec", LRS_CAUSE_RECLAIM },			/* 5.11+ */
-	{ "shrink_node", LRS_CAUSE_RECLAIM },			/* 5.11+ */
+	{ "shrink_lruvec", LRS_CAUSE_RECLAIM }, /* 5.11+ */
+	{ "shrink_node", LRS_CAUSE_RECLAIM },	/* 5.11+ */
 	/* isolation for migration and compaction */
-	{ "isolate_lru_page", LRS_CAUSE_ISOLATION },		/* 5.11 .. 6.3 */
-	{ "folio_isolate_lru", LRS_CAUSE_ISOLATION },		/* 5.16+ */
-	{ "isolate_migratepages_block", LRS_CAUSE_ISOLATION },	/* 5.11+, compaction and CMA */
-	{ "compact_lock_irqsave", LRS_CAUSE_ISOLATION },		/* 5.11+, its lock helper */
+	{ "isolate_lru_page", LRS_CAUSE_ISOLATION },	       /* 5.11 .. 6.3 */
+	{ "folio_isolate_lru", LRS_CAUSE_ISOLATION },	       /* 5.16+ */
+	{ "isolate_migratepages_block", LRS_CAUSE_ISOLATION }, /* 5.11+, compaction and CMA */
+	{ "compact_lock_irqsave", LRS_CAUSE_ISOLATION },       /* 5.11+, its lock helper */
 	/* memcg charge moving (cgroup v1) and reparenting of a removed memcg's folios */
-	{ "mem_cgroup_move_account", LRS_CAUSE_MEMCG_MOVE },	/* 5.11 .. 6.10 */
-	{ "memcg_reparent_objcgs", LRS_CAUSE_MEMCG_MOVE },	/* 5.11+ */
-	{ "__memcg_reparent_objcgs", LRS_CAUSE_MEMCG_MOVE },	/* with LRU folio reparenting */
-	{ "reparent_locks", LRS_CAUSE_MEMCG_MOVE },		/* with LRU folio reparenting */
-	{ "lru_reparent_memcg", LRS_CAUSE_MEMCG_MOVE },		/* with LRU folio reparenting */
-	{ "lru_gen_reparent_memcg", LRS_CAUSE_MEMCG_MOVE },	/* the same, MGLRU */
+	{ "mem_cgroup_move_account", LRS_CAUSE_MEMCG_MOVE }, /* 5.11 .. 6.10 */
+	{ "memcg_reparent_objcgs", LRS_CAUSE_MEMCG_MOVE },   /* 5.11+ */
+	{ "__memcg_reparent_objcgs", LRS_CAUSE_MEMCG_MOVE }, /* with LRU folio reparenting */
+	{ "reparent_locks", LRS_CAUSE_MEMCG_MOVE },	     /* with LRU folio reparenting */
+	{ "lru_reparent_memcg", LRS_CAUSE_MEMCG_MOVE },	     /* with LRU folio reparenting */
+	{ "lru_gen_reparent_memcg", LRS_CAUSE_MEMCG_MOVE },  /* the same, MGLRU */
 	/* mlock and munlock, and rescuing folios from the unevictable list */
-	{ "munlock_vma_page", LRS_CAUSE_MLOCK },			/* 5.11 .. 5.17 */
-	{ "__munlock_pagevec", LRS_CAUSE_MLOCK },		/* 5.11 .. 5.17 */
-	{ "mlock_pagevec", LRS_CAUSE_MLOCK },			/* 5.18 .. 6.1 */
-	{ "__mlock_page", LRS_CAUSE_MLOCK },			/* 5.18 .. 6.1 */
-	{ "__mlock_new_page", LRS_CAUSE_MLOCK },			/* 5.18 .. 6.1 */
-	{ "__munlock_page", LRS_CAUSE_MLOCK },			/* 5.18 .. 6.1 */
-	{ "mlock_folio_batch", LRS_CAUSE_MLOCK },		/* 6.2+ */
-	{ "__mlock_folio", LRS_CAUSE_MLOCK },			/* 6.2+ */
-	{ "__mlock_new_folio", LRS_CAUSE_MLOCK },		/* 6.2+ */
-	{ "__munlock_folio", LRS_CAUSE_MLOCK },			/* 6.2+ */
-	{ "mlock_folio", LRS_CAUSE_MLOCK },			/* 6.2+ */
-	{ "munlock_folio", LRS_CAUSE_MLOCK },			/* 6.2+ */
-	{ "mlock_drain_*", LRS_CAUSE_MLOCK },			/* 5.18+: _local, _remote */
-	{ "check_move_unevictable_pages", LRS_CAUSE_MLOCK },	/* 5.11 .. 6.1 */
-	{ "check_move_unevictable_folios", LRS_CAUSE_MLOCK },	/* 6.2+ */
+	{ "munlock_vma_page", LRS_CAUSE_MLOCK },	      /* 5.11 .. 5.17 */
+	{ "__munlock_pagevec", LRS_CAUSE_MLOCK },	      /* 5.11 .. 5.17 */
+	{ "mlock_pagevec", LRS_CAUSE_MLOCK },		      /* 5.18 .. 6.1 */
+	{ "__mlock_page", LRS_CAUSE_MLOCK },		      /* 5.18 .. 6.1 */
+	{ "__mlock_new_page", LRS_CAUSE_MLOCK },	      /* 5.18 .. 6.1 */
+	{ "__munlock_page", LRS_CAUSE_MLOCK },		      /* 5.18 .. 6.1 */
+	{ "mlock_folio_batch", LRS_CAUSE_MLOCK },	      /* 6.2+ */
+	{ "__mlock_folio", LRS_CAUSE_MLOCK },		      /* 6.2+ */
+	{ "__mlock_new_folio", LRS_CAUSE_MLOCK },	      /* 6.2+ */
+	{ "__munlock_folio", LRS_CAUSE_MLOCK },		      /* 6.2+ */
+	{ "mlock_folio", LRS_CAUSE_MLOCK },		      /* 6.2+ */
+	{ "munlock_folio", LRS_CAUSE_MLOCK },		      /* 6.2+ */
+	{ "mlock_drain_*", LRS_CAUSE_MLOCK },		      /* 5.18+: _local, _remote */
+	{ "check_move_unevictable_pages", LRS_CAUSE_MLOCK },  /* 5.11 .. 6.1 */
+	{ "check_move_unevictable_folios", LRS_CAUSE_MLOCK }, /* 6.2+ */
 	/* reclaim cost, charged to the lruvec and every ancestor's */
-	{ "lru_note_cost*", LRS_CAUSE_NOTE_COST },		/* 5.11+; _page, _folio, _refault */
+	{ "lru_note_cost*", LRS_CAUSE_NOTE_COST }, /* 5.11+; _page, _folio, _refault */
 	/* huge page splits */
-	{ "__split_huge_page", LRS_CAUSE_THP_SPLIT },		/* 5.11 .. 6.14 */
-	{ "split_huge_page_to_list*", LRS_CAUSE_THP_SPLIT },	/* 5.11+; _to_order 6.8+ */
-	{ "__folio_split", LRS_CAUSE_THP_SPLIT },		/* 6.15+ */
-	{ "__split_unmapped_folio", LRS_CAUSE_THP_SPLIT },	/* 6.15+ */
-	{ "__folio_freeze_and_split_unmapped", LRS_CAUSE_THP_SPLIT },	/* 6.18+ */
+	{ "__split_huge_page", LRS_CAUSE_THP_SPLIT },		      /* 5.11 .. 6.14 */
+	{ "split_huge_page_to_list*", LRS_CAUSE_THP_SPLIT },	      /* 5.11+; _to_order 6.8+ */
+	{ "__folio_split", LRS_CAUSE_THP_SPLIT },		      /* 6.15+ */
+	{ "__split_unmapped_folio", LRS_CAUSE_THP_SPLIT },	      /* 6.15+ */
+	{ "__folio_freeze_and_split_unmapped", LRS_CAUSE_THP_SPLIT }, /* 6.18+ */
 	/* freeing dead folios, e.g. the last reference dropped by an LRU add drain */
-	{ "release_pages", LRS_CAUSE_FOLIO_FREE },		/* 5.11+, a wrapper from 6.9 */
-	{ "folios_put_refs", LRS_CAUSE_FOLIO_FREE },		/* 6.9+ */
-	{ "__page_cache_release", LRS_CAUSE_FOLIO_FREE },	/* 5.11+ */
-	{ "page_cache_release", LRS_CAUSE_FOLIO_FREE },		/* 6.9+ */
-	{ "__put_single_page", LRS_CAUSE_FOLIO_FREE },		/* 5.11 .. 5.19 */
-	{ "__folio_put*", LRS_CAUSE_FOLIO_FREE },		/* 5.16+; _small, _large */
+	{ "release_pages", LRS_CAUSE_FOLIO_FREE },	  /* 5.11+, a wrapper from 6.9 */
+	{ "folios_put_refs", LRS_CAUSE_FOLIO_FREE },	  /* 6.9+ */
+	{ "__page_cache_release", LRS_CAUSE_FOLIO_FREE }, /* 5.11+ */
+	{ "page_cache_release", LRS_CAUSE_FOLIO_FREE },	  /* 6.9+ */
+	{ "__put_single_page", LRS_CAUSE_FOLIO_FREE },	  /* 5.11 .. 5.19 */
+	{ "__folio_put*", LRS_CAUSE_FOLIO_FREE },	  /* 5.16+; _small, _large */
 };
 
 const char *lrs_cause__key(enum lrs_cause cause)
@@ -173,8 +173,8 @@ void lrs_causes__add(struct lrs_causes *c, const struct lrs_snapshot *snap, int3
 		     uint64_t contended, uint64_t wait_ns)
 {
 	const struct lrs_stack *st = snap ? lrs_snapshot__find_stack(snap, stack_id) : NULL;
-	enum lrs_cause cause = st ? lrs_cause__classify(st->frames, st->nr_frames)
-				  : LRS_CAUSE_UNCLASSIFIED;
+	enum lrs_cause cause = st ? lrs_cause__classify(st->frames, st->nr_frames) :
+				    LRS_CAUSE_UNCLASSIFIED;
 
 	c->by[cause].contended += contended;
 	c->by[cause].wait_ns += wait_ns;

@@ -40,14 +40,14 @@ const char *lrs_cause__title(enum lrs_cause cause);
 enum lrs_cause lrs_cause__classify(char *const *frames, size_t nr_frames);
 
 struct lrs_cause_share {
-	uint64_t contended;	/* sampled */
-	uint64_t wait_ns;	/* sampled */
+	uint64_t contended; /* sampled */
+	uint64_t wait_ns;   /* sampled */
 };
 
 /* The sampled wait of one lruvec, by cause. */
 struct lrs_causes {
 	struct lrs_cause_share by[LRS_NR_CAUSES];
-	uint64_t contended, wait_ns;	/* all causes */
+	uint64_t contended, wait_ns; /* all causes */
 };
 
 /*

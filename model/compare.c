@@ -21,8 +21,8 @@ struct series {
 	enum lrs_cmp_kind kind;
 	char *name;
 	int node;
-	int cause;			/* enum lrs_cause of an lruvec's cause; -1 otherwise */
-	double *wait, *contended;	/* per s; intervals before it appeared are 0 */
+	int cause;		  /* enum lrs_cause of an lruvec's cause; -1 otherwise */
+	double *wait, *contended; /* per s; intervals before it appeared are 0 */
 	size_t n, cap;
 	double wait_ns, contended_sum;
 };
@@ -30,11 +30,11 @@ struct series {
 struct lrs_cmp_run {
 	struct series *series;
 	size_t nr_series, cap_series;
-	struct u64map index;		/* hash of (kind, name, node, cause) -> series, probed */
+	struct u64map index; /* hash of (kind, name, node, cause) -> series, probed */
 	struct lrs_snapshot *prev;
 	size_t samples, pauses;
 	double duration_s;
-	bool node_locks;		/* a node lock waited (a kernel before 5.11) */
+	bool node_locks; /* a node lock waited (a kernel before 5.11) */
 };
 
 static const char *const total_names[] = { "lruvec locks", "other locks" };
@@ -80,7 +80,7 @@ size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run)
 
 static uint64_t key_hash(enum lrs_cmp_kind kind, const char *name, int node, int cause)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
 	for (const char *c = name; *c; c++)
 		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
@@ -88,7 +88,8 @@ static uint64_t key_hash(enum lrs_cmp_kind kind, const char *name, int node, int
 	return u64map__key2(h, ((uint64_t)kind << 32) | (uint32_t)node);
 }
 
-static bool same_key(const struct series *s, enum lrs_cmp_kind kind, const char *name, int node, int cause)
+static bool same_key(const struct series *s, enum lrs_cmp_kind kind, const char *name, int node,
+		     int cause)
 {
 	return s->kind == kind && s->node == node && s->cause == cause && !strcmp(s->name, name);
 }
@@ -97,8 +98,8 @@ static bool same_key(const struct series *s, enum lrs_cmp_kind kind, const char 
  * The index of the series of (kind, name, node, cause) in run, made when new;
  * -1 when out of memory. An index, not a pointer: a new series moves them all.
  */
-static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const char *name,
-		      int node, int cause)
+static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const char *name, int node,
+		      int cause)
 {
 	uint64_t h = key_hash(kind, name, node, cause);
 	struct series *s;
@@ -164,12 +165,13 @@ static int series_add(struct lrs_cmp_run *run, long si, size_t k, double dt_s, u
 
 static uint64_t increase(uint64_t now, uint64_t before)
 {
-	return now >= before ? now - before : now;	/* went backwards: from zero */
+	return now >= before ? now - before : now; /* went backwards: from zero */
 }
 
 /* The causes of lv's stack uses sampled since was (its lruvec before, or NULL). */
-static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, const struct lrs_lruvec *lv,
-		      const struct lrs_lruvec *was, size_t k, double dt_s)
+static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap,
+		      const struct lrs_lruvec *lv, const struct lrs_lruvec *was, size_t k,
+		      double dt_s)
 {
 	struct lrs_causes c;
 
@@ -178,7 +180,9 @@ static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, 
 		const struct lrs_cause_share *by = &c.by[cause];
 
 		if ((by->wait_ns || by->contended) &&
-		    series_add(run, series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, cause),
+		    series_add(run,
+			       series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node,
+					 cause),
 			       k, dt_s, by->wait_ns, by->contended))
 			return -ENOMEM;
 	}
@@ -189,17 +193,19 @@ static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, 
  * lv's waiters since was (its lruvec before, or NULL), each into the series of
  * its own memcg: what that memcg's tasks waited, on whichever lruvec lock.
  */
-static int add_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv, const struct lrs_lruvec *was,
-		       size_t k, double dt_s)
+static int add_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv,
+		       const struct lrs_lruvec *was, size_t k, double dt_s)
 {
 	for (size_t i = 0; i < lv->nr_waiters; i++) {
 		const struct lrs_waiter *w = &lv->waiters[i], *before = NULL;
 
 		for (size_t b = 0; was && b < was->nr_waiters && !before; b++)
-			if (was->waiters[b].pid == w->pid && was->waiters[b].memcg_id == w->memcg_id)
+			if (was->waiters[b].pid == w->pid &&
+			    was->waiters[b].memcg_id == w->memcg_id)
 				before = &was->waiters[b];
-		if (series_add(run, series_of(run, LRS_CMP_WAITER, w->memcg ? w->memcg : "?", -1, -1), k, dt_s,
-			       increase(w->wait_ns, before ? before->wait_ns : 0),
+		if (series_add(run,
+			       series_of(run, LRS_CMP_WAITER, w->memcg ? w->memcg : "?", -1, -1), k,
+			       dt_s, increase(w->wait_ns, before ? before->wait_ns : 0),
 			       increase(w->contended, before ? before->contended : 0)))
 			return -ENOMEM;
 	}
@@ -208,7 +214,8 @@ static int add_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv, con
 
 /* lv's wait into its node's sum of lruvec locks, and its waiters' into their memcgs'. */
 static int add_node_and_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv,
-				const struct lrs_lruvec *was, size_t k, double dt_s, uint64_t wait, uint64_t cont)
+				const struct lrs_lruvec *was, size_t k, double dt_s, uint64_t wait,
+				uint64_t cont)
 {
 	char name[16];
 
@@ -234,7 +241,10 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 	if (series_add(run, total[0], k, dt_s, 0, 0) || series_add(run, total[1], k, dt_s, 0, 0))
 		goto out;
 	for (size_t i = 0; i < prev->nr_lruvecs; i++)
-		if (u64map__set(&before, u64map__key2(prev->lruvecs[i].memcg_id, (uint64_t)prev->lruvecs[i].node), i))
+		if (u64map__set(&before,
+				u64map__key2(prev->lruvecs[i].memcg_id,
+					     (uint64_t)prev->lruvecs[i].node),
+				i))
 			goto out;
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
 		const struct lrs_lruvec *lv = &snap->lruvecs[i];
@@ -254,9 +264,11 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 		if (was && was->removed && lv->removed && !wait && !cont)
 			continue;
 		s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, -1);
-		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[0], k, dt_s, wait, cont) ||
-		    series_add(run, series_of(run, LRS_CMP_MEMCG, lv->memcg ? lv->memcg : "?", -1, -1), k, dt_s,
-			       wait, cont) ||
+		if (series_add(run, s, k, dt_s, wait, cont) ||
+		    series_add(run, total[0], k, dt_s, wait, cont) ||
+		    series_add(run,
+			       series_of(run, LRS_CMP_MEMCG, lv->memcg ? lv->memcg : "?", -1, -1),
+			       k, dt_s, wait, cont) ||
 		    add_node_and_waiters(run, lv, was, k, dt_s, wait, cont) ||
 		    add_causes(run, snap, lv, was, k, dt_s))
 			goto out;
@@ -275,7 +287,8 @@ static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap
 			was = &prev->other_locks[j].counters;
 		wait = increase(ol->counters.wait_ns, was ? was->wait_ns : 0);
 		cont = increase(ol->counters.contended, was ? was->contended : 0);
-		if (series_add(run, s, k, dt_s, wait, cont) || series_add(run, total[1], k, dt_s, wait, cont))
+		if (series_add(run, s, k, dt_s, wait, cont) ||
+		    series_add(run, total[1], k, dt_s, wait, cont))
 			goto out;
 	}
 	err = 0;
@@ -298,7 +311,7 @@ int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap)
 		dt_ns = snap->t_ns - run->prev->t_ns;
 		dt_s = (double)dt_ns / 1e9;
 		if (snap->interval_ns && dt_ns > LRS_COMPARE_PAUSE_FACTOR * snap->interval_ns) {
-			run->pauses++;	/* the next interval starts here */
+			run->pauses++; /* the next interval starts here */
 		} else {
 			err = add_interval(run, snap, dt_s);
 			if (err)
@@ -349,9 +362,9 @@ static bool big_enough(double ratio, double min_change)
 	return !isnan(ratio) && fabs(ratio - 1) >= min_change;
 }
 
-static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a, const struct series *sa,
-			  const struct lrs_cmp_run *b, const struct series *sb, bool wait,
-			  const struct lrs_cmp_test *test)
+static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a,
+			  const struct series *sa, const struct lrs_cmp_run *b,
+			  const struct series *sb, bool wait, const struct lrs_cmp_test *test)
 {
 	double *va = samples_of(sa, sa ? (wait ? sa->wait : sa->contended) : NULL, a->samples);
 	double *vb = samples_of(sb, sb ? (wait ? sb->wait : sb->contended) : NULL, b->samples);
@@ -361,11 +374,14 @@ static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a,
 		free(vb);
 		return -ENOMEM;
 	}
-	m->a = sa && a->duration_s > 0 ? (wait ? sa->wait_ns : sa->contended_sum) / a->duration_s : 0;
-	m->b = sb && b->duration_s > 0 ? (wait ? sb->wait_ns : sb->contended_sum) / b->duration_s : 0;
+	m->a = sa && a->duration_s > 0 ? (wait ? sa->wait_ns : sa->contended_sum) / a->duration_s :
+					 0;
+	m->b = sb && b->duration_s > 0 ? (wait ? sb->wait_ns : sb->contended_sum) / b->duration_s :
+					 0;
 	m->ratio = m->a > 0 ? m->b / m->a : m->b > 0 ? INFINITY : NAN;
 	m->p = lrs_stats__mann_whitney_p(va, a->samples, vb, b->samples);
-	m->significant = !isnan(m->p) && m->p < test->alpha && big_enough(m->ratio, test->min_change);
+	m->significant = !isnan(m->p) && m->p < test->alpha &&
+			 big_enough(m->ratio, test->min_change);
 	free(va);
 	free(vb);
 	return 0;
@@ -381,8 +397,10 @@ static double causes_of(const struct lrs_cmp_run *run, const struct series *lv,
 	double sum = 0;
 
 	for (int c = 0; c < LRS_NR_CAUSES; c++) {
-		struct series like = { .kind = LRS_CMP_LRUVEC, .name = lv ? lv->name : NULL,
-				       .node = lv ? lv->node : -1, .cause = c };
+		struct series like = { .kind = LRS_CMP_LRUVEC,
+				       .name = lv ? lv->name : NULL,
+				       .node = lv ? lv->node : -1,
+				       .cause = c };
 
 		by[c] = lv ? find_series(run, &like) : NULL;
 		sum += by[c] ? by[c]->wait_ns : 0;
@@ -409,8 +427,9 @@ static int cmp_causes(const void *x, const void *y)
 }
 
 /* The causes of lruvec row from its series sa in a and sb in b (either NULL). */
-static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, const struct series *sa,
-		       const struct lrs_cmp_run *b, const struct series *sb, const struct lrs_cmp_test *test)
+static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a,
+		       const struct series *sa, const struct lrs_cmp_run *b,
+		       const struct series *sb, const struct lrs_cmp_test *test)
 {
 	const struct series *ca[LRS_NR_CAUSES], *cb[LRS_NR_CAUSES];
 	double sum_a = causes_of(a, sa, ca), sum_b = causes_of(b, sb, cb);
@@ -428,10 +447,14 @@ static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, con
 
 		if (!in_a && !in_b && c != LRS_CAUSE_UNCLASSIFIED)
 			continue;
-		*k = (struct lrs_cmp_cause){ .cause = (enum lrs_cause)c,
-			.side = in_a == in_b ? LRS_CMP_BOTH : in_a ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B,
+		*k = (struct lrs_cmp_cause){
+			.cause = (enum lrs_cause)c,
+			.side = in_a == in_b ? LRS_CMP_BOTH :
+				in_a	     ? LRS_CMP_ONLY_A :
+					       LRS_CMP_ONLY_B,
 			.share_a = sum_a > 0 && ca[c] ? ca[c]->wait_ns / sum_a : 0,
-			.share_b = sum_b > 0 && cb[c] ? cb[c]->wait_ns / sum_b : 0 };
+			.share_b = sum_b > 0 && cb[c] ? cb[c]->wait_ns / sum_b : 0
+		};
 		if (compare_metric(&k->wait, a, ca[c], b, cb[c], true, test))
 			return -ENOMEM;
 		if (!tested) {
@@ -445,13 +468,17 @@ static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a, con
 }
 
 static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const struct series *sa,
-		    const struct lrs_cmp_run *b, const struct series *sb, const struct lrs_cmp_test *test)
+		    const struct lrs_cmp_run *b, const struct series *sb,
+		    const struct lrs_cmp_test *test)
 {
 	const struct series *s = sa ? sa : sb;
 	struct lrs_cmp_row *row = &cmp->rows[cmp->nr_rows];
 
-	*row = (struct lrs_cmp_row){ .kind = s->kind, .node = s->node,
-		.side = sa && sb ? LRS_CMP_BOTH : sa ? LRS_CMP_ONLY_A : LRS_CMP_ONLY_B };
+	*row = (struct lrs_cmp_row){ .kind = s->kind,
+				     .node = s->node,
+				     .side = sa && sb ? LRS_CMP_BOTH :
+					     sa	      ? LRS_CMP_ONLY_A :
+							LRS_CMP_ONLY_B };
 	if (s->kind != LRS_CMP_TOTAL && !(sa && (sa->wait_ns || sa->contended_sum)) &&
 	    !(sb && (sb->wait_ns || sb->contended_sum))) {
 		cmp->nr_idle += s->kind == LRS_CMP_LRUVEC || s->kind == LRS_CMP_LOCK;
@@ -495,13 +522,16 @@ static int cmp_rows(const void *x, const void *y)
 	if (a->kind != b->kind)
 		return a->kind < b->kind ? -1 : 1;
 	if (a->kind == LRS_CMP_TOTAL)
-		return strcmp(a->name, b->name) > 0 ? 1 : -1;	/* lruvec before other */
+		return strcmp(a->name, b->name) > 0 ? 1 : -1; /* lruvec before other */
 	if (row_class(a) != row_class(b))
 		return row_class(a) - row_class(b);
 	if (da != db)
 		return da > db ? -1 : 1;
 	if (a->contended.b - a->contended.a != b->contended.b - b->contended.a)
-		return fabs(a->contended.b - a->contended.a) > fabs(b->contended.b - b->contended.a) ? -1 : 1;
+		return fabs(a->contended.b - a->contended.a) >
+				       fabs(b->contended.b - b->contended.a) ?
+			       -1 :
+			       1;
 	if (strcmp(a->name, b->name))
 		return strcmp(a->name, b->name);
 	return a->node - b->node;
@@ -531,13 +561,15 @@ static int *nodes_of(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, s
 }
 
 /* Whether memcg's lruvecs waited, in a or in b, on more than one of the nodes. */
-static bool waited_on_nodes(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b, const char *memcg,
-			    const int *nodes, size_t nr_nodes)
+static bool waited_on_nodes(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
+			    const char *memcg, const int *nodes, size_t nr_nodes)
 {
 	size_t waited = 0;
 
 	for (size_t k = 0; k < nr_nodes && waited < 2; k++) {
-		struct series like = { .kind = LRS_CMP_LRUVEC, .name = (char *)memcg, .node = nodes[k], .cause = -1 };
+		struct series like = {
+			.kind = LRS_CMP_LRUVEC, .name = (char *)memcg, .node = nodes[k], .cause = -1
+		};
 
 		waited += sampled(find_series(a, &like)) || sampled(find_series(b, &like));
 	}
@@ -549,8 +581,8 @@ static bool waited_on_nodes(const struct lrs_cmp_run *a, const struct lrs_cmp_ru
  * causes go under their lruvec, and a memcg's sum only where it waited on
  * more than one node (on one, it would repeat its lruvec's row).
  */
-static bool has_row(const struct series *s, const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
-		    const int *nodes, size_t nr_nodes)
+static bool has_row(const struct series *s, const struct lrs_cmp_run *a,
+		    const struct lrs_cmp_run *b, const int *nodes, size_t nr_nodes)
 {
 	if (s->kind == LRS_CMP_TOTAL || s->cause >= 0)
 		return false;
@@ -588,7 +620,9 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 		goto fail;
 	/* the totals exist even in a run of one snapshot */
 	for (int t = 0; t < 2; t++) {
-		struct series total = { .kind = LRS_CMP_TOTAL, .name = (char *)total_names[t], .node = -1,
+		struct series total = { .kind = LRS_CMP_TOTAL,
+					.name = (char *)total_names[t],
+					.node = -1,
 					.cause = -1 };
 		const struct series *sa = find_series(a, &total), *sb = find_series(b, &total);
 
@@ -598,7 +632,8 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 	for (size_t i = 0; i < a->nr_series; i++) {
 		const struct series *sa = &a->series[i];
 
-		if (has_row(sa, a, b, nodes, nr_nodes) && fill_row(cmp, a, sa, b, find_series(b, sa), test))
+		if (has_row(sa, a, b, nodes, nr_nodes) &&
+		    fill_row(cmp, a, sa, b, find_series(b, sa), test))
 			goto fail;
 	}
 	for (size_t i = 0; i < b->nr_series; i++) {
@@ -672,7 +707,8 @@ void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid)
 	*grid = (struct lrs_cmp_grid){};
 }
 
-const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node)
+const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg,
+					      int node)
 {
 	for (size_t i = 0; i < cmp->nr_rows; i++)
 		if (cmp->rows[i].kind == LRS_CMP_LRUVEC && cmp->rows[i].node == node &&
@@ -688,11 +724,12 @@ const struct lrs_cmp_row *lrs_compare__memcg(const struct lrs_compare *cmp, cons
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		const struct lrs_cmp_row *r = &cmp->rows[i];
 
-		if ((r->kind != LRS_CMP_MEMCG && r->kind != LRS_CMP_LRUVEC) || strcmp(r->name, memcg))
+		if ((r->kind != LRS_CMP_MEMCG && r->kind != LRS_CMP_LRUVEC) ||
+		    strcmp(r->name, memcg))
 			continue;
 		if (r->kind == LRS_CMP_MEMCG)
 			return r;
-		one = r;	/* no sum: it waited on this node only */
+		one = r; /* no sum: it waited on this node only */
 	}
 	return one;
 }

@@ -17,7 +17,7 @@
 #include "model/causes.h"
 #include "model/snapshot.h"
 
-#define LRS_COMPARE_ALPHA 0.01		/* the significance level, two-sided */
+#define LRS_COMPARE_ALPHA 0.01 /* the significance level, two-sided */
 /*
  * The least change of a mean, either way, called significant (0.1: 10%),
  * whatever the p-value. A steady load's intervals are alike, so over 30 of
@@ -26,8 +26,8 @@
  * of short and long waits), which the intervals of neither recording show.
  */
 #define LRS_COMPARE_MIN_CHANGE 0.1
-#define LRS_COMPARE_MIN_SAMPLES 3	/* fewer intervals on a side: not tested */
-#define LRS_COMPARE_FEW_SAMPLES 20	/* fewer: neighbouring intervals' correlation not judged */
+#define LRS_COMPARE_MIN_SAMPLES 3  /* fewer intervals on a side: not tested */
+#define LRS_COMPARE_FEW_SAMPLES 20 /* fewer: neighbouring intervals' correlation not judged */
 /*
  * An interval between two lines of a recording over this many times the
  * later snapshot's own interval_ns (the time since the collector's snapshot
@@ -38,7 +38,7 @@
 #define LRS_COMPARE_PAUSE_FACTOR 4
 
 enum lrs_cmp_kind {
-	LRS_CMP_TOTAL,		/* all lruvec locks, or all other locks */
+	LRS_CMP_TOTAL, /* all lruvec locks, or all other locks */
 	/*
 	 * Only where a side has a node lock (before 5.11, LRS_NODE_LOCK_MEMCG),
 	 * so that a kernel of one lock per node compares with one of a lock per
@@ -68,10 +68,10 @@ enum lrs_cmp_side {
 };
 
 struct lrs_cmp_metric {
-	double a, b;		/* mean rate over the recording: sum / duration */
-	double ratio;		/* b / a; INFINITY when a == 0 < b; NAN when both are 0 */
-	double p;		/* two-sided p-value; NAN: not tested (too few samples, one side only) */
-	bool significant;	/* p < alpha and |ratio - 1| >= min_change */
+	double a, b;	  /* mean rate over the recording: sum / duration */
+	double ratio;	  /* b / a; INFINITY when a == 0 < b; NAN when both are 0 */
+	double p;	  /* two-sided p-value; NAN: not tested (too few samples, one side only) */
+	bool significant; /* p < alpha and |ratio - 1| >= min_change */
 };
 
 /*
@@ -83,19 +83,19 @@ struct lrs_cmp_metric {
  */
 struct lrs_cmp_cause {
 	enum lrs_cause cause;
-	enum lrs_cmp_side side;		/* sampled on both sides, or on one only */
-	struct lrs_cmp_metric wait;	/* sampled ns per s; tested only when the lruvec is on
+	enum lrs_cmp_side side;	    /* sampled on both sides, or on one only */
+	struct lrs_cmp_metric wait; /* sampled ns per s; tested only when the lruvec is on
 					   both sides and has sampled stacks on both */
-	double share_a, share_b;	/* of the lruvec's sampled wait, 0..1 */
+	double share_a, share_b;    /* of the lruvec's sampled wait, 0..1 */
 };
 
 struct lrs_cmp_row {
 	enum lrs_cmp_kind kind;
-	char *name;		/* memcg path, lock name, "lruvec locks" / "other locks" */
-	int node;		/* of an lruvec; -1 otherwise */
+	char *name; /* memcg path, lock name, "lruvec locks" / "other locks" */
+	int node;   /* of an lruvec; -1 otherwise */
 	enum lrs_cmp_side side;
-	struct lrs_cmp_metric wait;	/* ns per s */
-	struct lrs_cmp_metric contended;	/* per s */
+	struct lrs_cmp_metric wait;	 /* ns per s */
+	struct lrs_cmp_metric contended; /* per s */
 	/*
 	 * An lruvec's causes: every one with sampled wait on either side, and
 	 * unclassified whenever a stack was sampled (even at 0); significant
@@ -110,7 +110,7 @@ struct lrs_cmp_row {
 struct lrs_cmp_run;
 
 struct lrs_cmp_run *lrs_cmp_run__new(void);
-void lrs_cmp_run__free(struct lrs_cmp_run *run);	/* accepts NULL */
+void lrs_cmp_run__free(struct lrs_cmp_run *run); /* accepts NULL */
 /*
  * The next snapshot of a recording: the interval since the one before is one
  * sample of every lruvec and lock (0 for those absent then), and of every
@@ -122,7 +122,7 @@ void lrs_cmp_run__free(struct lrs_cmp_run *run);	/* accepts NULL */
 int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap);
 size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run);
 double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run);
-size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run);	/* intervals left out */
+size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run); /* intervals left out */
 
 /* What a significant change is: p < alpha, and a ratio off 1 by min_change or more. */
 struct lrs_cmp_test {
@@ -131,10 +131,10 @@ struct lrs_cmp_test {
 };
 
 struct lrs_compare {
-	struct lrs_cmp_test test;		/* what significant meant */
-	size_t samples_a, samples_b;		/* intervals */
-	double duration_a_s, duration_b_s;	/* pauses left out */
-	size_t pauses_a, pauses_b;		/* intervals past LRS_COMPARE_PAUSE_FACTOR */
+	struct lrs_cmp_test test;	   /* what significant meant */
+	size_t samples_a, samples_b;	   /* intervals */
+	double duration_a_s, duration_b_s; /* pauses left out */
+	size_t pauses_a, pauses_b;	   /* intervals past LRS_COMPARE_PAUSE_FACTOR */
 	/*
 	 * The two totals, then the memcgs, the lruvecs, the other locks; within each,
 	 * significant changes first, then those on one side only, then the
@@ -143,15 +143,15 @@ struct lrs_compare {
 	 */
 	struct lrs_cmp_row *rows;
 	size_t nr_rows;
-	bool node_locks;			/* a side has node locks: the node and waiter rows */
-	size_t nr_significant;			/* rows other than the totals */
-	size_t nr_idle;				/* lruvecs and locks left out (memcgs not counted) */
+	bool node_locks;       /* a side has node locks: the node and waiter rows */
+	size_t nr_significant; /* rows other than the totals */
+	size_t nr_idle;	       /* lruvecs and locks left out (memcgs not counted) */
 };
 
 /* Compare a (before) with b (after), significance as test says. 0 or -ENOMEM. */
 int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 		const struct lrs_cmp_test *test, struct lrs_compare **out);
-void lrs_compare__free(struct lrs_compare *cmp);	/* accepts NULL */
+void lrs_compare__free(struct lrs_compare *cmp); /* accepts NULL */
 
 /*
  * The lruvec rows as a grid for the heatmaps: memcg paths in the comparison's
@@ -163,12 +163,13 @@ struct lrs_cmp_grid {
 	size_t nr_memcgs;
 	int *nodes;
 	size_t nr_nodes;
-	size_t nr_columns;	/* column groups: the nodes, and "all" (lrs_compare__memcg) past one node */
+	size_t nr_columns; /* column groups: the nodes, and "all" (lrs_compare__memcg) past one node */
 };
 int lrs_cmp_grid__init(struct lrs_cmp_grid *grid, const struct lrs_compare *cmp);
 void lrs_cmp_grid__clear(struct lrs_cmp_grid *grid);
 /* The lruvec row of memcg on node, or NULL (it never waited on either side). */
-const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg, int node);
+const struct lrs_cmp_row *lrs_compare__lruvec(const struct lrs_compare *cmp, const char *memcg,
+					      int node);
 /*
  * memcg over all its nodes: its LRS_CMP_MEMCG row, or where it waited on one
  * node only, that lruvec's row (the same sum); NULL when it never waited.

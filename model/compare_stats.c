@@ -13,7 +13,7 @@
 
 struct ranked {
 	double v;
-	size_t i;	/* index into a (i < na) or into b (i - na) */
+	size_t i; /* index into a (i < na) or into b (i - na) */
 };
 
 static int cmp_ranked(const void *x, const void *y)
@@ -46,7 +46,8 @@ static double lag1_autocorrelation(const double *v, size_t n)
 static double pooled_autocorrelation(const double *a, size_t na, const double *b, size_t nb)
 {
 	double r = ((lag1_autocorrelation(a, na) + 1.0 / (double)na) * (double)na +
-		    (lag1_autocorrelation(b, nb) + 1.0 / (double)nb) * (double)nb) / (double)(na + nb);
+		    (lag1_autocorrelation(b, nb) + 1.0 / (double)nb) * (double)nb) /
+		   (double)(na + nb);
 
 	return r > 1.96 / sqrt((double)(na + nb)) ? fmin(r, 0.8) : 0;
 }
@@ -109,7 +110,7 @@ double lrs_stats__mann_whitney_p(const double *a, size_t na, const double *b, si
 	if (na < LRS_COMPARE_MIN_SAMPLES || nb < LRS_COMPARE_MIN_SAMPLES)
 		return NAN;
 	r = calloc(n, sizeof(*r));
-	rank = calloc(n, sizeof(*rank));	/* by pooled index: a's then b's */
+	rank = calloc(n, sizeof(*rank)); /* by pooled index: a's then b's */
 	if (!r || !rank) {
 		free(r);
 		free(rank);
@@ -133,12 +134,14 @@ double lrs_stats__mann_whitney_p(const double *a, size_t na, const double *b, si
 	for (size_t i = 0; i < na; i++)
 		sum_a += rank[i];
 	if (ties == pow((double)n, 3) - (double)n) {
-		p = 1;	/* every value the same: nothing to tell apart */
+		p = 1; /* every value the same: nothing to tell apart */
 	} else if (na <= 64 && choose_upto(n, na, LRS_MWU_EXACT_MAX) <= LRS_MWU_EXACT_MAX) {
 		p = exact_p(rank, n, na, sum_a);
 	} else {
-		double u = sum_a - (double)na * (double)(na + 1) / 2, mean = (double)na * (double)nb / 2;
-		double var = (double)na * (double)nb / 12 * ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+		double u = sum_a - (double)na * (double)(na + 1) / 2,
+		       mean = (double)na * (double)nb / 2;
+		double var = (double)na * (double)nb / 12 *
+			     ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
 		double rho, z;
 
 		rank_a = rank;

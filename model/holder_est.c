@@ -10,14 +10,15 @@
 
 const char *lrs_holder_basis__name(enum lrs_holder_basis b)
 {
-	static const char *const names[LRS_NR_BASES] = { "chain", "running", "probable", "unknown" };
+	static const char *const names[LRS_NR_BASES] = { "chain", "running", "probable",
+							 "unknown" };
 
 	return b < LRS_NR_BASES ? names[b] : "?";
 }
 
 /* ---- the model ---------------------------------------------------------------- */
 
-#define CPU_DEPTH 4	/* as bpf/lockstat.bpf.c */
+#define CPU_DEPTH 4 /* as bpf/lockstat.bpf.c */
 
 struct pending {
 	uint64_t lock_addr, owner_cgid, memcg, start_ns;
@@ -28,10 +29,10 @@ struct cpu_state {
 	uint32_t cpu;
 	uint32_t depth;
 	struct pending slot[CPU_DEPTH];
-	uint32_t curr_pid;	/* from LRS_HOLDER_SWITCH; 0: idle */
+	uint32_t curr_pid; /* from LRS_HOLDER_SWITCH; 0: idle */
 	uint64_t curr_memcg;
-	uint32_t prev_pid;	/* the task the last switch took off this CPU */
-	uint64_t switch_ns;	/* when */
+	uint32_t prev_pid;  /* the task the last switch took off this CPU */
+	uint64_t switch_ns; /* when */
 };
 
 struct last {
@@ -130,7 +131,8 @@ static int charge(struct lrs_holder_est *est, const struct pending *p, uint32_t 
 
 	for (size_t i = 0; i < est->nr_tallies && !t; i++)
 		if (est->tallies[i].lock_addr == p->lock_addr &&
-		    est->tallies[i].owner_cgid == p->owner_cgid && est->tallies[i].pid == holder_pid)
+		    est->tallies[i].owner_cgid == p->owner_cgid &&
+		    est->tallies[i].pid == holder_pid)
 			t = &est->tallies[i];
 	if (!t) {
 		t = grow((void **)&est->tallies, &est->nr_tallies, sizeof(*t));
@@ -141,18 +143,19 @@ static int charge(struct lrs_holder_est *est, const struct pending *p, uint32_t 
 		t->pid = holder_pid;
 		t->stack_id = -1;
 	}
-	t->cgid = holder_cgid;	/* the latest, as holders_charge() on each CPU's copy */
+	t->cgid = holder_cgid; /* the latest, as holders_charge() on each CPU's copy */
 	t->holds++;
 	t->hold_ns += hold;
 	t->imposed_ns += hold * queued;
 	t->waiters += queued;
 	if (probable)
-		t->probable_ns += hold;	/* rules 2 and 3: not from the FIFO chain */
+		t->probable_ns += hold; /* rules 2 and 3: not from the FIFO chain */
 	if (stack_id >= 0)
 		t->stack_id = stack_id;
 
 	for (size_t i = 0; i < est->nr_cells && !m; i++)
-		if (est->cells[i].waiter_cgid == p->memcg && est->cells[i].owner_cgid == p->owner_cgid &&
+		if (est->cells[i].waiter_cgid == p->memcg &&
+		    est->cells[i].owner_cgid == p->owner_cgid &&
 		    est->cells[i].holder_cgid == holder_cgid)
 			m = &est->cells[i];
 	if (!m) {
@@ -184,8 +187,9 @@ static const struct cpu_state *running_holder(const struct lrs_holder_est *est,
 		if (c->cpu == self_cpu || !c->curr_pid)
 			continue;
 		if (c->depth && c->slot[c->depth - 1].start_ns < p->start_ns)
-			continue;	/* spinning since before our wait */
-		score = (c->curr_memcg == p->owner_cgid ? 2 : 0) + (c->curr_pid == last_pid ? 1 : 0);
+			continue; /* spinning since before our wait */
+		score = (c->curr_memcg == p->owner_cgid ? 2 : 0) +
+			(c->curr_pid == last_pid ? 1 : 0);
 		if (score > best_score || (score == best_score && c->cpu < best->cpu)) {
 			best = c;
 			best_score = score;
@@ -195,8 +199,8 @@ static const struct cpu_state *running_holder(const struct lrs_holder_est *est,
 }
 
 /* The rule of holders.h, step by step as holders_end() in bpf/lockstat_holders.bpf.h. */
-static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_t pid,
-		    uint32_t cpu, uint64_t now)
+static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_t pid, uint32_t cpu,
+		    uint64_t now)
 {
 	struct last *last = last_of(est, p->lock_addr, p->owner_cgid);
 	uint64_t queued = 1, holder_cgid = 0, from;
@@ -217,8 +221,9 @@ static int end_wait(struct lrs_holder_est *est, const struct pending *p, uint32_
 		  last->end_ns <= now;
 	from = in_wait ? last->end_ns : p->start_ns;
 	last_cpu = !in_wait && last->pid && last->pid != pid ? find_cpu(est, last->cpu) : NULL;
-	ran_into = last_cpu && (last_cpu->curr_pid == last->pid ||
-				(last_cpu->prev_pid == last->pid && last_cpu->switch_ns >= p->start_ns));
+	ran_into = last_cpu &&
+		   (last_cpu->curr_pid == last->pid ||
+		    (last_cpu->prev_pid == last->pid && last_cpu->switch_ns >= p->start_ns));
 	if (in_wait) {
 		/* rule 1: the FIFO chain */
 		by_last = true;
@@ -319,4 +324,3 @@ void lrs_holder_est__counters(const struct lrs_holder_est *est, struct lrs_holde
 {
 	*out = est->counters;
 }
-

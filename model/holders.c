@@ -195,9 +195,8 @@ static int top_ids(const struct lrs_holders *h, bool rows, bool by_holder, size_
 	return 0;
 }
 
-int lrs_holders__fold(const struct lrs_holders *h, bool by_holder, size_t max,
-		      uint64_t *row_ids, size_t *nr_rows, uint64_t *col_ids, size_t *nr_cols,
-		      uint64_t *vals)
+int lrs_holders__fold(const struct lrs_holders *h, bool by_holder, size_t max, uint64_t *row_ids,
+		      size_t *nr_rows, uint64_t *col_ids, size_t *nr_cols, uint64_t *vals)
 {
 	int err;
 

@@ -67,20 +67,20 @@ enum lrs_holder_ev { LRS_HOLDER_BEGIN, LRS_HOLDER_END, LRS_HOLDER_SWITCH };
 struct lrs_holder_event {
 	enum lrs_holder_ev type;
 	uint64_t t_ns;
-	uint32_t cpu;		/* spinning waits stay on their CPU; irqs nest */
+	uint32_t cpu; /* spinning waits stay on their CPU; irqs nest */
 	uint32_t pid;
-	uint64_t memcg;		/* the task's memcg (cgroup id) */
+	uint64_t memcg; /* the task's memcg (cgroup id) */
 	uint64_t lock_addr;
-	uint64_t owner_cgid;	/* the lruvec's memcg */
-	int32_t stack_id;	/* -1: not sampled */
+	uint64_t owner_cgid; /* the lruvec's memcg */
+	int32_t stack_id;    /* -1: not sampled */
 };
 
 /* One holder's tally on one lock, as bpf/lockstat.h's holder_stat. */
 struct lrs_holder_tally {
 	uint64_t lock_addr;
 	uint64_t owner_cgid;
-	uint32_t pid;		/* 0: unknown */
-	uint64_t cgid;		/* the holder's memcg */
+	uint32_t pid;  /* 0: unknown */
+	uint64_t cgid; /* the holder's memcg */
 	uint64_t holds, hold_ns, imposed_ns, waiters, probable_ns;
 	int32_t stack_id;
 };
@@ -93,20 +93,19 @@ struct lrs_matrix_tally {
 struct lrs_holder_est;
 
 int lrs_holder_est__new(struct lrs_holder_est **out);
-void lrs_holder_est__free(struct lrs_holder_est *est);	/* accepts NULL */
+void lrs_holder_est__free(struct lrs_holder_est *est); /* accepts NULL */
 /* Feed one event in time order; 0 or -ENOMEM. */
 int lrs_holder_est__feed(struct lrs_holder_est *est, const struct lrs_holder_event *ev);
-const struct lrs_matrix_tally *lrs_holder_est__matrix(const struct lrs_holder_est *est,
-						      size_t *nr);
+const struct lrs_matrix_tally *lrs_holder_est__matrix(const struct lrs_holder_est *est, size_t *nr);
 /* The tally of pid on lock, or NULL. */
 const struct lrs_holder_tally *lrs_holder_est__find(const struct lrs_holder_est *est,
 						    uint64_t lock_addr, uint32_t pid);
 
 struct lrs_holder_est_counters {
-	uint64_t unknown;	/* rule 4 */
-	uint64_t probable;	/* rule 3 */
-	uint64_t running;	/* rule 2 */
-	uint64_t drop_task;	/* an end without its begin, or nesting deeper than kept */
+	uint64_t unknown;   /* rule 4 */
+	uint64_t probable;  /* rule 3 */
+	uint64_t running;   /* rule 2 */
+	uint64_t drop_task; /* an end without its begin, or nesting deeper than kept */
 };
 void lrs_holder_est__counters(const struct lrs_holder_est *est,
 			      struct lrs_holder_est_counters *out);
@@ -116,31 +115,35 @@ void lrs_holder_est__counters(const struct lrs_holder_est *est,
 enum lrs_holders_mode {
 	LRS_HOLDERS_OFF = 0,
 	LRS_HOLDERS_ESTIMATED = 1,
-	LRS_HOLDERS_EXACT = 2,	/* the estimate, plus the fentry truth to compare */
+	LRS_HOLDERS_EXACT = 2, /* the estimate, plus the fentry truth to compare */
 };
 
 struct lrs_holder_row {
-	uint64_t lruvec_memcg_id;	/* the lruvec: its memcg and node */
+	uint64_t lruvec_memcg_id; /* the lruvec: its memcg and node */
 	int node;
-	int32_t pid;			/* 0: unknown holder */
+	int32_t pid; /* 0: unknown holder */
 	char comm[LRS_COMM_LEN];
-	uint64_t memcg_id;		/* the holder's memcg */
-	char *memcg;			/* its path, or NULL */
+	uint64_t memcg_id; /* the holder's memcg */
+	char *memcg;	   /* its path, or NULL */
 	uint64_t holds, hold_ns, imposed_ns, waiters, probable_ns;
-	int32_t stack_id;		/* into snapshot->stacks, or -1 */
+	int32_t stack_id; /* into snapshot->stacks, or -1 */
 };
 
 struct lrs_matrix_cell {
-	uint64_t waiter_id, owner_id, holder_id;	/* memcg cgroup ids; holder 0: unknown */
-	char *waiter, *owner, *holder;			/* paths, or NULL */
+	uint64_t waiter_id, owner_id, holder_id; /* memcg cgroup ids; holder 0: unknown */
+	char *waiter, *owner, *holder;		 /* paths, or NULL */
 	uint64_t holds, hold_ns, imposed_ns;
 };
 
 /* How a wait's holder was found: the rules of THE RULE, as bpf/lockstat.h's holder_basis. */
 enum lrs_holder_basis {
-	LRS_BASIS_CHAIN, LRS_BASIS_RUNNING, LRS_BASIS_PROBABLE, LRS_BASIS_UNKNOWN, LRS_NR_BASES,
+	LRS_BASIS_CHAIN,
+	LRS_BASIS_RUNNING,
+	LRS_BASIS_PROBABLE,
+	LRS_BASIS_UNKNOWN,
+	LRS_NR_BASES,
 };
-const char *lrs_holder_basis__name(enum lrs_holder_basis b);	/* "chain", ... */
+const char *lrs_holder_basis__name(enum lrs_holder_basis b); /* "chain", ... */
 
 struct lrs_holders_counters {
 	uint64_t unknown, probable, running, drop_full;
@@ -158,18 +161,18 @@ struct lrs_holders_counters {
 
 struct lrs_holders {
 	enum lrs_holders_mode mode;
-	struct lrs_holder_row *rows;	/* estimated; by lruvec, then imposed_ns down */
+	struct lrs_holder_row *rows; /* estimated; by lruvec, then imposed_ns down */
 	size_t nr_rows;
-	struct lrs_matrix_cell *cells;	/* estimated; imposed_ns down */
+	struct lrs_matrix_cell *cells; /* estimated; imposed_ns down */
 	size_t nr_cells;
-	struct lrs_holder_row *exact_rows;	/* exact mode only */
+	struct lrs_holder_row *exact_rows; /* exact mode only */
 	size_t nr_exact_rows;
 	struct lrs_matrix_cell *exact_cells;
 	size_t nr_exact_cells;
 	struct lrs_holders_counters counters;
 };
 
-void lrs_holders__free(struct lrs_holders *h);	/* accepts NULL */
+void lrs_holders__free(struct lrs_holders *h); /* accepts NULL */
 /* Free nr rows or cells and their names (for builders that fail half way). */
 void lrs_holder_rows__free(struct lrs_holder_row *rows, size_t nr);
 void lrs_matrix_cells__free(struct lrs_matrix_cell *cells, size_t nr);
@@ -205,9 +208,8 @@ size_t lrs_holders__rows_of(const struct lrs_holders *h, uint64_t memcg_id, int 
  * distinct rows/cols ids sorted by their total, and cell values
  * (imposed_ns) row-major into vals[max*max]. Returns 0 or -ENOMEM.
  */
-int lrs_holders__fold(const struct lrs_holders *h, bool by_holder, size_t max,
-		      uint64_t *row_ids, size_t *nr_rows, uint64_t *col_ids, size_t *nr_cols,
-		      uint64_t *vals);
+int lrs_holders__fold(const struct lrs_holders *h, bool by_holder, size_t max, uint64_t *row_ids,
+		      size_t *nr_rows, uint64_t *col_ids, size_t *nr_cols, uint64_t *vals);
 
 /* A deep copy, or NULL (h NULL, or out of memory). */
 struct lrs_holders *lrs_holders__clone(const struct lrs_holders *h);

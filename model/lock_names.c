@@ -39,7 +39,10 @@ static bool has_prefix(const char *frame, const char *const *prefixes, size_t n)
 bool lrs_frame_is_tracer(const char *frame)
 {
 	static const char *const prefixes[] = {
-		"bpf_", "__bpf_trace_", "__traceiter_", "trace_contention",
+		"bpf_",
+		"__bpf_trace_",
+		"__traceiter_",
+		"trace_contention",
 	};
 
 	return has_prefix(frame, prefixes, sizeof(prefixes) / sizeof(prefixes[0]));
@@ -50,13 +53,36 @@ bool lrs_frame_is_lock_internal(const char *frame)
 	/* prefixes: one entry covers its _irq, _irqsave, _bh and slowpath forms */
 	static const char *const prefixes[] = {
 		/* spinlocks and rwlocks, queued and paravirt */
-		"queued_spin_lock", "native_queued_spin", "__pv_queued_spin", "pv_queued_spin",
-		"pv_wait", "pv_hash", "_raw_spin_lock", "__raw_spin_lock", "raw_spin_lock",
-		"do_raw_spin_lock", "spin_lock", "_raw_read_lock", "_raw_write_lock",
-		"queued_read_lock", "queued_write_lock", "__lock_text_start", "lock_acquire",
+		"queued_spin_lock",
+		"native_queued_spin",
+		"__pv_queued_spin",
+		"pv_queued_spin",
+		"pv_wait",
+		"pv_hash",
+		"_raw_spin_lock",
+		"__raw_spin_lock",
+		"raw_spin_lock",
+		"do_raw_spin_lock",
+		"spin_lock",
+		"_raw_read_lock",
+		"_raw_write_lock",
+		"queued_read_lock",
+		"queued_write_lock",
+		"__lock_text_start",
+		"lock_acquire",
 		/* sleeping locks */
-		"__mutex_lock", "mutex_lock", "__rwsem_", "rwsem_down", "down_read", "down_write",
-		"__down_", "rt_mutex", "__rt_mutex", "rt_spin_lock", "percpu_down", "__percpu_down",
+		"__mutex_lock",
+		"mutex_lock",
+		"__rwsem_",
+		"rwsem_down",
+		"down_read",
+		"down_write",
+		"__down_",
+		"rt_mutex",
+		"__rt_mutex",
+		"rt_spin_lock",
+		"percpu_down",
+		"__percpu_down",
 	};
 
 	return lrs_frame_is_tracer(frame) ||

@@ -62,8 +62,9 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
 	return cur >= prev ? cur - prev : cur;
 }
 
-static void counters__delta(const struct lrs_lock_counters *cur, const struct lrs_lock_counters *prev,
-			    uint64_t *contended, uint64_t *wait_ns, uint64_t *hist)
+static void counters__delta(const struct lrs_lock_counters *cur,
+			    const struct lrs_lock_counters *prev, uint64_t *contended,
+			    uint64_t *wait_ns, uint64_t *hist)
 {
 	static const struct lrs_lock_counters zero;
 
@@ -99,8 +100,10 @@ static int build_rows(struct lrs_model *model)
 	u64map__init(&row_index);
 	if (prev)
 		for (size_t i = 0; i < prev->nr_lruvecs; i++)
-			if (u64map__set(&prev_index, u64map__key2(prev->lruvecs[i].memcg_id,
-								  (uint64_t)prev->lruvecs[i].node), i))
+			if (u64map__set(&prev_index,
+					u64map__key2(prev->lruvecs[i].memcg_id,
+						     (uint64_t)prev->lruvecs[i].node),
+					i))
 				goto out;
 
 	model->rows = calloc(cur->nr_lruvecs ? cur->nr_lruvecs : 1, sizeof(*model->rows));
@@ -115,20 +118,22 @@ static int build_rows(struct lrs_model *model)
 		long n = node_index(cur, lv->node);
 
 		if (n < 0)
-			continue;	/* a node the snapshot does not list: malformed input */
+			continue; /* a node the snapshot does not list: malformed input */
 		if (!u64map__get(&row_index, lv->memcg_id, &r)) {
 			r = model->nr_rows++;
 			row = &model->rows[r];
 			row->memcg_id = lv->memcg_id;
 			row->memcg = lv->memcg;
 			row->depth = lv->depth;
-			row->cells = calloc(model->nr_nodes ? model->nr_nodes : 1, sizeof(*row->cells));
+			row->cells =
+				calloc(model->nr_nodes ? model->nr_nodes : 1, sizeof(*row->cells));
 			if (!row->cells || u64map__set(&row_index, lv->memcg_id, r))
 				goto out;
 		}
 		row = &model->rows[r];
 		row->removed |= lv->removed;
-		if (prev && u64map__get(&prev_index, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &p))
+		if (prev &&
+		    u64map__get(&prev_index, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &p))
 			plv = &prev->lruvecs[p];
 		cell = &row->cells[n];
 		cell->lruvec = lv;
@@ -162,7 +167,8 @@ static int cmp_others(const void *a, const void *b)
 
 	if (x->wait_ns != y->wait_ns)
 		return x->wait_ns < y->wait_ns ? 1 : -1;
-	return x->lock->lock_addr < y->lock->lock_addr ? -1 : x->lock->lock_addr > y->lock->lock_addr;
+	return x->lock->lock_addr < y->lock->lock_addr ? -1 :
+							 x->lock->lock_addr > y->lock->lock_addr;
 }
 
 static int build_others(struct lrs_model *model)
@@ -176,7 +182,8 @@ static int build_others(struct lrs_model *model)
 		for (size_t i = 0; i < prev->nr_other_locks; i++)
 			if (u64map__set(&prev_index, prev->other_locks[i].lock_addr, i))
 				goto out;
-	model->others = calloc(cur->nr_other_locks ? cur->nr_other_locks : 1, sizeof(*model->others));
+	model->others =
+		calloc(cur->nr_other_locks ? cur->nr_other_locks : 1, sizeof(*model->others));
 	if (!model->others)
 		goto out;
 	for (size_t i = 0; i < cur->nr_other_locks; i++) {
@@ -188,7 +195,8 @@ static int build_others(struct lrs_model *model)
 		if (prev)
 			counters__delta(&ol->counters,
 					u64map__get(&prev_index, ol->lock_addr, &p) ?
-						&prev->other_locks[p].counters : NULL,
+						&prev->other_locks[p].counters :
+						NULL,
 					&row->contended, &row->wait_ns, NULL);
 		row->wait_ns_per_s = per_s(row->wait_ns, model->interval_s);
 		model->other_contended += row->contended;
@@ -239,8 +247,10 @@ static int history__prune(struct lrs_model *model)
 	model->nr_history = kept;
 	u64map__clear(index);
 	for (size_t i = 0; i < kept; i++)
-		if (u64map__set(index, u64map__key2(model->history[i].memcg_id,
-						     (uint64_t)model->history[i].node), i))
+		if (u64map__set(index,
+				u64map__key2(model->history[i].memcg_id,
+					     (uint64_t)model->history[i].node),
+				i))
 			return -ENOMEM;
 	return 0;
 }
@@ -302,8 +312,8 @@ static int history__push(struct lrs_model *model)
 	return history__prune(model);
 }
 
-const struct lrs_history *lrs_model__history(const struct lrs_model *model,
-					     uint64_t memcg_id, int node)
+const struct lrs_history *lrs_model__history(const struct lrs_model *model, uint64_t memcg_id,
+					     int node)
 {
 	size_t i;
 
@@ -340,7 +350,8 @@ int lrs_model__push(struct lrs_model *model, struct lrs_snapshot *snap)
 	model->nodes = snap->nodes;
 	model->nr_nodes = snap->nr_nodes;
 	model->interval_s = model->prev && snap->t_ns > model->prev->t_ns ?
-				    (double)(snap->t_ns - model->prev->t_ns) / 1e9 : 0;
+				    (double)(snap->t_ns - model->prev->t_ns) / 1e9 :
+				    0;
 	model->lruvec_contended = model->lruvec_wait_ns = 0;
 	model->other_contended = model->other_wait_ns = 0;
 	model->max_cell_wait_ns_per_s = 0;
@@ -372,7 +383,7 @@ bool lrs_lruvec_walk__busy(const struct lrs_lruvec_walk *w)
 	return w->locked || w->pending || w->tail_cpu >= 0;
 }
 
-#define NODE_BITS 1024	/* Linux's MAX_NUMNODES at most (NODES_SHIFT 10) */
+#define NODE_BITS 1024 /* Linux's MAX_NUMNODES at most (NODES_SHIFT 10) */
 
 size_t lrs_snapshot__walk_locks_busy(const struct lrs_snapshot *s)
 {
@@ -411,7 +422,7 @@ double lrs_model__metric_max(const struct lrs_model *model)
 	return model->max_cell_wait_ns_per_s;
 }
 
-static const struct lrs_model *sort_model;	/* qsort has no context argument */
+static const struct lrs_model *sort_model; /* qsort has no context argument */
 
 /* A path's byte for ordering: '/' before every other, so a parent's subtree stays together. */
 static int path_rank(char c)
@@ -483,7 +494,8 @@ void lrs_model__refresh_view(struct lrs_model *model)
 
 	/* keep the selection on its memcg; fall back to the first row */
 	if (lrs_model__selected_index(model) < 0)
-		model->sel_memcg_id = model->nr_visible ? model->rows[model->visible[0]].memcg_id : 0;
+		model->sel_memcg_id = model->nr_visible ? model->rows[model->visible[0]].memcg_id :
+							  0;
 	if (model->sel_node_idx >= model->nr_nodes)
 		model->sel_node_idx = model->nr_nodes ? model->nr_nodes - 1 : 0;
 }

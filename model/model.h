@@ -12,10 +12,10 @@
 #include "model/snapshot.h"
 
 enum lrs_sort {
-	LRS_SORT_WAIT,		/* wait time in the interval, all nodes */
-	LRS_SORT_COUNT,		/* contended count in the interval */
-	LRS_SORT_MAX,		/* longest single wait seen */
-	LRS_SORT_NAME,		/* cgroup path, alphabetical: a tree, siblings in order */
+	LRS_SORT_WAIT,	/* wait time in the interval, all nodes */
+	LRS_SORT_COUNT, /* contended count in the interval */
+	LRS_SORT_MAX,	/* longest single wait seen */
+	LRS_SORT_NAME,	/* cgroup path, alphabetical: a tree, siblings in order */
 	LRS_NR_SORTS,
 };
 
@@ -23,8 +23,8 @@ extern const char *const lrs_sort_names[LRS_NR_SORTS];
 
 /* What a heatmap cell's colour says (key m): a walk has only LRU sizes. */
 enum lrs_metric {
-	LRS_METRIC_WAIT,	/* lock wait ns per second of the interval */
-	LRS_METRIC_LRU_PAGES,	/* pages on the lruvec's LRU lists, now */
+	LRS_METRIC_WAIT,      /* lock wait ns per second of the interval */
+	LRS_METRIC_LRU_PAGES, /* pages on the lruvec's LRU lists, now */
 	LRS_NR_METRICS,
 };
 
@@ -32,10 +32,10 @@ extern const char *const lrs_metric_names[LRS_NR_METRICS];
 
 /* One lruvec over the last interval. */
 struct lrs_cell {
-	const struct lrs_lruvec *lruvec;	/* in model->cur; NULL: no lruvec on that node */
-	uint64_t contended;			/* in the interval */
-	uint64_t wait_ns;			/* in the interval */
-	uint64_t hist[LRS_HIST_BUCKETS];	/* in the interval */
+	const struct lrs_lruvec *lruvec; /* in model->cur; NULL: no lruvec on that node */
+	uint64_t contended;		 /* in the interval */
+	uint64_t wait_ns;		 /* in the interval */
+	uint64_t hist[LRS_HIST_BUCKETS]; /* in the interval */
 	double wait_ns_per_s;
 	double contended_per_s;
 };
@@ -46,10 +46,10 @@ struct lrs_row {
 	const char *memcg;
 	int depth;
 	bool removed;
-	struct lrs_cell *cells;		/* model->nr_nodes cells */
-	uint64_t contended;		/* all nodes, in the interval */
-	uint64_t wait_ns;		/* all nodes, in the interval */
-	uint64_t wait_max_ns;		/* all nodes, cumulative */
+	struct lrs_cell *cells; /* model->nr_nodes cells */
+	uint64_t contended;	/* all nodes, in the interval */
+	uint64_t wait_ns;	/* all nodes, in the interval */
+	uint64_t wait_max_ns;	/* all nodes, cumulative */
 };
 
 struct lrs_other_row {
@@ -69,52 +69,52 @@ struct lrs_other_row {
 struct lrs_history {
 	uint64_t memcg_id;
 	int node;
-	uint64_t last_push;		/* model->pushes when last seen */
-	uint16_t *wait_code;		/* ring of model->history_cap codes */
+	uint64_t last_push;  /* model->pushes when last seen */
+	uint16_t *wait_code; /* ring of model->history_cap codes */
 };
 
 uint16_t lrs_history__encode(double wait_ns_per_s);
 double lrs_history__decode(uint16_t code);
 
 struct lrs_model {
-	struct lrs_snapshot *prev, *cur;	/* owned */
-	double interval_s;		/* between prev and cur */
-	int *nodes;			/* = cur->nodes */
+	struct lrs_snapshot *prev, *cur; /* owned */
+	double interval_s;		 /* between prev and cur */
+	int *nodes;			 /* = cur->nodes */
 	size_t nr_nodes;
 
-	struct lrs_row *rows;		/* one per memcg, tree order */
+	struct lrs_row *rows; /* one per memcg, tree order */
 	size_t nr_rows;
-	size_t *visible;		/* indices into rows: filtered and sorted */
+	size_t *visible; /* indices into rows: filtered and sorted */
 	size_t nr_visible;
-	struct lrs_other_row *others;	/* sorted by wait, descending */
+	struct lrs_other_row *others; /* sorted by wait, descending */
 	size_t nr_others;
 
 	/* totals over the interval */
 	uint64_t lruvec_contended, lruvec_wait_ns;
 	uint64_t other_contended, other_wait_ns;
-	double max_cell_wait_ns_per_s;	/* for the colour scale */
-	uint64_t max_cell_lru_pages;	/* the same for LRS_METRIC_LRU_PAGES */
+	double max_cell_wait_ns_per_s; /* for the colour scale */
+	uint64_t max_cell_lru_pages;   /* the same for LRS_METRIC_LRU_PAGES */
 
 	/* what the rows and the colour scale follow (the views change them) */
 	enum lrs_sort sort;
-	enum lrs_metric metric;		/* what the cells show; LRS_METRIC_WAIT by default */
-	char filter[256];		/* substring of the cgroup path; "" shows all */
-	uint64_t sel_memcg_id;		/* selection survives refreshes and re-sorts */
+	enum lrs_metric metric; /* what the cells show; LRS_METRIC_WAIT by default */
+	char filter[256];	/* substring of the cgroup path; "" shows all */
+	uint64_t sel_memcg_id;	/* selection survives refreshes and re-sorts */
 	size_t sel_node_idx;
 
 	/* history ring, newest at (history_head - 1) */
 	struct lrs_history *history;
 	size_t nr_history;
-	void *history_index;		/* (memcg id, node) -> history entry */
+	void *history_index; /* (memcg id, node) -> history entry */
 	size_t history_cap;
-	size_t history_len;		/* valid entries, <= history_cap */
+	size_t history_len; /* valid entries, <= history_cap */
 	size_t history_head;
 
-	uint64_t pushes;		/* snapshots pushed so far */
+	uint64_t pushes; /* snapshots pushed so far */
 };
 
 struct lrs_model *lrs_model__new(size_t history_cap);
-void lrs_model__free(struct lrs_model *model);	/* accepts NULL */
+void lrs_model__free(struct lrs_model *model); /* accepts NULL */
 
 /*
  * Take ownership of snap and recompute. The first push only sets the
@@ -148,8 +148,8 @@ double lrs_cell__value(const struct lrs_cell *cell, enum lrs_metric metric);
 double lrs_model__metric_max(const struct lrs_model *model);
 
 /* History of one lruvec, or NULL. */
-const struct lrs_history *lrs_model__history(const struct lrs_model *model,
-					     uint64_t memcg_id, int node);
+const struct lrs_history *lrs_model__history(const struct lrs_model *model, uint64_t memcg_id,
+					     int node);
 /* The i-th oldest valid history value in wait ns per s (0 <= i < history_len). */
 double lrs_history__at(const struct lrs_model *model, const struct lrs_history *h, size_t i);
 

@@ -165,7 +165,9 @@ char *lrs_lruvec__name(const struct lrs_lruvec *lv, char *buf, size_t len)
 }
 
 static const char *const spin_names[] = {
-	[LRS_SPIN_TRACEPOINT] = "tracepoint", [LRS_SPIN_SLOWPATH] = "slowpath", [LRS_SPIN_NONE] = "none",
+	[LRS_SPIN_TRACEPOINT] = "tracepoint",
+	[LRS_SPIN_SLOWPATH] = "slowpath",
+	[LRS_SPIN_NONE] = "none",
 };
 
 const char *lrs_spin_name__str(enum lrs_spin_name name)
@@ -214,7 +216,7 @@ uint64_t lrs_hist__quantile_ns(const uint64_t hist[LRS_HIST_BUCKETS], double q)
 	for (int i = 0; i < LRS_HIST_BUCKETS; i++) {
 		seen += hist[i];
 		if (seen >= want)
-			return lrs_hist__bucket_low_ns(i + 1);	/* the bucket's upper bound */
+			return lrs_hist__bucket_low_ns(i + 1); /* the bucket's upper bound */
 	}
 	return lrs_hist__bucket_low_ns(LRS_HIST_BUCKETS);
 }

@@ -29,15 +29,15 @@ struct lrs_lock_counters {
 	uint64_t contended;
 	uint64_t wait_ns;
 	uint64_t wait_max_ns;
-	uint64_t hist[LRS_HIST_BUCKETS];	/* hist[i]: waits in [2^i, 2^(i+1)) ns */
+	uint64_t hist[LRS_HIST_BUCKETS]; /* hist[i]: waits in [2^i, 2^(i+1)) ns */
 };
 
 /* A task that waited on a lock. */
 struct lrs_waiter {
 	int32_t pid;
 	char comm[LRS_COMM_LEN];
-	uint64_t memcg_id;	/* the waiter's own memcg (cgroup id), 0 if unknown */
-	char *memcg;		/* its path, or NULL if unknown */
+	uint64_t memcg_id; /* the waiter's own memcg (cgroup id), 0 if unknown */
+	char *memcg;	   /* its path, or NULL if unknown */
 	uint64_t contended;
 	uint64_t wait_ns;
 };
@@ -54,37 +54,37 @@ struct lrs_stack_use {
  * word and the walk's check of the counters. Zero in live snapshots.
  */
 struct lrs_lruvec_walk {
-	bool known;		/* set by a walk: the fields below mean something */
-	bool locked, pending;	/* the lru_lock word's bits */
-	bool node_lock;		/* before 5.11: the lock is the node's pgdat->lru_lock,
+	bool known;	      /* set by a walk: the fields below mean something */
+	bool locked, pending; /* the lru_lock word's bits */
+	bool node_lock;	      /* before 5.11: the lock is the node's pgdat->lru_lock,
 				 * shared by every memcg's lruvec on that node */
-	uint8_t mismatch;	/* bit per enum lrs_lru_list: walked pages != counter */
-	int32_t tail_cpu;	/* CPU of the last queued waiter, -1: no queue */
+	uint8_t mismatch;     /* bit per enum lrs_lru_list: walked pages != counter */
+	int32_t tail_cpu;     /* CPU of the last queued waiter, -1: no queue */
 };
 
 /* One memcg x node lruvec. */
 struct lrs_lruvec {
-	char *memcg;		/* cgroup path: "/", "/lrs-a/b" */
-	uint64_t memcg_id;	/* cgroup id (kernfs id): stable, never reused */
-	uint64_t parent_id;	/* 0 for the root */
-	int depth;		/* 0 for the root: for tree indentation */
+	char *memcg;	    /* cgroup path: "/", "/lrs-a/b" */
+	uint64_t memcg_id;  /* cgroup id (kernfs id): stable, never reused */
+	uint64_t parent_id; /* 0 for the root */
+	int depth;	    /* 0 for the root: for tree indentation */
 	int node;
 	uint64_t lock_addr;
-	bool removed;		/* memcg gone (rmdir) but seen contended */
+	bool removed; /* memcg gone (rmdir) but seen contended */
 	struct lrs_lock_counters counters;
 	struct lrs_waiter *waiters;
 	size_t nr_waiters;
 	struct lrs_stack_use *stacks;
 	size_t nr_stacks;
 	uint64_t lru_pages[LRS_NR_LRU_LISTS];
-	struct lrs_lruvec_walk walk;	/* inline: clones and diffs copy it as is */
+	struct lrs_lruvec_walk walk; /* inline: clones and diffs copy it as is */
 };
 
 /* Locks that are not lruvec locks, named as best we can. */
 struct lrs_other_lock {
-	char *name;		/* "zone N0/Normal", "spinlock @ __remove_mapping", ... */
+	char *name; /* "zone N0/Normal", "spinlock @ __remove_mapping", ... */
 	uint64_t lock_addr;
-	uint32_t flags;		/* LCB_F_* of the contention tracepoint */
+	uint32_t flags; /* LCB_F_* of the contention tracepoint */
 	struct lrs_lock_counters counters;
 	struct lrs_stack_use *stacks;
 	size_t nr_stacks;
@@ -92,7 +92,7 @@ struct lrs_other_lock {
 
 struct lrs_stack {
 	int32_t id;
-	char **frames;		/* "sym+0x1a", innermost first */
+	char **frames; /* "sym+0x1a", innermost first */
 	size_t nr_frames;
 };
 
@@ -101,8 +101,8 @@ struct lrs_drops {
 	uint64_t task;		/* no begin found for an end, or nesting too deep */
 	uint64_t stack;		/* a sampled stack could not be taken */
 	uint64_t stats_full;	/* a lock, waiter or stack map was full */
-	uint64_t insert_failed;	/* the kernel refused a new entry though the map had room */
-	uint64_t negative_time;	/* end before begin */
+	uint64_t insert_failed; /* the kernel refused a new entry though the map had room */
+	uint64_t negative_time; /* end before begin */
 };
 
 /*
@@ -127,12 +127,12 @@ enum lrs_spin_name {
 	LRS_SPIN_UNKNOWN = 0,
 	LRS_SPIN_TRACEPOINT,
 	LRS_SPIN_SLOWPATH,
-	LRS_SPIN_NONE,		/* no source can see spinlock waits here */
+	LRS_SPIN_NONE, /* no source can see spinlock waits here */
 };
 
 struct lrs_spin_source {
 	enum lrs_spin_name name;
-	bool first_waiter;	/* the first waiter of a spinlock is counted */
+	bool first_waiter; /* the first waiter of a spinlock is counted */
 	char why[512];
 };
 
@@ -144,22 +144,22 @@ struct lrs_holders;
 
 struct lrs_snapshot {
 	int schema;
-	uint64_t t_ns;		/* CLOCK_MONOTONIC */
+	uint64_t t_ns; /* CLOCK_MONOTONIC */
 	uint64_t interval_ns;
 	char kernel[64];
 	int *nodes;
 	size_t nr_nodes;
-	struct lrs_lruvec *lruvecs;	/* tree order: parents before children */
+	struct lrs_lruvec *lruvecs; /* tree order: parents before children */
 	size_t nr_lruvecs;
 	struct lrs_other_lock *other_locks;
 	size_t nr_other_locks;
 	struct lrs_stack *stacks;
 	size_t nr_stacks;
 	struct lrs_drops drops;
-	char *unavailable;	/* "stacks: ..." features that degraded, or NULL */
+	char *unavailable; /* "stacks: ..." features that degraded, or NULL */
 	struct lrs_bpf_cost bpf_cost;
 	struct lrs_spin_source spin_source;
-	struct lrs_holders *holders;	/* lock holders (model/holders.h), or NULL */
+	struct lrs_holders *holders; /* lock holders (model/holders.h), or NULL */
 };
 
 /*
@@ -175,7 +175,7 @@ char *lrs_lruvec__name(const struct lrs_lruvec *lv, char *buf, size_t len);
 char *lrs_lruvec__label(const char *memcg, int node, char *buf, size_t len);
 
 struct lrs_snapshot *lrs_snapshot__new(void);
-void lrs_snapshot__free(struct lrs_snapshot *snap);	/* accepts NULL */
+void lrs_snapshot__free(struct lrs_snapshot *snap); /* accepts NULL */
 
 /* Appenders grow the arrays; they return NULL when out of memory. */
 struct lrs_lruvec *lrs_snapshot__add_lruvec(struct lrs_snapshot *snap);

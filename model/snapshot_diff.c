@@ -134,12 +134,14 @@ static bool counters_equal(const struct lrs_lock_counters *a, const struct lrs_l
 	return !memcmp(a, b, sizeof(*a));
 }
 
-static bool uses_equal(const struct lrs_stack_use *a, size_t na, const struct lrs_stack_use *b, size_t nb)
+static bool uses_equal(const struct lrs_stack_use *a, size_t na, const struct lrs_stack_use *b,
+		       size_t nb)
 {
 	if (na != nb)
 		return false;
 	for (size_t i = 0; i < na; i++)
-		if (a[i].id != b[i].id || a[i].contended != b[i].contended || a[i].wait_ns != b[i].wait_ns)
+		if (a[i].id != b[i].id || a[i].contended != b[i].contended ||
+		    a[i].wait_ns != b[i].wait_ns)
 			return false;
 	return true;
 }
@@ -167,8 +169,8 @@ bool lrs_lruvec__equal(const struct lrs_lruvec *a, const struct lrs_lruvec *b)
 
 bool lrs_other_lock__equal(const struct lrs_other_lock *a, const struct lrs_other_lock *b)
 {
-	return str_equal(a->name, b->name) && a->lock_addr == b->lock_addr && a->flags == b->flags &&
-	       counters_equal(&a->counters, &b->counters) &&
+	return str_equal(a->name, b->name) && a->lock_addr == b->lock_addr &&
+	       a->flags == b->flags && counters_equal(&a->counters, &b->counters) &&
 	       uses_equal(a->stacks, a->nr_stacks, b->stacks, b->nr_stacks);
 }
 
@@ -234,7 +236,8 @@ static void waiters_minus(struct lrs_lruvec *lv, const struct lrs_lruvec *first)
 
 		for (size_t k = 0; k < first->nr_waiters; k++)
 			/* a task that moved has a row for each memcg it waited from */
-			if (first->waiters[k].pid == w.pid && first->waiters[k].memcg_id == w.memcg_id) {
+			if (first->waiters[k].pid == w.pid &&
+			    first->waiters[k].memcg_id == w.memcg_id) {
 				w.contended = minus(w.contended, first->waiters[k].contended);
 				w.wait_ns = minus(w.wait_ns, first->waiters[k].wait_ns);
 				break;
@@ -259,8 +262,10 @@ int lrs_snapshot__diff(const struct lrs_snapshot *first, const struct lrs_snapsh
 	u64map__init(&lruvec_index);
 	u64map__init(&other_index);
 	for (size_t i = 0; i < first->nr_lruvecs; i++)
-		if (u64map__set(&lruvec_index, u64map__key2(first->lruvecs[i].memcg_id,
-							     (uint64_t)first->lruvecs[i].node), i))
+		if (u64map__set(&lruvec_index,
+				u64map__key2(first->lruvecs[i].memcg_id,
+					     (uint64_t)first->lruvecs[i].node),
+				i))
 			goto out;
 	for (size_t i = 0; i < first->nr_other_locks; i++)
 		if (u64map__set(&other_index, first->other_locks[i].lock_addr, i))
@@ -273,10 +278,10 @@ int lrs_snapshot__diff(const struct lrs_snapshot *first, const struct lrs_snapsh
 		size_t k;
 
 		if (!u64map__get(&lruvec_index, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &k))
-			continue;	/* new since the first: all of it is in the run */
+			continue; /* new since the first: all of it is in the run */
 		f = &first->lruvecs[k];
 		if (f->memcg_id != lv->memcg_id || f->node != lv->node)
-			continue;	/* a hash collision, not the same lruvec */
+			continue; /* a hash collision, not the same lruvec */
 		counters_minus(&lv->counters, &f->counters);
 		waiters_minus(lv, f);
 		uses_minus(lv->stacks, &lv->nr_stacks, f->stacks, f->nr_stacks);

@@ -13,7 +13,6 @@ static int cmp_row(const void *a, const void *b)
 {
 	const struct lrs_holder_row *x = a, *y = b;
 
-
 	if (x->lruvec_memcg_id != y->lruvec_memcg_id)
 		return x->lruvec_memcg_id < y->lruvec_memcg_id ? -1 : 1;
 	if (x->node != y->node)
@@ -59,7 +58,7 @@ static int rows_from(struct lrs_holder_row **out, size_t *nr_out, const struct l
 		size_t li;
 
 		if (!u64map__get(lruvec_index, u64map__key2(t[i].lock_addr, t[i].owner_cgid), &li))
-			continue;	/* an lruvec the snapshot has no row for */
+			continue; /* an lruvec the snapshot has no row for */
 		lv = &snap->lruvecs[li];
 		r->lruvec_memcg_id = lv->memcg_id;
 		r->node = lv->node;
@@ -72,7 +71,8 @@ static int rows_from(struct lrs_holder_row **out, size_t *nr_out, const struct l
 		r->probable_ns = t[i].probable_ns;
 		r->stack_id = t[i].stack_id;
 		comm = t[i].pid && names && names->comm ?
-			names->comm(names->ctx, t[i].lock_addr, t[i].owner_cgid, t[i].pid) : NULL;
+			       names->comm(names->ctx, t[i].lock_addr, t[i].owner_cgid, t[i].pid) :
+			       NULL;
 		strncpy(r->comm, comm ? comm : (t[i].pid ? "?" : "(unknown)"), sizeof(r->comm) - 1);
 		n++;
 		if (dup_name(&r->memcg, names, t[i].cgid)) {
@@ -86,8 +86,9 @@ static int rows_from(struct lrs_holder_row **out, size_t *nr_out, const struct l
 	return 0;
 }
 
-static int cells_from(struct lrs_matrix_cell **out, size_t *nr_out, const struct lrs_matrix_tally *m,
-		      size_t nr, const struct lrs_holders_names *names)
+static int cells_from(struct lrs_matrix_cell **out, size_t *nr_out,
+		      const struct lrs_matrix_tally *m, size_t nr,
+		      const struct lrs_holders_names *names)
 {
 	struct lrs_matrix_cell *cells = calloc(nr ? nr : 1, sizeof(*cells));
 
@@ -102,7 +103,8 @@ static int cells_from(struct lrs_matrix_cell **out, size_t *nr_out, const struct
 		c->holds = m[i].holds;
 		c->hold_ns = m[i].hold_ns;
 		c->imposed_ns = m[i].imposed_ns;
-		if (dup_name(&c->waiter, names, c->waiter_id) || dup_name(&c->owner, names, c->owner_id) ||
+		if (dup_name(&c->waiter, names, c->waiter_id) ||
+		    dup_name(&c->owner, names, c->owner_id) ||
 		    dup_name(&c->holder, names, c->holder_id)) {
 			lrs_matrix_cells__free(cells, i + 1);
 			return -ENOMEM;
@@ -127,8 +129,9 @@ int lrs_holders__attach(struct lrs_snapshot *snap, const struct lrs_holders_read
 	h->mode = mode;
 	h->counters = rd->counters;
 	for (size_t i = 0; i < snap->nr_lruvecs; i++)
-		if (u64map__set(&index, u64map__key2(snap->lruvecs[i].lock_addr,
-						     snap->lruvecs[i].memcg_id), i))
+		if (u64map__set(&index,
+				u64map__key2(snap->lruvecs[i].lock_addr, snap->lruvecs[i].memcg_id),
+				i))
 			goto out;
 	if (rows_from(&h->rows, &h->nr_rows, snap, &index, rd->holders, rd->nr_holders, names) ||
 	    cells_from(&h->cells, &h->nr_cells, rd->matrix, rd->nr_matrix, names) ||
@@ -146,4 +149,3 @@ out:
 	u64map__destroy(&index);
 	return err;
 }
-

@@ -15,12 +15,12 @@ struct u64map_slot {
 
 struct u64map {
 	struct u64map_slot *slots;
-	size_t cap;	/* a power of two */
+	size_t cap; /* a power of two */
 	size_t len;
 };
 
 void u64map__init(struct u64map *map);
-void u64map__clear(struct u64map *map);	/* keeps the memory */
+void u64map__clear(struct u64map *map); /* keeps the memory */
 void u64map__destroy(struct u64map *map);
 /* Insert or overwrite. Returns 0 or -ENOMEM. */
 int u64map__set(struct u64map *map, uint64_t key, size_t value);

@@ -22,7 +22,7 @@ enum lrs_action {
 	LRS_ACT_PAUSE,
 	LRS_ACT_INTERVAL_UP,
 	LRS_ACT_INTERVAL_DOWN,
-	LRS_ACT_FILTER,		/* the view asks for the text, then sets model->filter */
+	LRS_ACT_FILTER, /* the view asks for the text, then sets model->filter */
 	LRS_ACT_HELP,
 	LRS_ACT_DETAIL,
 	LRS_ACT_UP,
@@ -40,37 +40,37 @@ enum lrs_action {
 	LRS_ACT_SEEK_END,
 	LRS_ACT_SPEED_UP,
 	LRS_ACT_SPEED_DOWN,
-	LRS_ACT_TIME_VIEW,	/* the TUI's: heatmap <-> wait history strips */
-	LRS_ACT_METRIC_NEXT,	/* cells: wait/s <-> LRU pages */
+	LRS_ACT_TIME_VIEW,   /* the TUI's: heatmap <-> wait history strips */
+	LRS_ACT_METRIC_NEXT, /* cells: wait/s <-> LRU pages */
 	/* the views' own: lrs_action__apply leaves them to the screens */
 	LRS_ACT_ESCAPE,		/* close the help (the GUI: else quit) */
 	LRS_ACT_MATRIX,		/* holders: the memcg x memcg matrix on/off */
-	LRS_ACT_MATRIX_COLUMNS,	/* the matrix's columns: lruvec owner <-> holder's memcg */
+	LRS_ACT_MATRIX_COLUMNS, /* the matrix's columns: lruvec owner <-> holder's memcg */
 	LRS_ACT_LANES,		/* the GUI's time heatmap: hottest lruvecs <-> selected memcg */
 	LRS_NR_ACTIONS,
 };
 
 /* What an applied action asks for; an action's mask is fixed (lrs_action__reaction). */
 enum lrs_reaction {
-	LRS_REACT_REDRAW	= 1 << 0,	/* the frame changed: draw it again */
-	LRS_REACT_USER_MOVED	= 1 << 1,	/* the user placed the selection: it stops
+	LRS_REACT_REDRAW = 1 << 0,     /* the frame changed: draw it again */
+	LRS_REACT_USER_MOVED = 1 << 1, /* the user placed the selection: it stops
 						 * following the hottest cell */
-	LRS_REACT_REFETCH	= 1 << 2,	/* the source moved (a seek): the model takes
+	LRS_REACT_REFETCH = 1 << 2,    /* the source moved (a seek): the model takes
 						 * the snapshots sought from it */
-	LRS_REACT_RETIME	= 1 << 3,	/* the pace changed: the next snapshot is
+	LRS_REACT_RETIME = 1 << 3,     /* the pace changed: the next snapshot is
 						 * due a whole interval from now */
-	LRS_REACT_FOLLOW	= 1 << 4,	/* other snapshots are shown: the selection
+	LRS_REACT_FOLLOW = 1 << 4,     /* other snapshots are shown: the selection
 						 * follows their hottest cell, unless the user moved */
-	LRS_REACT_SOURCE	= 1 << 5,	/* the header reads the source's name and
+	LRS_REACT_SOURCE = 1 << 5,     /* the header reads the source's name and
 						 * interval again */
-	LRS_REACT_QUIT		= 1 << 6,	/* leave the loop */
+	LRS_REACT_QUIT = 1 << 6,       /* leave the loop */
 };
 
 /* The screen state both screens keep beside the model. */
 struct lrs_view_state {
-	bool paused;		/* no snapshot is taken (a recording's end pauses too) */
-	bool show_detail;	/* the detail pane (on at the start) */
-	bool show_help;		/* the help over the screen */
+	bool paused;	  /* no snapshot is taken (a recording's end pauses too) */
+	bool show_detail; /* the detail pane (on at the start) */
+	bool show_help;	  /* the help over the screen */
 };
 
 /* The state a screen starts with: the detail pane shown. */

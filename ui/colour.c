@@ -35,7 +35,8 @@ double lrs_colour__level_low(int level, double max)
 		return 0;
 	if (level > LRS_COLOUR_LEVELS)
 		level = LRS_COLOUR_LEVELS;
-	return max * pow(10.0, LRS_COLOUR_DECADES * ((double)(level - 1) / LRS_COLOUR_LEVELS - 1.0));
+	return max *
+	       pow(10.0, LRS_COLOUR_DECADES * ((double)(level - 1) / LRS_COLOUR_LEVELS - 1.0));
 }
 
 /* Cold to hot: blue, teal, green, yellow, orange, red; text in black or white for contrast. */
@@ -124,20 +125,21 @@ double lrs_colour__diverging_low(int level)
 
 /* Blue (down) to red (up) on dark text; index LRS_DIVERGING_LEVELS is "no change". */
 static const struct lrs_colour_style diverge256[2 * LRS_DIVERGING_LEVELS + 1] = {
-	{ 231, 19, LRS_ATTR_BOLD }, { 231, 26, 0 }, { 16, 69, 0 }, { 16, 153, 0 },
-	{ -1, -1, LRS_ATTR_DIM },
-	{ 16, 224, 0 }, { 16, 210, 0 }, { 231, 160, 0 }, { 231, 88, LRS_ATTR_BOLD },
+	{ 231, 19, LRS_ATTR_BOLD }, { 231, 26, 0 }, { 16, 69, 0 },  { 16, 153, 0 },
+	{ -1, -1, LRS_ATTR_DIM },   { 16, 224, 0 }, { 16, 210, 0 }, { 231, 160, 0 },
+	{ 231, 88, LRS_ATTR_BOLD },
 };
 static const struct lrs_colour_style diverge8[2 * LRS_DIVERGING_LEVELS + 1] = {
-	{ 7, 4, LRS_ATTR_BOLD }, { 7, 4, 0 }, { 4, -1, LRS_ATTR_BOLD }, { 4, -1, 0 },
-	{ -1, -1, LRS_ATTR_DIM },
-	{ 1, -1, 0 }, { 1, -1, LRS_ATTR_BOLD }, { 7, 1, 0 }, { 7, 1, LRS_ATTR_BOLD },
+	{ 7, 4, LRS_ATTR_BOLD },  { 7, 4, 0 },	{ 4, -1, LRS_ATTR_BOLD }, { 4, -1, 0 },
+	{ -1, -1, LRS_ATTR_DIM }, { 1, -1, 0 }, { 1, -1, LRS_ATTR_BOLD }, { 7, 1, 0 },
+	{ 7, 1, LRS_ATTR_BOLD },
 };
 
 struct lrs_colour_style lrs_colour__diverging_style(enum lrs_colour_mode mode, int level)
 {
 	level = level < -LRS_DIVERGING_LEVELS ? -LRS_DIVERGING_LEVELS :
-		level > LRS_DIVERGING_LEVELS ? LRS_DIVERGING_LEVELS : level;
+		level > LRS_DIVERGING_LEVELS  ? LRS_DIVERGING_LEVELS :
+						level;
 	switch (mode) {
 	case LRS_COLOUR_256:
 		return diverge256[level + LRS_DIVERGING_LEVELS];
@@ -145,18 +147,20 @@ struct lrs_colour_style lrs_colour__diverging_style(enum lrs_colour_mode mode, i
 		return diverge8[level + LRS_DIVERGING_LEVELS];
 	default:
 		/* no colour: the ratio's text says the direction; strength as emphasis */
-		return (struct lrs_colour_style){ -1, -1, level == 0 ? LRS_ATTR_DIM :
-			abs(level) >= 3 ? LRS_ATTR_REVERSE : LRS_ATTR_BOLD };
+		return (struct lrs_colour_style){ -1, -1,
+						  level == 0	  ? LRS_ATTR_DIM :
+						  abs(level) >= 3 ? LRS_ATTR_REVERSE :
+								    LRS_ATTR_BOLD };
 	}
 }
 
 struct lrs_rgb lrs_colour__xterm_rgb(int idx)
 {
 	static const struct lrs_rgb ansi[16] = {
-		{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
-		{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 }, { 229, 229, 229 },
-		{ 127, 127, 127 }, { 255, 0, 0 }, { 0, 255, 0 }, { 255, 255, 0 },
-		{ 92, 92, 255 }, { 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 },
+		{ 0, 0, 0 },	   { 205, 0, 0 },   { 0, 205, 0 },   { 205, 205, 0 },
+		{ 0, 0, 238 },	   { 205, 0, 205 }, { 0, 205, 205 }, { 229, 229, 229 },
+		{ 127, 127, 127 }, { 255, 0, 0 },   { 0, 255, 0 },   { 255, 255, 0 },
+		{ 92, 92, 255 },   { 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 },
 	};
 	static const uint8_t cube[6] = { 0, 95, 135, 175, 215, 255 };
 	struct lrs_rgb c;

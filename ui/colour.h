@@ -16,7 +16,7 @@
 #define LRS_COLOUR_DECADES 3.0
 
 enum lrs_colour_mode {
-	LRS_COLOUR_NONE,	/* NO_COLOR, --no-color or a monochrome terminal */
+	LRS_COLOUR_NONE, /* NO_COLOR, --no-color or a monochrome terminal */
 	LRS_COLOUR_8,
 	LRS_COLOUR_256,
 };
@@ -45,7 +45,7 @@ enum lrs_colour_attr {
  */
 struct lrs_colour_style {
 	int fg, bg;
-	unsigned int attrs;	/* enum lrs_colour_attr bits */
+	unsigned int attrs; /* enum lrs_colour_attr bits */
 };
 
 struct lrs_colour_style lrs_colour__style(enum lrs_colour_mode mode, int level);

@@ -35,7 +35,8 @@ size_t lrs_detail__top_waiters(const struct lrs_model *model, const struct lrs_c
 	plv = prev_lruvec(model, lv);
 	for (size_t i = 0; i < lv->nr_waiters; i++) {
 		const struct lrs_waiter *w = &lv->waiters[i];
-		struct lrs_detail_waiter d = { .waiter = w, .contended = w->contended,
+		struct lrs_detail_waiter d = { .waiter = w,
+					       .contended = w->contended,
 					       .wait_ns = w->wait_ns };
 		size_t at;
 
@@ -74,7 +75,8 @@ size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_ce
 	plv = prev_lruvec(model, lv);
 	for (size_t i = 0; i < lv->nr_stacks; i++) {
 		const struct lrs_stack_use *u = &lv->stacks[i];
-		struct lrs_detail_stack d = { .id = u->id, .contended = u->contended,
+		struct lrs_detail_stack d = { .id = u->id,
+					      .contended = u->contended,
 					      .wait_ns = u->wait_ns };
 		size_t at;
 

@@ -11,15 +11,15 @@
 #include "model/model.h"
 
 struct lrs_detail_waiter {
-	const struct lrs_waiter *waiter;	/* in model->cur */
-	uint64_t contended;			/* in the interval */
+	const struct lrs_waiter *waiter; /* in model->cur */
+	uint64_t contended;		 /* in the interval */
 	uint64_t wait_ns;
 };
 
 struct lrs_detail_stack {
 	int32_t id;
-	const struct lrs_stack *stack;		/* frames, or NULL if the snapshot has none */
-	uint64_t contended;			/* sampled, in the interval */
+	const struct lrs_stack *stack; /* frames, or NULL if the snapshot has none */
+	uint64_t contended;	       /* sampled, in the interval */
 	uint64_t wait_ns;
 };
 

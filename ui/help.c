@@ -11,8 +11,8 @@
 #include "ui/help.h"
 #include "ui/keymap.h"
 
-#define HELP_INTRO_W 66		/* the intro's width when the keys need no more */
-#define HELP_MIN_DESC_W 10	/* narrower, a key's description goes under it */
+#define HELP_INTRO_W 66	   /* the intro's width when the keys need no more */
+#define HELP_MIN_DESC_W 10 /* narrower, a key's description goes under it */
 
 struct help_lines {
 	char **v;
@@ -72,7 +72,8 @@ static void wrap(struct help_lines *l, const char *lead, int lead_w, const char 
 	do {
 		size_t n = fit(p, width - lead_w);
 
-		snprintf(buf, sizeof(buf), "%-*.*s%.*s", lead_w, lead_w, first ? lead : "", (int)n, p);
+		snprintf(buf, sizeof(buf), "%-*.*s%.*s", lead_w, lead_w, first ? lead : "", (int)n,
+			 p);
 		for (size_t e = strlen(buf); e > 0 && buf[e - 1] == ' '; e--)
 			buf[e - 1] = '\0';
 		add(l, buf);
@@ -170,7 +171,8 @@ int lrs_help__layout(struct lrs_help *help, const char *const *intro, size_t nr_
 	help->body_h = help->h - 4 > 0 ? help->h - 4 : 0;
 	help->x0 = (cols - help->w) / 2 > 0 ? (cols - help->w) / 2 : 0;
 	help->y0 = (rows - help->h) / 2 > 0 ? (rows - help->h) / 2 : 0;
-	help->max_top = help->nr_lines > (size_t)help->body_h ? help->nr_lines - (size_t)help->body_h : 0;
+	help->max_top =
+		help->nr_lines > (size_t)help->body_h ? help->nr_lines - (size_t)help->body_h : 0;
 	return 0;
 }
 
@@ -185,9 +187,12 @@ void lrs_help__free(struct lrs_help *help)
 bool lrs_help__scrolls(enum lrs_action act)
 {
 	switch (act) {
-	case LRS_ACT_UP: case LRS_ACT_DOWN:
-	case LRS_ACT_PAGE_UP: case LRS_ACT_PAGE_DOWN:
-	case LRS_ACT_HOME: case LRS_ACT_END:
+	case LRS_ACT_UP:
+	case LRS_ACT_DOWN:
+	case LRS_ACT_PAGE_UP:
+	case LRS_ACT_PAGE_DOWN:
+	case LRS_ACT_HOME:
+	case LRS_ACT_END:
 		return true;
 	default:
 		return false;

@@ -13,18 +13,18 @@
 
 #include "ui/action.h"
 
-#define LRS_HELP_KEYS_W 20	/* a key column: the keys padded to 19, a blank */
-#define LRS_HELP_GAP 3		/* between two key columns */
+#define LRS_HELP_KEYS_W 20 /* a key column: the keys padded to 19, a blank */
+#define LRS_HELP_GAP 3	   /* between two key columns */
 
 struct lrs_help {
-	char **lines;		/* the body, each at most inner_w columns */
+	char **lines; /* the body, each at most inner_w columns */
 	size_t nr_lines;
-	size_t nr_intro;	/* the first lines are the intro's; the first of them its title */
-	int x0, y0, w, h;	/* the box on screen, border included */
-	int inner_w;		/* the body's width */
-	int body_h;		/* body lines the box shows at once */
-	int columns;		/* key columns: 1 or 2 */
-	size_t max_top;		/* the first line shown when scrolled to the end */
+	size_t nr_intro;  /* the first lines are the intro's; the first of them its title */
+	int x0, y0, w, h; /* the box on screen, border included */
+	int inner_w;	  /* the body's width */
+	int body_h;	  /* body lines the box shows at once */
+	int columns;	  /* key columns: 1 or 2 */
+	size_t max_top;	  /* the first line shown when scrolled to the end */
 };
 
 /*
@@ -34,7 +34,7 @@ struct lrs_help {
  */
 int lrs_help__layout(struct lrs_help *help, const char *const *intro, size_t nr_intro,
 		     unsigned int screen, bool replay, int cols, int rows);
-void lrs_help__free(struct lrs_help *help);	/* accepts a zeroed help */
+void lrs_help__free(struct lrs_help *help); /* accepts a zeroed help */
 
 /* Whether act scrolls the help (arrows, pages, Home and End): the help takes those while open. */
 bool lrs_help__scrolls(enum lrs_action act);

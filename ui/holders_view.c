@@ -80,8 +80,11 @@ static int write_matrix(const struct lrs_holders *h, bool by_holder, const char 
 	for (size_t r = 0; r < nr; r++) {
 		fprintf(f, "%-24.24s", lrs_holders_view__name(h, rows[r]));
 		for (size_t k = 0; k < nc; k++)
-			fprintf(f, " %12s", vals[r * MATRIX_MAX + k] ?
-				lrs_fmt__ns(buf, sizeof(buf), (double)vals[r * MATRIX_MAX + k]) : "-");
+			fprintf(f, " %12s",
+				vals[r * MATRIX_MAX + k] ?
+					lrs_fmt__ns(buf, sizeof(buf),
+						    (double)vals[r * MATRIX_MAX + k]) :
+					"-");
 		fputc('\n', f);
 	}
 	return 0;
@@ -100,13 +103,17 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 	fprintf(f, "\n%s%s%s\n", bold, head, off);
 	if (!h)
 		return ferror(f) ? -EIO : 0;
-	fprintf(f, "waits charged to a task seen running %" PRIu64 ", to an earlier acquirer %"
-		PRIu64 ", to nobody %" PRIu64 ", map full %" PRIu64 "\n", h->counters.running,
-		h->counters.probable, h->counters.unknown, h->counters.drop_full);
+	fprintf(f,
+		"waits charged to a task seen running %" PRIu64 ", to an earlier acquirer %" PRIu64
+		", to nobody %" PRIu64 ", map full %" PRIu64 "\n",
+		h->counters.running, h->counters.probable, h->counters.unknown,
+		h->counters.drop_full);
 	if (h->mode == LRS_HOLDERS_EXACT) {
 		const struct lrs_holders_counters *c = &h->counters;
 
-		fprintf(f, "exact (fentry): %" PRIu64 " acquisitions; estimated hold on the right memcg "
+		fprintf(f,
+			"exact (fentry): %" PRIu64
+			" acquisitions; estimated hold on the right memcg "
 			"%.1f%%, right task %.1f%%; waits with no exact holder %" PRIu64 "\n",
 			c->exact_acquisitions, 100.0 * lrs_holders__accuracy(h),
 			share(c->cmp_pid_ns, c->cmp_est_ns), c->cmp_no_exact);
@@ -117,7 +124,8 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 					share(c->cmp_basis_memcg_ns[b], c->cmp_basis_est_ns[b]),
 					(double)c->cmp_basis_est_ns[b] / 1e9);
 		fprintf(f, "\n");
-		fprintf(f, "  naive guesses, same waits: a task of the lruvec's memcg: right memcg "
+		fprintf(f,
+			"  naive guesses, same waits: a task of the lruvec's memcg: right memcg "
 			"%.1f%%; the last contended acquirer: right memcg %.1f%%, right task %.1f%%\n",
 			share(c->cmp_owner_memcg_ns, c->cmp_est_ns),
 			share(c->cmp_last_memcg_ns, c->cmp_est_ns),
@@ -142,7 +150,8 @@ int lrs_holders_view__write_text(const struct lrs_snapshot *snap, size_t max_lru
 			continue;
 		fprintf(f, "%s\n", lrs_lruvec__name(lv, name, sizeof(name)));
 		lrs_causes__of_holders(snap, lv, &c);
-		fprintf(f, "%12s held for: %s\n", "", lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
+		fprintf(f, "%12s held for: %s\n", "",
+			lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
 		for (size_t k = first; k < first + n && k < first + 5; k++) {
 			const struct lrs_holder_row *r = &h->rows[k];
 			const struct lrs_stack *st = lrs_snapshot__find_stack(snap, r->stack_id);

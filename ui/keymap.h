@@ -15,11 +15,11 @@
 #include "ui/action.h"
 
 /* Where a binding applies: a screen, and whether only a replay has it. */
-#define LRS_KEYMAP_TUI		0x1
-#define LRS_KEYMAP_GUI		0x2
-#define LRS_KEYMAP_BOTH		(LRS_KEYMAP_TUI | LRS_KEYMAP_GUI)
-#define LRS_KEYMAP_REPLAY	0x4	/* a recording's transport: the source handles it */
-#define LRS_KEYMAP_MOUSE	0x8	/* a mouse gesture: the GUI handles it itself */
+#define LRS_KEYMAP_TUI 0x1
+#define LRS_KEYMAP_GUI 0x2
+#define LRS_KEYMAP_BOTH (LRS_KEYMAP_TUI | LRS_KEYMAP_GUI)
+#define LRS_KEYMAP_REPLAY 0x4 /* a recording's transport: the source handles it */
+#define LRS_KEYMAP_MOUSE 0x8  /* a mouse gesture: the GUI handles it itself */
 
 /* Key codes: printable ASCII as itself, the rest from 0x100; screens translate theirs. */
 enum lrs_key {
@@ -40,15 +40,15 @@ enum lrs_key {
 
 /* One line of the help: its keys, each with its action (arrows: four of them). */
 struct lrs_binding {
-	const char *keys;		/* as the help shows them */
+	const char *keys; /* as the help shows them */
 	struct {
-		int code;		/* an lrs_key; 0 ends the list; none for the mouse */
+		int code; /* an lrs_key; 0 ends the list; none for the mouse */
 		enum lrs_action action;
 	} map[LRS_KEYMAP_CODES];
-	unsigned int where;		/* LRS_KEYMAP_* */
-	const char *what;		/* the help's description */
-	const char *hint_keys;		/* the status line's keys (NULL: keys) */
-	const char *hint;		/* the status line's word, or NULL: not there */
+	unsigned int where;    /* LRS_KEYMAP_* */
+	const char *what;      /* the help's description */
+	const char *hint_keys; /* the status line's keys (NULL: keys) */
+	const char *hint;      /* the status line's word, or NULL: not there */
 };
 
 extern const struct lrs_binding lrs_keymap[];

@@ -7,8 +7,8 @@
 #include "ui/layout.h"
 
 /* Scale v by 1000 until it shows in 3 digits, and print it with its unit. */
-static char *fmt_scaled(char *buf, size_t len, double v, const char *const *units,
-			size_t nr_units, const char *suffix, bool counts)
+static char *fmt_scaled(char *buf, size_t len, double v, const char *const *units, size_t nr_units,
+			const char *suffix, bool counts)
 {
 	size_t u = 0;
 
@@ -145,7 +145,8 @@ static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_la
 			extra -= more;
 		}
 		if (l->others_h) {
-			size_t n = in->nr_others < LRS_OTHERS_MORE ? in->nr_others : LRS_OTHERS_MORE;
+			size_t n = in->nr_others < LRS_OTHERS_MORE ? in->nr_others :
+								     LRS_OTHERS_MORE;
 
 			more = 1 + (int)n - l->others_h;
 			more = more < extra ? more : extra;
@@ -154,8 +155,10 @@ static void layout__vertical(struct lrs_view_layout *l, const struct lrs_view_la
 		}
 	}
 	/* the axis hugs the last row: fewer rows than lines leave the blank below it */
-	l->axis_y = !axis ? -1 : l->rows_y + ((size_t)l->rows_h > in->nr_rows ?
-					      (in->nr_rows ? (int)in->nr_rows : 1) : l->rows_h);
+	l->axis_y = !axis ? -1 :
+			    l->rows_y + ((size_t)l->rows_h > in->nr_rows ?
+						 (in->nr_rows ? (int)in->nr_rows : 1) :
+						 l->rows_h);
 	l->others_y = l->rows_y + l->rows_h + axis;
 	l->detail_y = l->others_y + l->others_h;
 }
@@ -290,15 +293,16 @@ long lrs_view_layout__history_index(size_t col, size_t nr_cols, size_t history_l
 
 	if (col >= nr_cols)
 		return -1;
-	back = nr_cols - 1 - col;	/* snapshots before the newest */
+	back = nr_cols - 1 - col; /* snapshots before the newest */
 	return back < history_len ? (long)(history_len - 1 - back) : -1;
 }
 
 /* "-30s", "-2m", "-1h": in the step's unit, so one axis never mixes them. */
 static void tick__label(char *buf, size_t len, double ago_s, double step_s)
 {
-	long v = step_s >= 3600 ? lround(ago_s / 3600) : step_s >= 60 ? lround(ago_s / 60) :
-				   lround(ago_s);
+	long v = step_s >= 3600 ? lround(ago_s / 3600) :
+		 step_s >= 60	? lround(ago_s / 60) :
+				  lround(ago_s);
 
 	snprintf(buf, len, "-%ld%s", v, step_s >= 3600 ? "h" : step_s >= 60 ? "m" : "s");
 }
@@ -306,8 +310,8 @@ static void tick__label(char *buf, size_t len, double ago_s, double step_s)
 /* The smallest round step whose labels stand LRS_TIME_TICK_GAP columns apart, or 0. */
 static double tick__step_s(double interval_s)
 {
-	static const double steps_s[] = { 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800,
-					  3600, 7200, 21600, 43200, 86400 };
+	static const double steps_s[] = { 1,   2,   5,	  10,	15,   30,    60,    120,  300,
+					  600, 900, 1800, 3600, 7200, 21600, 43200, 86400 };
 
 	for (size_t i = 0; i < sizeof(steps_s) / sizeof(steps_s[0]); i++)
 		if (steps_s[i] / interval_s >= LRS_TIME_TICK_GAP - 1e-9)

@@ -41,26 +41,26 @@ char *lrs_fmt__path(char *buf, size_t len, const char *path, int width);
 
 /* Most other locks the screen lists, and the least heatmap rows it keeps. */
 #define LRS_OTHERS_MAX 5
-#define LRS_OTHERS_MORE 10	/* when the heatmap leaves room */
+#define LRS_OTHERS_MORE 10 /* when the heatmap leaves room */
 #define LRS_ROWS_MIN 3
 #define LRS_DETAIL_LINES 14
-#define LRS_DETAIL_MORE 26	/* when the heatmap leaves room */
-#define LRS_WAITERS_MIN_W 44	/* pid, comm, a short memcg, wait, count */
+#define LRS_DETAIL_MORE 26   /* when the heatmap leaves room */
+#define LRS_WAITERS_MIN_W 44 /* pid, comm, a short memcg, wait, count */
 #define LRS_STACKS_MIN_W 30
 
 struct lrs_view_layout_in {
-	int width, height;		/* the screen */
+	int width, height; /* the screen */
 	size_t nr_nodes;
-	size_t sel_node_idx;		/* the node column that must be visible */
-	size_t first_node;		/* the current horizontal scroll */
-	int name_len;			/* longest row name, indentation included */
-	size_t nr_rows;			/* heatmap rows to show: fewer leave room below */
-	bool banner;			/* a banner line on top */
-	bool unavailable;		/* an "unavailable: ..." line */
-	size_t nr_others;		/* other locks to list */
-	bool detail;			/* the detail pane is open */
-	bool time_view;			/* history strips instead of node columns */
-	size_t history_cap;		/* time view: the most history cells worth showing */
+	size_t sel_node_idx; /* the node column that must be visible */
+	size_t first_node;   /* the current horizontal scroll */
+	int name_len;	     /* longest row name, indentation included */
+	size_t nr_rows;	     /* heatmap rows to show: fewer leave room below */
+	bool banner;	     /* a banner line on top */
+	bool unavailable;    /* an "unavailable: ..." line */
+	size_t nr_others;    /* other locks to list */
+	bool detail;	     /* the detail pane is open */
+	bool time_view;	     /* history strips instead of node columns */
+	size_t history_cap;  /* time view: the most history cells worth showing */
 };
 
 /*
@@ -71,29 +71,29 @@ struct lrs_view_layout_in {
  */
 struct lrs_view_layout {
 	int width, height;
-	int banner_y;			/* -1: none */
-	int header_y, header_h;		/* title + totals, drops, unavailable */
+	int banner_y;		/* -1: none */
+	int header_y, header_h; /* title + totals, drops, unavailable */
 	int legend_y;
-	int colhdr_y;			/* the column headings */
-	int rows_y, rows_h;		/* heatmap rows */
-	int others_y, others_h;		/* title + one line per other lock */
+	int colhdr_y;		/* the column headings */
+	int rows_y, rows_h;	/* heatmap rows */
+	int others_y, others_h; /* title + one line per other lock */
 	int detail_y, detail_h;
 	int status_y;
 
-	int name_w;			/* memcg column */
-	int cell_w;			/* per node */
-	bool cell_counts;		/* cells show the count too */
-	int total_w;			/* the "all nodes" column, 0 if it does not fit */
-	size_t first_node;		/* first node column shown */
-	size_t nr_node_cols;		/* node columns shown */
+	int name_w;	     /* memcg column */
+	int cell_w;	     /* per node */
+	bool cell_counts;    /* cells show the count too */
+	int total_w;	     /* the "all nodes" column, 0 if it does not fit */
+	size_t first_node;   /* first node column shown */
+	size_t nr_node_cols; /* node columns shown */
 
 	/* detail pane columns: histogram | waiters | stacks */
 	int hist_w, waiters_w, stacks_w;
 
 	/* time view: name | strip of history cells | current value; the axis under the rows */
-	int axis_y;			/* -1: the heatmap, no axis */
+	int axis_y; /* -1: the heatmap, no axis */
 	int strip_x;
-	size_t nr_time_cols;		/* history cells per row, one per snapshot */
+	size_t nr_time_cols; /* history cells per row, one per snapshot */
 	int value_x;
 };
 
@@ -127,7 +127,7 @@ long lrs_view_layout__history_index(size_t col, size_t nr_cols, size_t history_l
 /* A label of the time axis; it ends at column col of the strip. */
 struct lrs_time_tick {
 	size_t col;
-	char label[24];			/* "now", "-30s", "-2m", "-1h" */
+	char label[24]; /* "now", "-30s", "-2m", "-1h" */
 };
 
 /*

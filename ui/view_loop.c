@@ -15,7 +15,7 @@
 
 static const double interval_steps[] = { 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
 
-#define LRS_VIEW_RETRY_S 0.1	/* how soon to ask a stream again for a snapshot not yet come */
+#define LRS_VIEW_RETRY_S 0.1 /* how soon to ask a stream again for a snapshot not yet come */
 
 double lrs_view__interval_next(double cur, bool up)
 {
@@ -122,7 +122,7 @@ int lrs_view_loop__take(struct lrs_view_loop *lp, double now)
 
 	lp->last_take_s = now;
 	lp->next_due_s += iv;
-	if (lp->next_due_s < now)	/* fell behind (a slow take, a pause): no catching up */
+	if (lp->next_due_s < now) /* fell behind (a slow take, a pause): no catching up */
 		lp->next_due_s = now + iv;
 	err = lp->src->take(lp->src, &snap);
 	loop__source_pause(lp);
@@ -177,11 +177,20 @@ static bool loop__seek(struct lrs_view_loop *lp, enum lrs_action act)
 	enum lrs_seek to;
 
 	switch (act) {
-	case LRS_ACT_STEP_FORWARD: to = LRS_SEEK_NEXT; break;
-	case LRS_ACT_STEP_BACK: to = LRS_SEEK_PREV; break;
-	case LRS_ACT_SEEK_START: to = LRS_SEEK_FIRST; break;
-	case LRS_ACT_SEEK_END: to = LRS_SEEK_LAST; break;
-	default: return false;
+	case LRS_ACT_STEP_FORWARD:
+		to = LRS_SEEK_NEXT;
+		break;
+	case LRS_ACT_STEP_BACK:
+		to = LRS_SEEK_PREV;
+		break;
+	case LRS_ACT_SEEK_START:
+		to = LRS_SEEK_FIRST;
+		break;
+	case LRS_ACT_SEEK_END:
+		to = LRS_SEEK_LAST;
+		break;
+	default:
+		return false;
 	}
 	if (!lp->src->seek || lp->src->seek(lp->src, to, &before, &at))
 		return false;
@@ -220,7 +229,7 @@ unsigned int lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_ed
 	case LRS_ACT_SPEED_UP:
 	case LRS_ACT_SPEED_DOWN:
 		if (!lp->src->speed)
-			return 0;	/* a live source has none */
+			return 0; /* a live source has none */
 		lp->src->speed(lp->src, act == LRS_ACT_SPEED_UP);
 		break;
 	default:
@@ -236,7 +245,7 @@ unsigned int lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_ed
 		lp->quit = true;
 	if (r & LRS_REACT_USER_MOVED)
 		lp->user_moved = true;
-	if (r & LRS_REACT_RETIME)	/* a replay moved or changed speed: a whole interval */
+	if (r & LRS_REACT_RETIME) /* a replay moved or changed speed: a whole interval */
 		lp->next_due_s = lrs_now_s() + loop__interval(lp);
 	if ((r & LRS_REACT_FOLLOW) && !lp->user_moved)
 		lrs_view__select_hottest(model);
@@ -261,7 +270,7 @@ void lrs_filter_edit__begin(struct lrs_filter_edit *e, struct lrs_model *model)
 
 void lrs_filter_edit__end(struct lrs_filter_edit *e, struct lrs_model *model, bool keep)
 {
-	if (!keep)	/* Esc: back to the filter before the prompt */
+	if (!keep) /* Esc: back to the filter before the prompt */
 		snprintf(model->filter, sizeof(model->filter), "%s", e->before);
 	e->editing = false;
 	filter__show(e, model);

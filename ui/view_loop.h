@@ -13,20 +13,20 @@
 #include <stdbool.h>
 
 #include "collector/source.h"
-#include "model/clock.h"	/* lrs_now_s(): the "now" the loop functions take */
+#include "model/clock.h" /* lrs_now_s(): the "now" the loop functions take */
 #include "model/model.h"
 #include "ui/action.h"
 
 struct lrs_view_loop {
 	struct lrs_source *src;
 	struct lrs_model *model;
-	struct lrs_view_state *state;	/* the screen's: pause, detail, help */
-	double speed;			/* a replay's snapshots come speed times faster; 0: 1 */
-	double start_s, duration_s;	/* duration_s 0: no end */
+	struct lrs_view_state *state; /* the screen's: pause, detail, help */
+	double speed;		      /* a replay's snapshots come speed times faster; 0: 1 */
+	double start_s, duration_s;   /* duration_s 0: no end */
 	double next_due_s, last_take_s;
 	bool paused_before;
-	bool user_moved;	/* until the user selects, the selection follows the hottest cell */
-	bool escape_quits;	/* the GUI: Esc quits when no help is open */
+	bool user_moved;   /* until the user selects, the selection follows the hottest cell */
+	bool escape_quits; /* the GUI: Esc quits when no help is open */
 	bool quit;
 	/* a message for the screen's status line; keep: also after it closes */
 	void (*message)(void *ctx, bool keep, const char *text);

@@ -42,7 +42,7 @@ static int open_fifo(const char *path, unsigned int wait_s)
 	int fd, e;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_tick;	/* no SA_RESTART: open() must return */
+	sa.sa_handler = on_tick; /* no SA_RESTART: open() must return */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, &old_sa);
 	setitimer(ITIMER_REAL, &tick, &old_it);
@@ -90,23 +90,28 @@ int lrs_input__open(const char *path, unsigned int wait_s, char *err, size_t err
 		return fd;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "%s: is a directory, not a recording: name a file "
-			 "('lruscope record -o FILE' makes one)", path);
+		snprintf(err, err_len,
+			 "%s: is a directory, not a recording: name a file "
+			 "('lruscope record -o FILE' makes one)",
+			 path);
 		return -EISDIR;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		snprintf(err, err_len, "%s: is %s, not a recording: name a file, or pipe the "
-			 "recording into '-'", path, kind_of(st.st_mode));
+		snprintf(err, err_len,
+			 "%s: is %s, not a recording: name a file, or pipe the "
+			 "recording into '-'",
+			 path, kind_of(st.st_mode));
 		return -EINVAL;
 	}
 	fd = S_ISFIFO(st.st_mode) ? open_fifo(path, wait_s) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd == -ETIMEDOUT)
-		snprintf(err, err_len, "%s: a FIFO that no writer opened in %u s: start the "
+		snprintf(err, err_len,
+			 "%s: a FIFO that no writer opened in %u s: start the "
 			 "recorder writing into it first (lruscope record -o %s), or name a file",
 			 path, wait_s, path);
 	else if (fd == -EINTR)
-		snprintf(err, err_len, "%s: interrupted while waiting for a writer to open the FIFO",
-			 path);
+		snprintf(err, err_len,
+			 "%s: interrupted while waiting for a writer to open the FIFO", path);
 	else if (fd < 0)
 		snprintf(err, err_len, "%s: cannot open: %s", path, strerror(-fd));
 	return fd;

@@ -24,17 +24,17 @@ void lrs_recording_header__clear(struct lrs_recording_header *hdr)
 }
 
 struct lrs_recording {
-	FILE *own;		/* opened here: closed here */
+	FILE *own; /* opened here: closed here */
 	struct lrs_zreader *zr;
 	char *name;
 	size_t max_line;
 	char *buf;
-	size_t cap, start, end;	/* unread text is buf[start, end) */
+	size_t cap, start, end; /* unread text is buf[start, end) */
 	bool eof;
-	size_t lineno;		/* of the last line returned */
+	size_t lineno; /* of the last line returned */
 	struct lrs_recording_header hdr;
 	struct lrs_snapshot *prev;
-	char *pending;		/* headerless: the first snapshot line, read with the header */
+	char *pending; /* headerless: the first snapshot line, read with the header */
 	size_t pending_len;
 	bool pending_used;
 	char err[512];
@@ -83,7 +83,9 @@ static int read_line(struct lrs_recording *rec, char **line, size_t *len, bool *
 
 	*unterminated = false;
 	for (;;) {
-		char *nl = rec->end > scanned ? memchr(rec->buf + scanned, '\n', rec->end - scanned) : NULL;
+		char *nl = rec->end > scanned ?
+				   memchr(rec->buf + scanned, '\n', rec->end - scanned) :
+				   NULL;
 		long n;
 
 		if (nl) {
@@ -92,16 +94,20 @@ static int read_line(struct lrs_recording *rec, char **line, size_t *len, bool *
 			rec->start = (size_t)(nl - rec->buf) + 1;
 			rec->lineno++;
 			if (*len > rec->max_line)
-				return rec_fail(rec, -E2BIG, rec->lineno,
-						"a line of %zu bytes, over the limit of %zu: not an lruscope "
-						"recording, or a corrupt one", *len, rec->max_line);
+				return rec_fail(
+					rec, -E2BIG, rec->lineno,
+					"a line of %zu bytes, over the limit of %zu: not an lruscope "
+					"recording, or a corrupt one",
+					*len, rec->max_line);
 			return 0;
 		}
 		scanned = rec->end;
 		if (rec->end - rec->start > rec->max_line)
-			return rec_fail(rec, -E2BIG, rec->lineno + 1,
-					"a line longer than the limit of %zu bytes: not an lruscope "
-					"recording, or a corrupt one", rec->max_line);
+			return rec_fail(
+				rec, -E2BIG, rec->lineno + 1,
+				"a line longer than the limit of %zu bytes: not an lruscope "
+				"recording, or a corrupt one",
+				rec->max_line);
 		if (rec->eof) {
 			if (rec->start == rec->end)
 				return -ENODATA;
@@ -130,11 +136,13 @@ static int read_line(struct lrs_recording *rec, char **line, size_t *len, bool *
 		}
 		n = lrs_zreader__read(rec->zr, rec->buf + rec->end, rec->cap - rec->end);
 		if (n == -EAGAIN)
-			return -EAGAIN;	/* a stream: the rest of the line has not come yet */
+			return -EAGAIN; /* a stream: the rest of the line has not come yet */
 		if (n < 0)
-			return rec_fail(rec, (int)n, rec->lineno + 1, "%s",
-					n == -EBADMSG ? "corrupt compressed data: the recording is damaged here"
-						      : read_error(n));
+			return rec_fail(
+				rec, (int)n, rec->lineno + 1, "%s",
+				n == -EBADMSG ?
+					"corrupt compressed data: the recording is damaged here" :
+					read_error(n));
 		if (n == 0)
 			rec->eof = true;
 		rec->end += (size_t)n;
@@ -158,8 +166,8 @@ static int next_raw(struct lrs_recording *rec, char **line, size_t *len)
 	if (err == -ENODATA && lrs_zreader__cut_short(rec->zr) && !rec->warn[0])
 		snprintf(rec->warn, sizeof(rec->warn),
 			 "%s: the %s stream has no end mark (was the recorder killed?): it ends at "
-			 "byte %llu; read up to line %zu", rec->name,
-			 lrs_zkind_names[lrs_zreader__kind(rec->zr)],
+			 "byte %llu; read up to line %zu",
+			 rec->name, lrs_zkind_names[lrs_zreader__kind(rec->zr)],
 			 (unsigned long long)lrs_zreader__offset(rec->zr), rec->lineno);
 	if (!err && unterminated) {
 		struct lrs_jdoc doc;
@@ -168,7 +176,8 @@ static int next_raw(struct lrs_recording *rec, char **line, size_t *len)
 		if (lrs_jdoc__parse(&doc, *line, *len, why, sizeof(why))) {
 			snprintf(rec->warn, sizeof(rec->warn),
 				 "%s:%zu: the last line is cut short (was the recorder killed?): "
-				 "ignored it, read the lines before", rec->name, rec->lineno);
+				 "ignored it, read the lines before",
+				 rec->name, rec->lineno);
 			return -ENODATA;
 		}
 		lrs_jdoc__free(&doc);
@@ -187,11 +196,13 @@ static int parse_header(struct lrs_recording *rec)
 
 	err = next_raw(rec, &line, &len);
 	if (err == -ENODATA && lrs_zreader__cut_short(rec->zr))
-		return rec_fail(rec, -EINVAL, 0,
-				"truncated or corrupt: the %s stream ends at byte %llu without its end "
-				"mark, before a whole header line (was the recorder killed, or the "
-				"file cut?)", lrs_zkind_names[lrs_zreader__kind(rec->zr)],
-				(unsigned long long)lrs_zreader__offset(rec->zr));
+		return rec_fail(
+			rec, -EINVAL, 0,
+			"truncated or corrupt: the %s stream ends at byte %llu without its end "
+			"mark, before a whole header line (was the recorder killed, or the "
+			"file cut?)",
+			lrs_zkind_names[lrs_zreader__kind(rec->zr)],
+			(unsigned long long)lrs_zreader__offset(rec->zr));
 	if (err == -ENODATA)
 		return rec_fail(rec, -EINVAL, 0, "empty: not an lruscope recording");
 	if (err)
@@ -222,31 +233,36 @@ static int parse_header(struct lrs_recording *rec)
 			return 0;
 		}
 		lrs_jdoc__free(&doc);
-		return rec_fail(rec, -EINVAL, rec->lineno,
-				"not an lruscope recording (the header has no \"lruscope_recording\")");
+		return rec_fail(
+			rec, -EINVAL, rec->lineno,
+			"not an lruscope recording (the header has no \"lruscope_recording\")");
 	}
 	err = -EINVAL;
 	if (lrs_jval__dbl(v, &ver) || ver < 1) {
 		rec_fail(rec, err, rec->lineno, "\"lruscope_recording\" is not a version number");
 		goto out;
 	}
-	if (!(ver < LRS_RECORDING_VERSION + 1)) {	/* a double: huge or NaN never reaches a cast */
+	if (!(ver < LRS_RECORDING_VERSION + 1)) { /* a double: huge or NaN never reaches a cast */
 		err = -EPROTONOSUPPORT;
 		rec_fail(rec, err, rec->lineno,
 			 "recording format version %g, but this lruscope reads version %d only: "
-			 "use a newer lruscope", ver, LRS_RECORDING_VERSION);
+			 "use a newer lruscope",
+			 ver, LRS_RECORDING_VERSION);
 		goto out;
 	}
-	if (lrs_snapshot_json__schema_version(lrs_jval__get(root, "schema"), &ver, why, sizeof(why))) {
+	if (lrs_snapshot_json__schema_version(lrs_jval__get(root, "schema"), &ver, why,
+					      sizeof(why))) {
 		rec_fail(rec, err, rec->lineno, "the header: %s", why);
 		goto out;
 	}
 	/* compared as a double: a huge or NaN version must not reach an int cast */
 	if (!(ver >= LRS_SCHEMA_VERSION && ver < LRS_SCHEMA_VERSION + 1)) {
 		err = -EPROTONOSUPPORT;
-		rec_fail(rec, err, rec->lineno,
-			 "snapshot schema version %g, but this lruscope reads version %d only: use the "
-			 "lruscope that made the recording, or a newer one", ver, LRS_SCHEMA_VERSION);
+		rec_fail(
+			rec, err, rec->lineno,
+			"snapshot schema version %g, but this lruscope reads version %d only: use the "
+			"lruscope that made the recording, or a newer one",
+			ver, LRS_SCHEMA_VERSION);
 		goto out;
 	}
 	rec->hdr.schema = (int)ver;
@@ -256,7 +272,8 @@ static int parse_header(struct lrs_recording *rec)
 		 lrs_jval__str(lrs_jval__get(root, "host")) ?: "");
 	if (lrs_jval__opt_u64(NULL, root, "interval_ns", &rec->hdr.interval_ns) ||
 	    lrs_jval__opt_u64(NULL, root, "started_unix_ns", &rec->hdr.started_unix_ns)) {
-		rec_fail(rec, err, rec->lineno, "the header's interval_ns or started_unix_ns is not a number");
+		rec_fail(rec, err, rec->lineno,
+			 "the header's interval_ns or started_unix_ns is not a number");
 		goto out;
 	}
 	nodes = lrs_jval__get(root, "nodes");
@@ -267,7 +284,8 @@ static int parse_header(struct lrs_recording *rec)
 			goto out;
 		}
 		for (size_t i = 0; i < nodes->u.arr.len; i++)
-			if (!lrs_jval__int(nodes->u.arr.items[i], &rec->hdr.nodes[rec->hdr.nr_nodes]))
+			if (!lrs_jval__int(nodes->u.arr.items[i],
+					   &rec->hdr.nodes[rec->hdr.nr_nodes]))
 				rec->hdr.nr_nodes++;
 	}
 	err = 0;
@@ -276,8 +294,8 @@ out:
 	return err;
 }
 
-int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *name,
-			     size_t max_line, char *err, size_t err_len)
+int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *name, size_t max_line,
+			     char *err, size_t err_len)
 {
 	struct lrs_recording *rec = calloc(1, sizeof(*rec));
 	int ret;
@@ -320,8 +338,8 @@ static FILE *open_stdin(void)
 	return f;
 }
 
-int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max_line,
-			char *err, size_t err_len)
+int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max_line, char *err,
+			size_t err_len)
 {
 	bool is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "(stdin)" : path;
@@ -450,7 +468,7 @@ void lrs_recording__close(struct lrs_recording *rec)
  * went wrong, naming the file. *count: snapshots read.
  */
 static int for_each_snapshot(const char *path, int (*each)(void *ctx, struct lrs_snapshot *snap),
-			     void *ctx, size_t *count)
+			     void *ctx, size_t * count)
 {
 	struct lrs_recording *rec = NULL;
 	struct lrs_snapshot *snap;
@@ -544,21 +562,27 @@ static int push_to_run(void *ctx, struct lrs_snapshot *snap)
 	ret = lrs_cmp_run__push(r->run, snap);
 	lrs_snapshot__free(snap);
 	if (ret == -EINVAL)
-		fprintf(stderr, "lruscope: %s: snapshot %zu is not later than the one before (t_ns); "
-			"is it two recordings joined?\n", r->path, r->count);
+		fprintf(stderr,
+			"lruscope: %s: snapshot %zu is not later than the one before (t_ns); "
+			"is it two recordings joined?\n",
+			r->path, r->count);
 	else if (ret)
 		fprintf(stderr, "lruscope: %s: %s\n", r->path, strerror(-ret));
 	return ret;
 }
 
-int lrs_recording__read_run(const char *path, struct lrs_cmp_run *run, char *kernel, size_t kernel_len)
+int lrs_recording__read_run(const char *path, struct lrs_cmp_run *run, char *kernel,
+			    size_t kernel_len)
 {
-	struct run_reading r = { .path = path, .run = run, .kernel = kernel, .kernel_len = kernel_len };
+	struct run_reading r = {
+		.path = path, .run = run, .kernel = kernel, .kernel_len = kernel_len
+	};
 	size_t count;
 	int ret = for_each_snapshot(path, push_to_run, &r, &count);
 
 	if (!ret && count < 2) {
-		fprintf(stderr, "lruscope: %s: %zu snapshot%s: diff needs at least two (one interval) per recording\n",
+		fprintf(stderr,
+			"lruscope: %s: %zu snapshot%s: diff needs at least two (one interval) per recording\n",
 			path, count, count == 1 ? "" : "s");
 		ret = -ENODATA;
 	}

@@ -15,22 +15,22 @@
 #include "model/snapshot.h"
 #include "collector/replay/zstream.h"
 
-#define LRS_RECORDING_VERSION 1		/* of the header and the delta encoding */
-#define LRS_RECORDING_MAX_LINE (64u << 20)	/* longer lines are refused */
-#define LRS_RECORDING_KEYFRAME_EVERY 300	/* a full line every N snapshots */
+#define LRS_RECORDING_VERSION 1		   /* of the header and the delta encoding */
+#define LRS_RECORDING_MAX_LINE (64u << 20) /* longer lines are refused */
+#define LRS_RECORDING_KEYFRAME_EVERY 300   /* a full line every N snapshots */
 
 struct lrs_recording_header {
-	int schema;			/* snapshot schema major version */
+	int schema; /* snapshot schema major version */
 	char kernel[64];
 	char host[256];
 	int *nodes;
 	size_t nr_nodes;
-	uint64_t interval_ns;		/* what the recorder asked for */
-	uint64_t started_unix_ns;	/* wall clock at the start, 0 if unknown */
-	bool headerless;		/* a file of bare snapshot lines (report -f json) */
+	uint64_t interval_ns;	  /* what the recorder asked for */
+	uint64_t started_unix_ns; /* wall clock at the start, 0 if unknown */
+	bool headerless;	  /* a file of bare snapshot lines (report -f json) */
 };
 
-void lrs_recording_header__clear(struct lrs_recording_header *hdr);	/* frees nodes */
+void lrs_recording_header__clear(struct lrs_recording_header *hdr); /* frees nodes */
 /* The header of a recording of this machine: its kernel, host, online nodes and the clock now. */
 void lrs_recording_header__fill_local(struct lrs_recording_header *hdr, double interval_s);
 
@@ -46,11 +46,11 @@ struct lrs_recording;
  * On failure returns -errno and a message naming the file and line in err.
  * max_line 0: LRS_RECORDING_MAX_LINE.
  */
-int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max_line,
-			char *err, size_t err_len);
+int lrs_recording__open(struct lrs_recording **out, const char *path, size_t max_line, char *err,
+			size_t err_len);
 /* The same over an open stream (not closed); name is used in messages. */
-int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *name,
-			     size_t max_line, char *err, size_t err_len);
+int lrs_recording__open_file(struct lrs_recording **out, FILE *f, const char *name, size_t max_line,
+			     char *err, size_t err_len);
 const struct lrs_recording_header *lrs_recording__header(const struct lrs_recording *rec);
 
 /*
@@ -72,7 +72,7 @@ const char *lrs_recording__error(const struct lrs_recording *rec);
 /* A warning about the end (a cut-short last line), or NULL. */
 const char *lrs_recording__warning(const struct lrs_recording *rec);
 const char *lrs_recording__name(const struct lrs_recording *rec);
-void lrs_recording__close(struct lrs_recording *rec);	/* accepts NULL */
+void lrs_recording__close(struct lrs_recording *rec); /* accepts NULL */
 
 /* ---- writer ------------------------------------------------------------------ */
 
@@ -103,6 +103,7 @@ int lrs_report__from_recording(const char *path, struct lrs_snapshot **out);
  * naming the file; a recording needs two snapshots. For 'diff'.
  */
 struct lrs_cmp_run;
-int lrs_recording__read_run(const char *path, struct lrs_cmp_run *run, char *kernel, size_t kernel_len);
+int lrs_recording__read_run(const char *path, struct lrs_cmp_run *run, char *kernel,
+			    size_t kernel_len);
 
 #endif

@@ -48,8 +48,9 @@ int lrs_recording__write_header(FILE *f, const struct lrs_recording_header *hdr)
 }
 
 /* Render into memory with a stdio writer, then hand the bytes to the compressor. */
-static int put_rendered(struct lrs_recording_writer *w, int (*render)(FILE *, const void *, const void *),
-			const void *a, const void *b)
+static int put_rendered(struct lrs_recording_writer *w,
+			int (*render)(FILE *, const void *, const void *), const void *a,
+			const void *b)
 {
 	char *buf = NULL;
 	size_t len = 0;

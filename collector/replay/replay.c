@@ -23,13 +23,13 @@ struct replay {
 	struct lrs_recording *rec;
 	struct replay_line *lines;
 	size_t nr_lines, cap_lines;
-	struct lrs_snapshot **checkpoints;	/* decoded line i * CHECKPOINT_EVERY */
-	struct lrs_snapshot *last;		/* decoded last loaded line: the next one's base */
-	bool ended;				/* no more lines will come */
-	long pos;				/* index of the snapshot last taken, -1 before */
+	struct lrs_snapshot **checkpoints; /* decoded line i * CHECKPOINT_EVERY */
+	struct lrs_snapshot *last;	   /* decoded last loaded line: the next one's base */
+	bool ended;			   /* no more lines will come */
+	long pos;			   /* index of the snapshot last taken, -1 before */
 	double base_interval_s, speed;
 	bool once;
-	bool hold;				/* stopped at the end: pause() says so once */
+	bool hold; /* stopped at the end: pause() says so once */
 	char name[96];
 	char err[600];
 };
@@ -40,8 +40,8 @@ static void update_name(struct lrs_source *src)
 {
 	struct replay *r = src->ctx;
 
-	snprintf(r->name, sizeof(r->name), "replay %gx %ld/%zu%s", r->speed, r->pos + 1, r->nr_lines,
-		 r->ended ? "" : "+");
+	snprintf(r->name, sizeof(r->name), "replay %gx %ld/%zu%s", r->speed, r->pos + 1,
+		 r->nr_lines, r->ended ? "" : "+");
 	src->name = r->name;
 }
 
@@ -71,14 +71,17 @@ static bool load_next(struct replay *r)
 	}
 	err = lrs_snapshot__read_json(text, len, r->last, &snap, why, sizeof(why));
 	if (err) {
-		snprintf(r->err, sizeof(r->err), "%.150s:%zu: %s", lrs_recording__name(r->rec), lineno, why);
+		snprintf(r->err, sizeof(r->err), "%.150s:%zu: %s", lrs_recording__name(r->rec),
+			 lineno, why);
 		r->ended = true;
 		return false;
 	}
 	if (r->nr_lines == r->cap_lines) {
 		size_t cap = r->cap_lines ? r->cap_lines * 2 : 256;
 		void *p = realloc(r->lines, cap * sizeof(*r->lines));
-		void *c = p ? realloc(r->checkpoints, (cap / CHECKPOINT_EVERY + 1) * sizeof(*r->checkpoints)) : NULL;
+		void *c = p ? realloc(r->checkpoints,
+				      (cap / CHECKPOINT_EVERY + 1) * sizeof(*r->checkpoints)) :
+			      NULL;
 
 		if (p)
 			r->lines = p;
@@ -129,7 +132,7 @@ static int decode_at(struct replay *r, size_t k, struct lrs_snapshot **out)
 
 		lrs_snapshot__free(s);
 		if (err)
-			return err;	/* cannot happen: every line was decoded once */
+			return err; /* cannot happen: every line was decoded once */
 		s = n;
 	}
 	*out = s;
@@ -151,7 +154,7 @@ static int replay_take(struct lrs_source *src, struct lrs_snapshot **out)
 
 	if (next >= r->nr_lines && !load_next(r)) {
 		if (!r->ended)
-			return -EAGAIN;	/* a stream's next line has not come yet */
+			return -EAGAIN; /* a stream's next line has not come yet */
 		/* a stream's end, known only now: hold its last frame as a file's */
 		if (!r->once && r->nr_lines && !r->err[0]) {
 			r->hold = true;
@@ -208,7 +211,7 @@ static int replay_seek(struct lrs_source *src, enum lrs_seek to, struct lrs_snap
 		return seek_to(src, r->pos + 1, before, at);
 	case LRS_SEEK_PREV:
 		return seek_to(src, r->pos > 1 ? r->pos - 1 : 1, before, at);
-	case LRS_SEEK_FIRST:	/* the first with rates */
+	case LRS_SEEK_FIRST: /* the first with rates */
 		return seek_to(src, r->nr_lines > 1 ? 1 : 0, before, at);
 	case LRS_SEEK_LAST:
 		/* a stream has no end yet: the newest line read, without waiting for more */
@@ -307,7 +310,8 @@ int lrs_replay__open(const char *path, const struct lrs_replay_opts *opts, struc
 			goto fail;
 		}
 		if (!r->nr_lines) {
-			snprintf(err, err_len, "%s: the recording has a header but no snapshot", path);
+			snprintf(err, err_len, "%s: the recording has a header but no snapshot",
+				 path);
 			ret = -ENODATA;
 			goto fail;
 		}

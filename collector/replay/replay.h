@@ -13,9 +13,9 @@
 #include "collector/source.h"
 
 struct lrs_replay_opts {
-	double speed;		/* 1: real time; 0 means 1 */
-	bool once;		/* end (take() -ENODATA) after the last snapshot, not pause */
-	size_t max_line;	/* 0: LRS_RECORDING_MAX_LINE */
+	double speed;	 /* 1: real time; 0 means 1 */
+	bool once;	 /* end (take() -ENODATA) after the last snapshot, not pause */
+	size_t max_line; /* 0: LRS_RECORDING_MAX_LINE */
 };
 
 /* Open path ("-": stdin). On failure returns -errno and a "FILE:LINE: ..." message in err. */

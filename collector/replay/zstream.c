@@ -34,19 +34,19 @@ enum lrs_zkind lrs_zkind__from_name(const char *path)
 
 struct lrs_zreader {
 	FILE *f;
-	int fd;			/* f's descriptor, read directly; -1: f has none (fmemopen) */
-	bool nonblock;		/* a stream: -EAGAIN instead of waiting for bytes */
+	int fd;	       /* f's descriptor, read directly; -1: f has none (fmemopen) */
+	bool nonblock; /* a stream: -EAGAIN instead of waiting for bytes */
 	enum lrs_zkind kind;
 	z_stream z;
 	bool z_ready;
-	bool z_ended;		/* the last gzip member ended cleanly */
+	bool z_ended; /* the last gzip member ended cleanly */
 	ZSTD_DStream *zd;
-	size_t zd_hint;		/* 0: the last zstd frame ended */
+	size_t zd_hint; /* 0: the last zstd frame ended */
 	unsigned char in[ZBUF_BYTES];
 	size_t in_pos, in_len;
 	bool eof;
 	bool cut_short;
-	uint64_t offset;	/* bytes read from f: where a cut-short stream ended */
+	uint64_t offset; /* bytes read from f: where a cut-short stream ended */
 };
 
 /*
@@ -156,7 +156,7 @@ static long read_gzip(struct lrs_zreader *zr, void *buf, size_t len)
 		}
 		if (zr->z_ended) {
 			if (err)
-				return err;	/* the next member has not come yet */
+				return err; /* the next member has not come yet */
 			/* another gzip member follows (cat a.gz b.gz) */
 			inflateReset(&zr->z);
 			zr->z_ended = false;
@@ -335,7 +335,8 @@ static int deflate_all(struct lrs_zwriter *zw, const void *buf, size_t len, int 
 			return zw->err = -EIO;
 		if (put(zw, zw->out, sizeof(zw->out) - zw->z.avail_out))
 			return zw->err;
-	} while (zw->z.avail_out == 0 || zw->z.avail_in || (flush == Z_FINISH && ret != Z_STREAM_END));
+	} while (zw->z.avail_out == 0 || zw->z.avail_in ||
+		 (flush == Z_FINISH && ret != Z_STREAM_END));
 	return 0;
 }
 
@@ -408,4 +409,3 @@ int lrs_zwriter__close(struct lrs_zwriter *zw, uint64_t *bytes_out)
 	free(zw);
 	return err;
 }
-

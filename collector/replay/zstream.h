@@ -14,7 +14,7 @@
 
 enum lrs_zkind { LRS_Z_PLAIN, LRS_Z_GZIP, LRS_Z_ZSTD };
 
-extern const char *const lrs_zkind_names[];	/* "plain", "gzip", "zstd" */
+extern const char *const lrs_zkind_names[]; /* "plain", "gzip", "zstd" */
 
 /* The compression a file name asks for: ".gz" gzip, ".zst" zstd, else plain. */
 enum lrs_zkind lrs_zkind__from_name(const char *path);
@@ -39,7 +39,7 @@ enum lrs_zkind lrs_zreader__kind(const struct lrs_zreader *zr);
 bool lrs_zreader__cut_short(const struct lrs_zreader *zr);
 /* Bytes read from the file so far (compressed): at the end, where it ended. */
 uint64_t lrs_zreader__offset(const struct lrs_zreader *zr);
-void lrs_zreader__close(struct lrs_zreader *zr);	/* accepts NULL */
+void lrs_zreader__close(struct lrs_zreader *zr); /* accepts NULL */
 
 struct lrs_zwriter;
 

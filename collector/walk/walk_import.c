@@ -18,7 +18,8 @@ static int list_index(const char *name)
 }
 
 /* "lock_state": {"raw", "locked", "pending", "tail_cpu": CPU or null}. */
-static void lock_state__decode(const struct lrs_jval *ls, bool locked_any, struct lrs_lruvec_walk *w)
+static void lock_state__decode(const struct lrs_jval *ls, bool locked_any,
+			       struct lrs_lruvec_walk *w)
 {
 	int cpu;
 
@@ -42,7 +43,7 @@ static void lists__decode(const struct lrs_jval *o, struct lrs_walk_lists *wl,
 
 	if (lrs_jval__is(walked, LRS_JOBJ)) {
 		wl->walked = true;
-		wl->skipped = (1u << LRS_NR_LRU_LISTS) - 1;	/* until the walk lists them */
+		wl->skipped = (1u << LRS_NR_LRU_LISTS) - 1; /* until the walk lists them */
 		for (size_t i = 0; i < walked->u.obj.len; i++) {
 			const struct lrs_jmember *m = &walked->u.obj.members[i];
 			int l = list_index(m->key);
@@ -51,10 +52,11 @@ static void lists__decode(const struct lrs_jval *o, struct lrs_walk_lists *wl,
 			if (l < 0)
 				continue;
 			lrs_jval__u64(lrs_jval__get(m->val, "pages"), &wl->walked_pages[l]);
-			if (!lrs_jval__bool(lrs_jval__get(m->val, "complete"), &complete) && complete)
+			if (!lrs_jval__bool(lrs_jval__get(m->val, "complete"), &complete) &&
+			    complete)
 				wl->complete |= (uint8_t)(1u << l);
 			if (!lrs_jval__get(m->val, "skipped"))
-				wl->skipped &= (uint8_t)~(1u << l);
+				wl->skipped &= (uint8_t) ~(1u << l);
 		}
 	}
 	for (size_t i = 0; lrs_jval__is(mm, LRS_JOBJ) && i < mm->u.obj.len; i++) {
@@ -73,7 +75,8 @@ static bool is_node_scope(const struct lrs_jval *o)
 	return scope && !strcmp(scope, "node");
 }
 
-static int lruvecs__decode(struct lrs_walk *walk, const struct lrs_jval *arr, char *err, size_t err_len)
+static int lruvecs__decode(struct lrs_walk *walk, const struct lrs_jval *arr, char *err,
+			   size_t err_len)
 {
 	struct lrs_snapshot *s = walk->snap;
 
@@ -127,8 +130,8 @@ static int held__decode(struct lrs_walk *walk, const struct lrs_jval *arr)
 			int pid = 0;
 
 			lrs_jval__int(lrs_jval__get(task, "pid"), &pid);
-			n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s%d %s",
-					      t ? ", " : "", pid,
+			n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0,
+					      "%s%d %s", t ? ", " : "", pid,
 					      lrs_jval__str(lrs_jval__get(task, "comm")) ?: "?");
 			if (n >= sizeof(buf))
 				n = sizeof(buf) - 1;
@@ -172,7 +175,8 @@ static int warnings__decode(struct lrs_walk *walk, const struct lrs_jval *arr)
 	if (!walk->warnings)
 		return -ENOMEM;
 	for (size_t i = 0; i < arr->u.arr.len; i++)
-		if (str_dup(&walk->warnings[walk->nr_warnings++], lrs_jval__str(arr->u.arr.items[i])))
+		if (str_dup(&walk->warnings[walk->nr_warnings++],
+			    lrs_jval__str(arr->u.arr.items[i])))
 			return -ENOMEM;
 	return 0;
 }
@@ -191,8 +195,8 @@ static int extras__decode(struct lrs_walk *walk, const struct lrs_jval *root, ch
 	lrs_jval__u64(lrs_jval__get(stats, "memcgs"), &walk->memcgs);
 	lrs_jval__u64(lrs_jval__get(stats, "folios_walked"), &walk->folios_walked);
 	lrs_jval__dbl(lrs_jval__get(stats, "total_s"), &walk->total_s);
-	walk->checked = !lrs_jval__u64(lrs_jval__get(root, "violations_total"),
-				       &walk->violations_total);
+	walk->checked =
+		!lrs_jval__u64(lrs_jval__get(root, "violations_total"), &walk->violations_total);
 	ret = lruvecs__decode(walk, arr, err, err_len);
 	if (!ret)
 		ret = held__decode(walk, lrs_jval__get(root, "holders"));
@@ -205,8 +209,7 @@ static int extras__decode(struct lrs_walk *walk, const struct lrs_jval *root, ch
 	return ret;
 }
 
-int lrs_walk__import(const char *json, size_t len, struct lrs_walk **out, char *err,
-		     size_t err_len)
+int lrs_walk__import(const char *json, size_t len, struct lrs_walk **out, char *err, size_t err_len)
 {
 	struct lrs_jdoc doc = { 0 };
 	struct lrs_walk *walk;

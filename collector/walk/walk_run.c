@@ -32,8 +32,10 @@ int lrs_walk_scripts__find(char *dir, size_t len)
 	if (env && *env) {
 		snprintf(path, sizeof(path), "%s/walk.py", env);
 		if (!is_file(path)) {
-			fprintf(stderr, "lruscope walk: LRS_DRGN_SCRIPTS=%s has no walk.py; "
-					"point it at lruscope's drgn-scripts directory\n", env);
+			fprintf(stderr,
+				"lruscope walk: LRS_DRGN_SCRIPTS=%s has no walk.py; "
+				"point it at lruscope's drgn-scripts directory\n",
+				env);
 			return -ENOENT;
 		}
 		snprintf(dir, len, "%s", env);
@@ -41,8 +43,10 @@ int lrs_walk_scripts__find(char *dir, size_t len)
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0) {
-		fprintf(stderr, "lruscope walk: /proc/self/exe: %s; set LRS_DRGN_SCRIPTS to the "
-				"drgn-scripts directory\n", strerror(errno));
+		fprintf(stderr,
+			"lruscope walk: /proc/self/exe: %s; set LRS_DRGN_SCRIPTS to the "
+			"drgn-scripts directory\n",
+			strerror(errno));
 		return -errno;
 	}
 	exe[n] = '\0';
@@ -52,9 +56,11 @@ int lrs_walk_scripts__find(char *dir, size_t len)
 		if (is_file(path) && snprintf(dir, len, "%s/%s", exe, rel[i]) < (int)len)
 			return 0;
 	}
-	fprintf(stderr, "lruscope walk: walk.py not found in %s/../drgn-scripts or "
-			"%s/../share/lruscope/drgn-scripts; set LRS_DRGN_SCRIPTS to lruscope's "
-			"drgn-scripts directory\n", exe, exe);
+	fprintf(stderr,
+		"lruscope walk: walk.py not found in %s/../drgn-scripts or "
+		"%s/../share/lruscope/drgn-scripts; set LRS_DRGN_SCRIPTS to lruscope's "
+		"drgn-scripts directory\n",
+		exe, exe);
 	return -ENOENT;
 }
 
@@ -87,13 +93,17 @@ int lrs_walk_python__check(void)
 	char *const argv[] = { WALK_PYTHON, "-c", "import drgn", NULL };
 
 	if (access(WALK_PYTHON, X_OK)) {
-		fprintf(stderr, "lruscope walk: %s is missing: install python3 and drgn "
-				"(Debian: apt-get install python3-drgn)\n", WALK_PYTHON);
+		fprintf(stderr,
+			"lruscope walk: %s is missing: install python3 and drgn "
+			"(Debian: apt-get install python3-drgn)\n",
+			WALK_PYTHON);
 		return -ENOENT;
 	}
 	if (run_quiet(argv)) {
-		fprintf(stderr, "lruscope walk: %s cannot import drgn: install it "
-				"(Debian: apt-get install python3-drgn)\n", WALK_PYTHON);
+		fprintf(stderr,
+			"lruscope walk: %s cannot import drgn: install it "
+			"(Debian: apt-get install python3-drgn)\n",
+			WALK_PYTHON);
 		return -ENOENT;
 	}
 	return 0;
@@ -139,7 +149,8 @@ static int read_all(int fd, char **out, size_t *len)
 	return 0;
 }
 
-int lrs_walk__run_script(const struct lrs_walk_run_opts *o, const char *dir, char **json, size_t *len)
+int lrs_walk__run_script(const struct lrs_walk_run_opts *o, const char *dir, char **json,
+			 size_t *len)
 {
 	char script[PATH_MAX + 16];
 	char *argv[16];
@@ -190,7 +201,7 @@ int lrs_walk__run_script(const struct lrs_walk_run_opts *o, const char *dir, cha
 	err = read_all(p[0], json, len);
 	close(p[0]);
 	if (err)
-		kill(pid, SIGTERM);	/* the reader gave up: don't leave walk.py behind */
+		kill(pid, SIGTERM); /* the reader gave up: don't leave walk.py behind */
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			fprintf(stderr, "lruscope walk: waitpid: %s\n", strerror(errno));
@@ -205,9 +216,10 @@ int lrs_walk__run_script(const struct lrs_walk_run_opts *o, const char *dir, cha
 		goto fail;
 	}
 	if (WEXITSTATUS(status) == 1)
-		goto fail;	/* walk.py printed its one-line error on stderr */
+		goto fail; /* walk.py printed its one-line error on stderr */
 	if (WEXITSTATUS(status)) {
-		fprintf(stderr, "lruscope walk: walk.py exited with status %d\n", WEXITSTATUS(status));
+		fprintf(stderr, "lruscope walk: walk.py exited with status %d\n",
+			WEXITSTATUS(status));
 		goto fail;
 	}
 	return 0;
@@ -216,4 +228,3 @@ fail:
 	*json = NULL;
 	return -EIO;
 }
-

@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define WALK_PYTHON "/usr/bin/python3"	/* the python3 on PATH may lack drgn */
+#define WALK_PYTHON "/usr/bin/python3" /* the python3 on PATH may lack drgn */
 
 struct lrs_walk_run_opts {
-	const char *core, *vmlinux;	/* a vmcore and its vmlinux, or NULL: the live kernel */
+	const char *core, *vmlinux; /* a vmcore and its vmlinux, or NULL: the live kernel */
 	const char *max_folios;
 	bool page_owner;
 };

@@ -208,9 +208,12 @@ static int read_rows(const struct lrs_jval *arr, struct lrs_holder_row **out, si
 		const struct lrs_jval *o = arr->u.arr.items[n];
 		struct lrs_holder_row *r = &rows[n];
 		const struct u64_member u[] = {
-			{ "lruvec_memcg_id", &r->lruvec_memcg_id }, { "memcg_id", &r->memcg_id },
-			{ "holds", &r->holds }, { "hold_ns", &r->hold_ns },
-			{ "imposed_ns", &r->imposed_ns }, { "waiters", &r->waiters },
+			{ "lruvec_memcg_id", &r->lruvec_memcg_id },
+			{ "memcg_id", &r->memcg_id },
+			{ "holds", &r->holds },
+			{ "hold_ns", &r->hold_ns },
+			{ "imposed_ns", &r->imposed_ns },
+			{ "waiters", &r->waiters },
 			{ "probable_ns", &r->probable_ns },
 		};
 		const char *comm;
@@ -267,7 +270,7 @@ static int read_cells(const struct lrs_jval *arr, struct lrs_matrix_cell **out, 
 		const struct u64_member u[] = {
 			{ "waiter_id", &c->waiter_id }, { "owner_id", &c->owner_id },
 			{ "holder_id", &c->holder_id }, { "holds", &c->holds },
-			{ "hold_ns", &c->hold_ns }, { "imposed_ns", &c->imposed_ns },
+			{ "hold_ns", &c->hold_ns },	{ "imposed_ns", &c->imposed_ns },
 		};
 
 		if (!lrs_jval__is(o, LRS_JOBJ) || read_u64s(o, u, sizeof(u) / sizeof(u[0]))) {
@@ -297,28 +300,35 @@ static int read_counters(const struct lrs_jval *obj, struct lrs_holders_counters
 	const struct lrs_jval *cmp = lrs_jval__get(obj, "compare");
 	const struct lrs_jval *base = lrs_jval__get(cmp, "baselines");
 	const struct u64_member counted[] = {
-		{ "unknown", &c->unknown }, { "probable", &c->probable },
-		{ "running", &c->running }, { "drop_full", &c->drop_full },
+		{ "unknown", &c->unknown },
+		{ "probable", &c->probable },
+		{ "running", &c->running },
+		{ "drop_full", &c->drop_full },
 	};
 	const struct u64_member compared[] = {
-		{ "est_ns", &c->cmp_est_ns }, { "right_memcg_ns", &c->cmp_memcg_ns },
-		{ "right_task_ns", &c->cmp_pid_ns }, { "exact_ns", &c->cmp_exact_ns },
-		{ "no_exact", &c->cmp_no_exact }, { "acquisitions", &c->exact_acquisitions },
+		{ "est_ns", &c->cmp_est_ns },
+		{ "right_memcg_ns", &c->cmp_memcg_ns },
+		{ "right_task_ns", &c->cmp_pid_ns },
+		{ "exact_ns", &c->cmp_exact_ns },
+		{ "no_exact", &c->cmp_no_exact },
+		{ "acquisitions", &c->exact_acquisitions },
 		{ "exact_drop_full", &c->exact_drop_full },
 	};
 	const struct u64_member last[] = {
-		{ "right_memcg_ns", &c->cmp_last_memcg_ns }, { "right_task_ns", &c->cmp_last_pid_ns },
+		{ "right_memcg_ns", &c->cmp_last_memcg_ns },
+		{ "right_task_ns", &c->cmp_last_pid_ns },
 	};
 
-	if (read_u64s(lrs_jval__get(obj, "counters"), counted, sizeof(counted) / sizeof(counted[0])) ||
+	if (read_u64s(lrs_jval__get(obj, "counters"), counted,
+		      sizeof(counted) / sizeof(counted[0])) ||
 	    read_u64s(cmp, compared, sizeof(compared) / sizeof(compared[0])) ||
 	    lrs_jval__opt_u64(NULL, lrs_jval__get(base, "lruvec_memcg"), "right_memcg_ns",
 			      &c->cmp_owner_memcg_ns) ||
 	    read_u64s(lrs_jval__get(base, "last_acquirer"), last, sizeof(last) / sizeof(last[0])))
 		return -EINVAL;
 	for (int b = 0; b < LRS_NR_BASES; b++) {
-		const struct lrs_jval *basis = lrs_jval__get(lrs_jval__get(cmp, "by_basis"),
-							     lrs_holder_basis__name(b));
+		const struct lrs_jval *basis =
+			lrs_jval__get(lrs_jval__get(cmp, "by_basis"), lrs_holder_basis__name(b));
 
 		if (lrs_jval__opt_u64(NULL, basis, "est_ns", &c->cmp_basis_est_ns[b]) ||
 		    lrs_jval__opt_u64(NULL, basis, "right_memcg_ns", &c->cmp_basis_memcg_ns[b]))
@@ -355,7 +365,8 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 	if (!ret)
 		ret = read_cells(lrs_jval__get(obj, "matrix"), &h->cells, &h->nr_cells);
 	if (!ret)
-		ret = read_rows(lrs_jval__get(obj, "exact_rows"), &h->exact_rows, &h->nr_exact_rows);
+		ret = read_rows(lrs_jval__get(obj, "exact_rows"), &h->exact_rows,
+				&h->nr_exact_rows);
 	if (!ret)
 		ret = read_cells(lrs_jval__get(obj, "exact_matrix"), &h->exact_cells,
 				 &h->nr_exact_cells);
@@ -363,7 +374,8 @@ int lrs_holders__read_json(const struct lrs_jval *obj, struct lrs_holders **out,
 		ret = read_counters(obj, &h->counters);
 	if (ret) {
 		lrs_holders__free(h);
-		return ret == -ENOMEM ? ret : bad(err, err_len, "a row, cell or counter is malformed");
+		return ret == -ENOMEM ? ret :
+					bad(err, err_len, "a row, cell or counter is malformed");
 	}
 	*out = h;
 	return 0;

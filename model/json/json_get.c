@@ -20,7 +20,8 @@ int lrs_jerr__set(struct lrs_jerr *e, const char *fmt, ...)
 	return -EINVAL;
 }
 
-int lrs_jval__opt_u64(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, uint64_t *out)
+int lrs_jval__opt_u64(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+		      uint64_t *out)
 {
 	const struct lrs_jval *v = lrs_jval__get(obj, key);
 
@@ -29,7 +30,8 @@ int lrs_jval__opt_u64(struct lrs_jerr *e, const struct lrs_jval *obj, const char
 	return 0;
 }
 
-int lrs_jval__opt_inc(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, uint64_t *out)
+int lrs_jval__opt_inc(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+		      uint64_t *out)
 {
 	const struct lrs_jval *v = lrs_jval__get(obj, key);
 	int64_t inc;
@@ -60,7 +62,8 @@ int lrs_jval__opt_bool(struct lrs_jerr *e, const struct lrs_jval *obj, const cha
 	return 0;
 }
 
-int lrs_jval__opt_strdup(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, char **out)
+int lrs_jval__opt_strdup(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+			 char **out)
 {
 	const struct lrs_jval *v = lrs_jval__get(obj, key);
 	char *s = NULL;
@@ -79,7 +82,8 @@ int lrs_jval__opt_strdup(struct lrs_jerr *e, const struct lrs_jval *obj, const c
 	return 0;
 }
 
-int lrs_jval__opt_addr(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, uint64_t *out)
+int lrs_jval__opt_addr(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+		       uint64_t *out)
 {
 	const struct lrs_jval *v = lrs_jval__get(obj, key);
 	const char *s = lrs_jval__str(v);

@@ -23,14 +23,18 @@ struct lrs_jerr {
 int lrs_jerr__set(struct lrs_jerr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A non-negative integer. */
-int lrs_jval__opt_u64(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, uint64_t *out);
+int lrs_jval__opt_u64(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+		      uint64_t *out);
 /* An integer added to *out, modulo 2^64 (a recording's delta counters). */
-int lrs_jval__opt_inc(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, uint64_t *out);
+int lrs_jval__opt_inc(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+		      uint64_t *out);
 int lrs_jval__opt_int(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, int *out);
 int lrs_jval__opt_bool(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, bool *out);
 /* A string or null into a fresh copy that replaces *out (freed); -ENOMEM too. */
-int lrs_jval__opt_strdup(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, char **out);
+int lrs_jval__opt_strdup(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+			 char **out);
 /* A kernel address as the writer puts it: the string "0x..." (JSON numbers lose low bits). */
-int lrs_jval__opt_addr(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key, uint64_t *out);
+int lrs_jval__opt_addr(struct lrs_jerr *e, const struct lrs_jval *obj, const char *key,
+		       uint64_t *out);
 
 #endif

@@ -67,13 +67,15 @@ struct parser {
 static int fail(struct parser *ps, int err, const char *what)
 {
 	if (ps->err && ps->err_len && !ps->err[0])
-		snprintf(ps->err, ps->err_len, "%s at byte %zu", what, (size_t)(ps->p - ps->start) + 1);
+		snprintf(ps->err, ps->err_len, "%s at byte %zu", what,
+			 (size_t)(ps->p - ps->start) + 1);
 	return err;
 }
 
 static void skip_ws(struct parser *ps)
 {
-	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+	while (ps->p < ps->end &&
+	       (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
 		ps->p++;
 }
 
@@ -188,14 +190,30 @@ static int parse_string(struct parser *ps, const char **out, size_t *out_len)
 		}
 		ps->p++;
 		switch (*ps->p) {
-		case '"': *d++ = '"'; break;
-		case '\\': *d++ = '\\'; break;
-		case '/': *d++ = '/'; break;
-		case 'b': *d++ = '\b'; break;
-		case 'f': *d++ = '\f'; break;
-		case 'n': *d++ = '\n'; break;
-		case 'r': *d++ = '\r'; break;
-		case 't': *d++ = '\t'; break;
+		case '"':
+			*d++ = '"';
+			break;
+		case '\\':
+			*d++ = '\\';
+			break;
+		case '/':
+			*d++ = '/';
+			break;
+		case 'b':
+			*d++ = '\b';
+			break;
+		case 'f':
+			*d++ = '\f';
+			break;
+		case 'n':
+			*d++ = '\n';
+			break;
+		case 'r':
+			*d++ = '\r';
+			break;
+		case 't':
+			*d++ = '\t';
+			break;
 		case 'u': {
 			unsigned int cp, lo;
 
@@ -205,7 +223,8 @@ static int parse_string(struct parser *ps, const char **out, size_t *out_len)
 			if (cp >= 0xd800 && cp <= 0xdbff) {
 				if (ps->end - ps->p < 7 || ps->p[1] != '\\' || ps->p[2] != 'u' ||
 				    hex4(ps->p + 3, &lo) || lo < 0xdc00 || lo > 0xdfff)
-					return fail(ps, -EINVAL, "unpaired surrogate in \\u escape");
+					return fail(ps, -EINVAL,
+						    "unpaired surrogate in \\u escape");
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				ps->p += 6;
 			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
@@ -376,7 +395,8 @@ static int parse_object(struct parser *ps, struct lrs_jval *v)
 
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != '"') {
-			err = fail(ps, -EINVAL, ps->p < ps->end ? "expected a key" : "unexpected end");
+			err = fail(ps, -EINVAL,
+				   ps->p < ps->end ? "expected a key" : "unexpected end");
 			goto out;
 		}
 		err = parse_string(ps, &m.key, &klen);
@@ -384,7 +404,8 @@ static int parse_object(struct parser *ps, struct lrs_jval *v)
 			goto out;
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != ':') {
-			err = fail(ps, -EINVAL, ps->p < ps->end ? "expected ':'" : "unexpected end");
+			err = fail(ps, -EINVAL,
+				   ps->p < ps->end ? "expected ':'" : "unexpected end");
 			goto out;
 		}
 		ps->p++;
@@ -473,7 +494,11 @@ static int parse_value(struct parser *ps, struct lrs_jval **out)
 int lrs_jdoc__parse(struct lrs_jdoc *doc, const char *text, size_t len, char *err, size_t err_len)
 {
 	struct parser ps = {
-		.p = text, .start = text, .end = text + len, .err = err, .err_len = err_len,
+		.p = text,
+		.start = text,
+		.end = text + len,
+		.err = err,
+		.err_len = err_len,
 	};
 	int ret;
 
@@ -549,8 +574,8 @@ int lrs_jval__dbl(const struct lrs_jval *v, double *out)
 {
 	if (!v || v->type != LRS_JNUM)
 		return -EINVAL;
-	*out = v->u.num.is_int ? (v->u.num.neg ? -(double)v->u.num.mag : (double)v->u.num.mag)
-			       : v->u.num.dbl;
+	*out = v->u.num.is_int ? (v->u.num.neg ? -(double)v->u.num.mag : (double)v->u.num.mag) :
+				 v->u.num.dbl;
 	return 0;
 }
 

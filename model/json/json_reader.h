@@ -31,12 +31,12 @@ struct lrs_jval {
 		bool b;
 		struct {
 			double dbl;
-			uint64_t mag;	/* |value| when is_int */
-			bool is_int;	/* no fraction or exponent, fits 64 bits */
+			uint64_t mag; /* |value| when is_int */
+			bool is_int;  /* no fraction or exponent, fits 64 bits */
 			bool neg;
 		} num;
 		struct {
-			const char *s;	/* NUL-terminated, may hold no NUL itself */
+			const char *s; /* NUL-terminated, may hold no NUL itself */
 			size_t len;
 		} str;
 		struct {
@@ -52,7 +52,7 @@ struct lrs_jval {
 
 struct lrs_jdoc {
 	struct lrs_jval *root;
-	void *arena;		/* chunks, freed by lrs_jdoc__free */
+	void *arena; /* chunks, freed by lrs_jdoc__free */
 };
 
 /*
@@ -61,7 +61,7 @@ struct lrs_jdoc {
  * white space is allowed, trailing text is not.
  */
 int lrs_jdoc__parse(struct lrs_jdoc *doc, const char *text, size_t len, char *err, size_t err_len);
-void lrs_jdoc__free(struct lrs_jdoc *doc);	/* accepts NULL and a zeroed doc */
+void lrs_jdoc__free(struct lrs_jdoc *doc); /* accepts NULL and a zeroed doc */
 
 /* Member key of an object, or NULL (also when v is not an object). */
 const struct lrs_jval *lrs_jval__get(const struct lrs_jval *v, const char *key);

@@ -40,21 +40,43 @@ static void close_container(struct lrs_json *j, char c)
 		j->depth--;
 }
 
-void lrs_json__obj_begin(struct lrs_json *j) { open_container(j, '{'); }
-void lrs_json__obj_end(struct lrs_json *j) { close_container(j, '}'); }
-void lrs_json__arr_begin(struct lrs_json *j) { open_container(j, '['); }
-void lrs_json__arr_end(struct lrs_json *j) { close_container(j, ']'); }
+void lrs_json__obj_begin(struct lrs_json *j)
+{
+	open_container(j, '{');
+}
+void lrs_json__obj_end(struct lrs_json *j)
+{
+	close_container(j, '}');
+}
+void lrs_json__arr_begin(struct lrs_json *j)
+{
+	open_container(j, '[');
+}
+void lrs_json__arr_end(struct lrs_json *j)
+{
+	close_container(j, ']');
+}
 
 void lrs_json__write_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
 		default:
 			if (*p < 0x20)
 				fprintf(f, "\\u%04x", *p);
@@ -100,7 +122,7 @@ void lrs_json__dbl(struct lrs_json *j, double v)
 	if (isfinite(v))
 		fprintf(j->f, "%.6g", v);
 	else
-		fputs("null", j->f);	/* JSON has no inf or nan */
+		fputs("null", j->f); /* JSON has no inf or nan */
 }
 
 void lrs_json__addr(struct lrs_json *j, const char *key, uint64_t addr)

@@ -12,7 +12,7 @@
 struct lrs_json {
 	FILE *f;
 	int depth;
-	bool first[LRS_JSON_MAX_DEPTH];	/* no comma before the first item */
+	bool first[LRS_JSON_MAX_DEPTH]; /* no comma before the first item */
 	bool after_key;
 };
 
@@ -22,7 +22,7 @@ void lrs_json__obj_end(struct lrs_json *j);
 void lrs_json__arr_begin(struct lrs_json *j);
 void lrs_json__arr_end(struct lrs_json *j);
 void lrs_json__key(struct lrs_json *j, const char *key);
-void lrs_json__str(struct lrs_json *j, const char *s);	/* NULL writes null */
+void lrs_json__str(struct lrs_json *j, const char *s); /* NULL writes null */
 void lrs_json__u64(struct lrs_json *j, uint64_t v);
 void lrs_json__i64(struct lrs_json *j, int64_t v);
 void lrs_json__dbl(struct lrs_json *j, double v);

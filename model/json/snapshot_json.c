@@ -208,7 +208,7 @@ void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot
 		lrs_json__key(j, "unavailable");
 		lrs_json__str(j, snap->unavailable);
 	}
-	lrs_holders__write_json(j, snap);	/* only when holders were tracked */
+	lrs_holders__write_json(j, snap); /* only when holders were tracked */
 }
 
 static int write_json(const struct lrs_snapshot *snap, bool causes, FILE *f)

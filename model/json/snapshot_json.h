@@ -19,8 +19,8 @@ int lrs_snapshot__write_json_causes(const struct lrs_snapshot *snap, FILE *f);
  * snap as a recording's delta line over prev (docs/recording-format.md), or
  * as a full line when prev is NULL. Returns 0 or -EIO.
  */
-int lrs_snapshot__write_json_delta(const struct lrs_snapshot *snap,
-				   const struct lrs_snapshot *prev, FILE *f);
+int lrs_snapshot__write_json_delta(const struct lrs_snapshot *snap, const struct lrs_snapshot *prev,
+				   FILE *f);
 
 /*
  * One line (no newline needed), full or delta, back into a snapshot; prev

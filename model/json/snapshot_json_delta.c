@@ -182,8 +182,8 @@ static bool other_keys_same(const struct lrs_snapshot *a, const struct lrs_snaps
 	return true;
 }
 
-int lrs_snapshot__write_json_delta(const struct lrs_snapshot *snap,
-				   const struct lrs_snapshot *prev, FILE *f)
+int lrs_snapshot__write_json_delta(const struct lrs_snapshot *snap, const struct lrs_snapshot *prev,
+				   FILE *f)
 {
 	bool d_lruvecs, d_others, d_stacks;
 	struct lrs_json j;

@@ -27,7 +27,8 @@ static int decode_spin_source(struct lrs_jerr *e, const struct lrs_jval *v,
 	name = lrs_jval__str(lrs_jval__get(v, "name"));
 	n = lrs_spin_name__parse(name);
 	if (v->type != LRS_JOBJ || n < 0) {
-		lrs_jerr__set(e, "\"spin_source\" names no source (want tracepoint, slowpath or none)");
+		lrs_jerr__set(
+			e, "\"spin_source\" names no source (want tracepoint, slowpath or none)");
 		return -EINVAL;
 	}
 	out->name = (enum lrs_spin_name)n;
@@ -42,8 +43,8 @@ static int decode_spin_source(struct lrs_jerr *e, const struct lrs_jval *v,
 }
 
 /* Counters; delta: contended, wait_ns and hist are increments over *c. */
-static int decode_counters(struct lrs_jerr *e, const struct lrs_jval *obj, struct lrs_lock_counters *c,
-			   bool delta)
+static int decode_counters(struct lrs_jerr *e, const struct lrs_jval *obj,
+			   struct lrs_lock_counters *c, bool delta)
 {
 	const struct lrs_jval *h = lrs_jval__get(obj, "hist");
 	int err;
@@ -60,7 +61,8 @@ static int decode_counters(struct lrs_jerr *e, const struct lrs_jval *obj, struc
 	if (h->type != LRS_JARR)
 		return lrs_jerr__set(e, "\"hist\" is not an array");
 	if (h->u.arr.len > LRS_HIST_BUCKETS)
-		return lrs_jerr__set(e, "\"hist\" has %zu buckets, at most %d", h->u.arr.len, LRS_HIST_BUCKETS);
+		return lrs_jerr__set(e, "\"hist\" has %zu buckets, at most %d", h->u.arr.len,
+				     LRS_HIST_BUCKETS);
 	for (size_t i = 0; i < h->u.arr.len; i++) {
 		int64_t inc;
 
@@ -228,7 +230,8 @@ static int decode_lruvec(struct lrs_jerr *e, const struct lrs_jval *o, struct lr
 	if (!err)
 		err = decode_waiters(e, lrs_jval__get(o, "waiters"), lv, delta);
 	if (!err)
-		err = decode_uses(e, lrs_jval__get(o, "stacks"), &lv->stacks, &lv->nr_stacks, delta);
+		err = decode_uses(e, lrs_jval__get(o, "stacks"), &lv->stacks, &lv->nr_stacks,
+				  delta);
 	if (!err)
 		err = decode_lru_pages(e, o, lv->lru_pages);
 	return err;
@@ -249,7 +252,8 @@ static int decode_other(struct lrs_jerr *e, const struct lrs_jval *o, struct lrs
 	if (!err)
 		err = decode_counters(e, o, &ol->counters, delta);
 	if (!err)
-		err = decode_uses(e, lrs_jval__get(o, "stacks"), &ol->stacks, &ol->nr_stacks, delta);
+		err = decode_uses(e, lrs_jval__get(o, "stacks"), &ol->stacks, &ol->nr_stacks,
+				  delta);
 	return err;
 }
 
@@ -260,7 +264,8 @@ static int lruvec_key(struct lrs_jerr *e, const struct lrs_jval *o, uint64_t *id
 	if (lrs_jval__u64(lrs_jval__get(o, "memcg_id"), id))
 		return lrs_jerr__set(e, "an lruvec has no \"memcg_id\"");
 	if (lrs_jval__int(lrs_jval__get(o, "node"), node) || *node < 0)
-		return lrs_jerr__set(e, "lruvec of memcg_id %" PRIu64 " has no valid \"node\"", *id);
+		return lrs_jerr__set(e, "lruvec of memcg_id %" PRIu64 " has no valid \"node\"",
+				     *id);
 	return 0;
 }
 
@@ -282,12 +287,15 @@ static int decode_lruvecs(struct lrs_jerr *e, const struct lrs_jval *arr, struct
 			return err;
 		if (carry) {
 			/* patches come in the previous line's order */
-			while (cursor < s->nr_lruvecs &&
-			       (s->lruvecs[cursor].memcg_id != id || s->lruvecs[cursor].node != node))
+			while (cursor < s->nr_lruvecs && (s->lruvecs[cursor].memcg_id != id ||
+							  s->lruvecs[cursor].node != node))
 				cursor++;
 			if (cursor == s->nr_lruvecs)
-				return lrs_jerr__set(e, "delta for lruvec memcg_id %" PRIu64 " node %d, "
-					   "which the line before does not have (or out of order)", id, node);
+				return lrs_jerr__set(
+					e,
+					"delta for lruvec memcg_id %" PRIu64 " node %d, "
+					"which the line before does not have (or out of order)",
+					id, node);
 			lv = &s->lruvecs[cursor++];
 		} else {
 			lv = lrs_snapshot__add_lruvec(s);
@@ -326,11 +334,15 @@ static int decode_others(struct lrs_jerr *e, const struct lrs_jval *arr, struct 
 		if (err)
 			return err;
 		if (carry) {
-			while (cursor < s->nr_other_locks && s->other_locks[cursor].lock_addr != addr)
+			while (cursor < s->nr_other_locks &&
+			       s->other_locks[cursor].lock_addr != addr)
 				cursor++;
 			if (cursor == s->nr_other_locks)
-				return lrs_jerr__set(e, "delta for lock 0x%" PRIx64 ", which the line before does "
-					   "not have (or out of order)", addr);
+				return lrs_jerr__set(e,
+						     "delta for lock 0x%" PRIx64
+						     ", which the line before does "
+						     "not have (or out of order)",
+						     addr);
 			ol = &s->other_locks[cursor++];
 		} else {
 			ol = lrs_snapshot__add_other_lock(s);
@@ -373,7 +385,8 @@ static int decode_stacks(struct lrs_jerr *e, const struct lrs_jval *obj, struct 
 			const char *f = lrs_jval__str(m->val->u.arr.items[k]);
 
 			if (!f)
-				return lrs_jerr__set(e, "stack %ld has a frame that is not a string", id);
+				return lrs_jerr__set(
+					e, "stack %ld has a frame that is not a string", id);
 			st->frames[k] = strdup(f);
 			if (!st->frames[k])
 				return -ENOMEM;
@@ -426,10 +439,13 @@ int lrs_snapshot_json__schema_version(const struct lrs_jval *v, double *ver, cha
 	if (!lrs_jval__dbl(v, ver))
 		return 0;
 	if (lrs_jval__is(v, LRS_JSTR))
-		snprintf(why, why_len, "\"schema\" is the string \"%.40s\": a version is a number, "
-			 "as \"schema\":%d", lrs_jval__str(v), LRS_SCHEMA_VERSION);
+		snprintf(why, why_len,
+			 "\"schema\" is the string \"%.40s\": a version is a number, "
+			 "as \"schema\":%d",
+			 lrs_jval__str(v), LRS_SCHEMA_VERSION);
 	else if (v)
-		snprintf(why, why_len, "\"schema\" is not a number: a version is one, as \"schema\":%d",
+		snprintf(why, why_len,
+			 "\"schema\" is not a number: a version is one, as \"schema\":%d",
 			 LRS_SCHEMA_VERSION);
 	else
 		snprintf(why, why_len, "no \"schema\" version");
@@ -446,9 +462,11 @@ static int check_schema(struct lrs_jerr *e, const struct lrs_jval *v)
 		return lrs_jerr__set(e, "%s: not an lruscope snapshot", why);
 	/* compared as a double: a huge or NaN version must not reach an int cast */
 	if (!(ver >= LRS_SCHEMA_VERSION && ver < LRS_SCHEMA_VERSION + 1)) {
-		lrs_jerr__set(e, "snapshot schema version %g, but this lruscope reads version %d only: "
-			      "use the lruscope that made the recording, or a newer one", ver,
-			      LRS_SCHEMA_VERSION);
+		lrs_jerr__set(
+			e,
+			"snapshot schema version %g, but this lruscope reads version %d only: "
+			"use the lruscope that made the recording, or a newer one",
+			ver, LRS_SCHEMA_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	return 0;
@@ -462,8 +480,8 @@ static bool in_list(const struct lrs_jval *arr, const char *name)
 	return false;
 }
 
-static int decode_root(struct lrs_jerr *e, const struct lrs_jval *root, const struct lrs_snapshot *prev,
-		       struct lrs_snapshot **out)
+static int decode_root(struct lrs_jerr *e, const struct lrs_jval *root,
+		       const struct lrs_snapshot *prev, struct lrs_snapshot **out)
 {
 	const struct lrs_jval *delta = lrs_jval__get(root, "delta"), *nodes, *drops;
 	bool d_lruvecs = false, d_others = false, d_stacks = false;
@@ -531,7 +549,8 @@ static int decode_root(struct lrs_jerr *e, const struct lrs_jval *root, const st
 	}
 	err = decode_lruvecs(e, lrs_jval__get(root, "lruvecs"), s, d_lruvecs, delta != NULL);
 	if (!err)
-		err = decode_others(e, lrs_jval__get(root, "other_locks"), s, d_others, delta != NULL);
+		err = decode_others(e, lrs_jval__get(root, "other_locks"), s, d_others,
+				    delta != NULL);
 	if (!err && !d_stacks)
 		err = decode_stacks(e, lrs_jval__get(root, "stacks"), s);
 	if (err)

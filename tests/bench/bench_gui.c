@@ -38,8 +38,8 @@ static int cmp_double(const void *a, const void *b)
 
 static int push(struct lrs_model *model, struct lrs_gui *gui, int k)
 {
-	struct lrs_snapshot *s = lrs_synth__snapshot(NR_MEMCGS, NR_NODES,
-						     (uint64_t)(100 + k) * 1000000000ull, 7);
+	struct lrs_snapshot *s =
+		lrs_synth__snapshot(NR_MEMCGS, NR_NODES, (uint64_t)(100 + k) * 1000000000ull, 7);
 
 	/* with holders: the side panel's holder lines and matrix are in the frame */
 	if (!s || lrs_synth__holders(s, LRS_HOLDERS_ESTIMATED) || lrs_model__push(model, s))
@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 	ms = calloc((size_t)frames, sizeof(*ms));
 	dms = calloc((size_t)data_frames, sizeof(*dms));
 	if (!model || !ms || !dms || lrs_gui__open(&gui, &opts)) {
-		fprintf(stderr, "bench_gui: cannot set up (out of memory, or no font: see above)\n");
+		fprintf(stderr,
+			"bench_gui: cannot set up (out of memory, or no font: see above)\n");
 		return 1;
 	}
 	lrs_gui__set_source(gui, "synth", 1.0);
@@ -75,14 +76,14 @@ int main(int argc, char **argv)
 		}
 	model->sort = LRS_SORT_WAIT;
 	lrs_model__refresh_view(model);
-	lrs_gui__draw(gui, model);	/* warm: glyph atlas, textures */
+	lrs_gui__draw(gui, model); /* warm: glyph atlas, textures */
 
 	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	for (int i = 0; i < frames; i++) {
 		lrs_action__apply(LRS_ACT_DOWN, model, &gui->state, 10);
-		lrs_action__apply((i / NR_NODES) % 2 ? LRS_ACT_LEFT : LRS_ACT_RIGHT, model, &gui->state,
-				  10);
-		gui__lanes_compute(gui, model);	/* as the loop does after an action */
+		lrs_action__apply((i / NR_NODES) % 2 ? LRS_ACT_LEFT : LRS_ACT_RIGHT, model,
+				  &gui->state, 10);
+		gui__lanes_compute(gui, model); /* as the loop does after an action */
 		t0 = clock_ms(CLOCK_MONOTONIC);
 		lrs_gui__draw(gui, model);
 		ms[i] = clock_ms(CLOCK_MONOTONIC) - t0;
@@ -100,9 +101,11 @@ int main(int argc, char **argv)
 
 	qsort(ms, (size_t)frames, sizeof(*ms), cmp_double);
 	qsort(dms, (size_t)data_frames, sizeof(*dms), cmp_double);
-	printf("gui frame %dx%d: %.3f ms (budget %.0f ms)\n", NR_MEMCGS, NR_NODES, cpu_ms, BUDGET_MS);
+	printf("gui frame %dx%d: %.3f ms (budget %.0f ms)\n", NR_MEMCGS, NR_NODES, cpu_ms,
+	       BUDGET_MS);
 	printf("  %d input frames 1280x800, software renderer, wall: median %.3f ms, p99 %.3f ms, "
-	       "max %.3f ms\n", frames, ms[frames / 2], ms[frames * 99 / 100], ms[frames - 1]);
+	       "max %.3f ms\n",
+	       frames, ms[frames / 2], ms[frames * 99 / 100], ms[frames - 1]);
 	printf("  %d data frames (new snapshot, textures rebuilt), wall: median %.3f ms, max %.3f ms\n",
 	       data_frames, dms[data_frames / 2], dms[data_frames - 1]);
 	ok = cpu_ms <= BUDGET_MS;

@@ -73,7 +73,7 @@ struct fake {
 	struct lrs_source src;
 	int taken, nr, seeks;
 	double set_to;
-	bool stop;		/* pause(): it stopped where it holds */
+	bool stop; /* pause(): it stopped where it holds */
 };
 
 static int fake_take(struct lrs_source *src, struct lrs_snapshot **out)
@@ -123,8 +123,11 @@ static void say(void *ctx, bool keep, const char *text)
 
 static void test_loop_take_and_timing(void **state)
 {
-	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
-				   .set_interval = fake_set_interval }, .nr = 3 };
+	struct fake f = { .src = { .name = "fake",
+				   .interval_s = 1,
+				   .take = fake_take,
+				   .set_interval = fake_set_interval },
+			  .nr = 3 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
 	struct lrs_view_state vs;
@@ -165,8 +168,11 @@ static void test_loop_take_and_timing(void **state)
 
 static void test_loop_actions(void **state)
 {
-	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
-				   .set_interval = fake_set_interval, .seek = fake_seek },
+	struct fake f = { .src = { .name = "fake",
+				   .interval_s = 1,
+				   .take = fake_take,
+				   .set_interval = fake_set_interval,
+				   .seek = fake_seek },
 			  .nr = 9 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
@@ -211,8 +217,12 @@ static void test_loop_actions(void **state)
  */
 static void test_loop_source_pause(void **state)
 {
-	struct fake f = { .src = { .name = "fake", .interval_s = 1, .take = fake_take,
-				   .seek = fake_seek, .pause = fake_pause }, .nr = 9 };
+	struct fake f = { .src = { .name = "fake",
+				   .interval_s = 1,
+				   .take = fake_take,
+				   .seek = fake_seek,
+				   .pause = fake_pause },
+			  .nr = 9 };
 	struct lrs_model *m = lrs_model__new(8);
 	struct lrs_view_loop lp = { .message = say };
 	struct lrs_view_state vs;

@@ -464,8 +464,8 @@ static void test_removed_memcg_carried_over_is_not_in_the_run(void **state)
  * and the root's lruvec waits 'root' ns/s with no waiter listed. sum[i]: the
  * wait of c0, c1 and the root in all.
  */
-static struct lrs_cmp_run *make_node_run(bool node_lock, const double rate[2], double root, size_t n,
-					 unsigned int seed, uint64_t sum[3])
+static struct lrs_cmp_run *make_node_run(bool node_lock, const double rate[2], double root,
+					 size_t n, unsigned int seed, uint64_t sum[3])
 {
 	struct lrs_cmp_run *run = lrs_cmp_run__new();
 	static const char *const memcgs[] = { "/lrs-c0", "/lrs-c1" };

@@ -22,8 +22,14 @@ static void ev(struct lrs_holder_est *e, enum lrs_holder_ev type, uint64_t t, ui
 	       uint32_t pid, uint64_t memcg, uint64_t lock)
 {
 	struct lrs_holder_event x = {
-		.type = type, .t_ns = t, .cpu = cpu, .pid = pid, .memcg = memcg, .lock_addr = lock,
-		.owner_cgid = OWNER, .stack_id = (int32_t)pid,
+		.type = type,
+		.t_ns = t,
+		.cpu = cpu,
+		.pid = pid,
+		.memcg = memcg,
+		.lock_addr = lock,
+		.owner_cgid = OWNER,
+		.stack_id = (int32_t)pid,
 	};
 
 	assert_int_equal(lrs_holder_est__feed(e, &x), 0);
@@ -45,13 +51,13 @@ static void test_fifo_chain(void **state)
 	S(0, 0, 10, 1);
 	S(0, 1, 20, 2);
 	S(0, 2, 30, 2);
-	S(0, 3, 5, OWNER);	/* 5 took L1 unseen (uncontended) and runs on cpu 3 */
-	B(100, 0, 10, 1, L1);	/* A waits */
-	B(110, 1, 20, 2, L1);	/* B waits */
-	B(120, 2, 30, 2, L1);	/* C waits */
-	E(200, 0, 10, 1, L1);	/* A gets it: 5 held it (rule 2: running, in L1's memcg) */
-	E(500, 1, 20, 2, L1);	/* B gets it: A held 300 ns, C queued too */
-	E(650, 2, 30, 2, L1);	/* C gets it: B held 150 ns */
+	S(0, 3, 5, OWNER);    /* 5 took L1 unseen (uncontended) and runs on cpu 3 */
+	B(100, 0, 10, 1, L1); /* A waits */
+	B(110, 1, 20, 2, L1); /* B waits */
+	B(120, 2, 30, 2, L1); /* C waits */
+	E(200, 0, 10, 1, L1); /* A gets it: 5 held it (rule 2: running, in L1's memcg) */
+	E(500, 1, 20, 2, L1); /* B gets it: A held 300 ns, C queued too */
+	E(650, 2, 30, 2, L1); /* C gets it: B held 150 ns */
 	a = lrs_holder_est__find(e, L1, 10);
 	b = lrs_holder_est__find(e, L1, 20);
 	h = lrs_holder_est__find(e, L1, 5);
@@ -60,14 +66,14 @@ static void test_fifo_chain(void **state)
 	assert_non_null(h);
 	assert_int_equal(a->hold_ns, 300);
 	assert_int_equal(a->holds, 1);
-	assert_int_equal(a->waiters, 2);	/* B and C queued when A took it */
+	assert_int_equal(a->waiters, 2); /* B and C queued when A took it */
 	assert_int_equal(a->imposed_ns, 600);
 	assert_int_equal(a->cgid, 1);
-	assert_int_equal(a->stack_id, 10);	/* A's own wait stack */
+	assert_int_equal(a->stack_id, 10); /* A's own wait stack */
 	assert_int_equal(a->probable_ns, 0);
 	assert_int_equal(b->hold_ns, 150);
 	assert_int_equal(b->waiters, 1);
-	assert_int_equal(h->hold_ns, 100);	/* A's own wait */
+	assert_int_equal(h->hold_ns, 100); /* A's own wait */
 	assert_int_equal(h->probable_ns, 100);
 	assert_int_equal(h->cgid, OWNER);
 	lrs_holder_est__counters(e, &c);
@@ -92,8 +98,8 @@ static void test_interleaved_locks(void **state)
 	B(15, 3, 4, 4, L2);
 	E(20, 0, 1, 1, L1);
 	E(25, 1, 2, 2, L2);
-	E(70, 2, 3, 3, L1);	/* behind 1 on L1: 50 */
-	E(95, 3, 4, 4, L2);	/* behind 2 on L2: 70 */
+	E(70, 2, 3, 3, L1); /* behind 1 on L1: 50 */
+	E(95, 3, 4, 4, L2); /* behind 2 on L2: 70 */
 	/* the chains: each lock's holds go to its own predecessor, nothing else */
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 50);
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->probable_ns, 0);
@@ -117,13 +123,13 @@ static void test_nested_on_one_cpu(void **state)
 	assert_int_equal(lrs_holder_est__new(&e), 0);
 	S(0, 0, 1, 1);
 	S(0, 1, 9, 9);
-	B(0, 1, 9, 9, L2);	/* 9 waits on L2 on cpu 1 */
-	E(10, 1, 9, 9, L2);	/* 9 holds L2 from 10 (1, running on cpu 0, is charged) */
-	B(20, 0, 1, 1, L1);	/* task 1 spins on L1 on cpu 0 */
-	B(30, 0, 1, 1, L2);	/* an irq on cpu 0 spins on L2 */
-	E(60, 0, 1, 1, L2);	/* irq got L2: 9, running on cpu 1, held it */
-	S(70, 1, 0, 0);		/* cpu 1 goes idle */
-	E(90, 0, 1, 1, L1);	/* task 1 got L1: nobody else runs: no holder known */
+	B(0, 1, 9, 9, L2);  /* 9 waits on L2 on cpu 1 */
+	E(10, 1, 9, 9, L2); /* 9 holds L2 from 10 (1, running on cpu 0, is charged) */
+	B(20, 0, 1, 1, L1); /* task 1 spins on L1 on cpu 0 */
+	B(30, 0, 1, 1, L2); /* an irq on cpu 0 spins on L2 */
+	E(60, 0, 1, 1, L2); /* irq got L2: 9, running on cpu 1, held it */
+	S(70, 1, 0, 0);	    /* cpu 1 goes idle */
+	E(90, 0, 1, 1, L1); /* task 1 got L1: nobody else runs: no holder known */
 	lrs_holder_est__counters(e, &c);
 	assert_int_equal(c.drop_task, 0);
 	assert_int_equal(lrs_holder_est__find(e, L2, 9)->hold_ns, 30);
@@ -144,7 +150,7 @@ static void test_missed_events(void **state)
 	assert_int_equal(lrs_holder_est__new(&e), 0);
 	for (uint32_t cpu = 0; cpu < 3; cpu++)
 		S(0, cpu, cpu + 1, cpu + 1);
-	E(5, 0, 1, 1, L1);	/* begin lost */
+	E(5, 0, 1, 1, L1); /* begin lost */
 	lrs_holder_est__counters(e, &c);
 	assert_int_equal(c.drop_task, 1);
 	B(10, 0, 1, 1, L1);
@@ -177,26 +183,26 @@ static void test_running_holder(void **state)
 	S(0, 2, 3, 60);
 	S(0, 3, 4, 60);
 	B(10, 0, 1, 60, L1);
-	E(20, 0, 1, 60, L1);	/* 1 took L1 (cpus 1-3 run, none in L1's memcg: cpu 1's task) */
+	E(20, 0, 1, 60, L1); /* 1 took L1 (cpus 1-3 run, none in L1's memcg: cpu 1's task) */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10);
-	S(30, 3, 5, OWNER);	/* 5, of L1's memcg, runs on cpu 3: takes L1 unseen */
-	S(35, 0, 0, 0);		/* 1 left cpu 0 before the next wait: it had released L1 */
-	B(40, 1, 2, 60, L1);	/* 2 waits; 3 waits too (cpu 2), after it */
+	S(30, 3, 5, OWNER);  /* 5, of L1's memcg, runs on cpu 3: takes L1 unseen */
+	S(35, 0, 0, 0);	     /* 1 left cpu 0 before the next wait: it had released L1 */
+	B(40, 1, 2, 60, L1); /* 2 waits; 3 waits too (cpu 2), after it */
 	B(45, 2, 3, 60, L1);
-	E(100, 1, 2, 60, L1);	/* 3 and 5 run: 5 is in L1's memcg */
+	E(100, 1, 2, 60, L1); /* 3 and 5 run: 5 is in L1's memcg */
 	assert_int_equal(lrs_holder_est__find(e, L1, 5)->hold_ns, 60);
 	assert_int_equal(lrs_holder_est__find(e, L1, 5)->probable_ns, 60);
 	assert_int_equal(lrs_holder_est__find(e, L1, 5)->cgid, OWNER);
-	E(130, 2, 3, 60, L1);	/* the chain: 2 took it at 100 and runs on cpu 1 */
+	E(130, 2, 3, 60, L1); /* the chain: 2 took it at 100 and runs on cpu 1 */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10 + 30);
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->probable_ns, 10);
 	/* last left its CPU before the next wait began: not it */
-	S(140, 2, 0, 0);	/* 3 (last) leaves cpu 2 */
+	S(140, 2, 0, 0); /* 3 (last) leaves cpu 2 */
 	S(140, 3, 0, 0);
 	B(150, 0, 1, 60, L1);
-	E(190, 0, 1, 60, L1);	/* cpu 1 runs 2, last but one */
+	E(190, 0, 1, 60, L1); /* cpu 1 runs 2, last but one */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 10 + 30 + 40);
-	S(200, 0, 0, 0);	/* nobody runs: the last contended acquirer, 1, is the guess */
+	S(200, 0, 0, 0); /* nobody runs: the last contended acquirer, 1, is the guess */
 	S(200, 1, 0, 0);
 	B(210, 2, 6, 60, L1);
 	E(260, 2, 6, 60, L1);
@@ -223,20 +229,20 @@ static void test_last_ran_into_wait(void **state)
 	assert_int_equal(lrs_holder_est__new(&e), 0);
 	S(0, 0, 1, 60);
 	S(0, 1, 2, 60);
-	S(0, 2, 5, OWNER);	/* a task of L1's memcg runs on cpu 2 all along */
+	S(0, 2, 5, OWNER); /* a task of L1's memcg runs on cpu 2 all along */
 	B(10, 0, 1, 60, L1);
-	E(20, 0, 1, 60, L1);	/* 1 takes L1 (its hold charged to 5: running, memcg) */
-	B(40, 1, 2, 60, L1);	/* 2 waits; 1 still runs on cpu 0 */
-	E(100, 1, 2, 60, L1);	/* 1 ran into the wait: 1, not 5 */
+	E(20, 0, 1, 60, L1);  /* 1 takes L1 (its hold charged to 5: running, memcg) */
+	B(40, 1, 2, 60, L1);  /* 2 waits; 1 still runs on cpu 0 */
+	E(100, 1, 2, 60, L1); /* 1 ran into the wait: 1, not 5 */
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 60);
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->probable_ns, 60);
-	B(110, 0, 1, 60, L1);	/* 1 waits; 2 (last, from 100) is switched out during it */
+	B(110, 0, 1, 60, L1); /* 1 waits; 2 (last, from 100) is switched out during it */
 	S(150, 1, 0, 0);
-	E(200, 0, 1, 60, L1);	/* 2 left its CPU at 150, after 110: 2 */
+	E(200, 0, 1, 60, L1); /* 2 left its CPU at 150, after 110: 2 */
 	assert_int_equal(lrs_holder_est__find(e, L1, 2)->hold_ns, 90);
-	S(210, 1, 2, 60);	/* 2 is back on cpu 1, 1 (last) on cpu 0 */
-	B(220, 1, 2, 60, L1);	/* 2 queues; 1 switched out at 230; 1 took it at 200, */
-	S(230, 0, 0, 0);	/* before the wait: it ran into it (until 230) */
+	S(210, 1, 2, 60);     /* 2 is back on cpu 1, 1 (last) on cpu 0 */
+	B(220, 1, 2, 60, L1); /* 2 queues; 1 switched out at 230; 1 took it at 200, */
+	S(230, 0, 0, 0);      /* before the wait: it ran into it (until 230) */
 	E(300, 1, 2, 60, L1);
 	assert_int_equal(lrs_holder_est__find(e, L1, 1)->hold_ns, 60 + 80);
 	/* the chain: 3 takes L1 while 4 queues, then leaves its CPU before 4's end */
@@ -244,13 +250,13 @@ static void test_last_ran_into_wait(void **state)
 	S(300, 0, 4, 60);
 	B(310, 3, 3, 60, L1);
 	B(320, 0, 4, 60, L1);
-	E(330, 3, 3, 60, L1);	/* 3 takes it at 330 (2, the last, ran into 3's wait) */
-	S(340, 3, 0, 0);	/* 3 is off its CPU (it released) */
-	E(400, 0, 4, 60, L1);	/* 4's end seen late: 3 held it from 330 */
+	E(330, 3, 3, 60, L1); /* 3 takes it at 330 (2, the last, ran into 3's wait) */
+	S(340, 3, 0, 0);      /* 3 is off its CPU (it released) */
+	E(400, 0, 4, 60, L1); /* 4's end seen late: 3 held it from 330 */
 	assert_int_equal(lrs_holder_est__find(e, L1, 3)->hold_ns, 70);
 	assert_int_equal(lrs_holder_est__find(e, L1, 3)->probable_ns, 0);
 	lrs_holder_est__counters(e, &c);
-	assert_int_equal(c.running, 5);	/* the first end (scan), and four times rule 2a */
+	assert_int_equal(c.running, 5); /* the first end (scan), and four times rule 2a */
 	lrs_holder_est__free(e);
 }
 
@@ -267,10 +273,10 @@ static void test_matrix(void **state)
 	for (int i = 0; i < 10; i++) {
 		uint64_t t = (uint64_t)i * 1000;
 
-		B(t, 0, 100, 50, L1);		/* the heavy memcg 50 */
-		B(t + 1, 1, 200, 60, L1);	/* the light one, 60, queues behind it */
+		B(t, 0, 100, 50, L1);	  /* the heavy memcg 50 */
+		B(t + 1, 1, 200, 60, L1); /* the light one, 60, queues behind it */
 		E(t + 10, 0, 100, 50, L1);
-		E(t + 410, 1, 200, 60, L1);	/* 50 held it 400 ns */
+		E(t + 410, 1, 200, 60, L1); /* 50 held it 400 ns */
 	}
 	m = lrs_holder_est__matrix(e, &n);
 	for (size_t i = 0; i < n; i++)
@@ -301,12 +307,12 @@ static void test_fold(void **state)
 	assert_int_equal(nr, 2);
 	assert_int_equal(nc, 2);
 	assert_int_equal(rows[0], 2);
-	assert_int_equal(cols[0], 1);	/* memcg 1 holds the most */
+	assert_int_equal(cols[0], 1); /* memcg 1 holds the most */
 	assert_int_equal(vals[0 * 4 + 0], 900);
 	assert_int_equal(vals[0 * 4 + 1], 50);
 	assert_int_equal(vals[1 * 4 + 0], 100);
 	assert_int_equal(lrs_holders__fold(&h, false, 4, rows, &nr, cols, &nc, vals), 0);
-	assert_int_equal(cols[0], 2);	/* by owner: memcg 2's lruvec */
+	assert_int_equal(cols[0], 2); /* by owner: memcg 2's lruvec */
 	assert_int_equal(vals[0 * 4 + 0], 950);
 }
 
@@ -336,18 +342,30 @@ static struct lrs_snapshot *holders_snapshot(uint64_t t_ns, uint64_t heavy_impos
 	h->mode = LRS_HOLDERS_EXACT;
 	h->nr_rows = 2;
 	h->rows = calloc(2, sizeof(*h->rows));
-	h->rows[0] = (struct lrs_holder_row){ .lruvec_memcg_id = 40, .node = 1, .pid = 123,
-		.memcg_id = 40, .holds = 3, .hold_ns = 900, .imposed_ns = heavy_imposed,
-		.waiters = 4, .probable_ns = 100, .stack_id = 7 };
+	h->rows[0] = (struct lrs_holder_row){ .lruvec_memcg_id = 40,
+					      .node = 1,
+					      .pid = 123,
+					      .memcg_id = 40,
+					      .holds = 3,
+					      .hold_ns = 900,
+					      .imposed_ns = heavy_imposed,
+					      .waiters = 4,
+					      .probable_ns = 100,
+					      .stack_id = 7 };
 	strcpy(h->rows[0].comm, "reader");
 	h->rows[0].memcg = strdup("/heavy");
-	h->rows[1] = (struct lrs_holder_row){ .lruvec_memcg_id = 40, .node = 0, .pid = 0,
-		.stack_id = -1, .holds = 1, .hold_ns = 5 };
+	h->rows[1] = (struct lrs_holder_row){
+		.lruvec_memcg_id = 40, .node = 0, .pid = 0, .stack_id = -1, .holds = 1, .hold_ns = 5
+	};
 	strcpy(h->rows[1].comm, "(unknown)");
 	h->nr_cells = 1;
 	h->cells = calloc(1, sizeof(*h->cells));
-	h->cells[0] = (struct lrs_matrix_cell){ .waiter_id = 41, .owner_id = 40, .holder_id = 40,
-		.holds = 3, .hold_ns = 900, .imposed_ns = heavy_imposed };
+	h->cells[0] = (struct lrs_matrix_cell){ .waiter_id = 41,
+						.owner_id = 40,
+						.holder_id = 40,
+						.holds = 3,
+						.hold_ns = 900,
+						.imposed_ns = heavy_imposed };
 	h->cells[0].waiter = strdup("/light");
 	h->cells[0].owner = strdup("/heavy");
 	h->cells[0].holder = strdup("/heavy");
@@ -355,11 +373,22 @@ static struct lrs_snapshot *holders_snapshot(uint64_t t_ns, uint64_t heavy_impos
 	h->exact_rows = calloc(1, sizeof(*h->exact_rows));
 	h->exact_rows[0] = h->rows[0];
 	h->exact_rows[0].memcg = strdup("/heavy");
-	h->counters = (struct lrs_holders_counters){ .unknown = 1, .probable = 2, .drop_full = 3,
-		.cmp_est_ns = 1000, .cmp_memcg_ns = 930, .cmp_pid_ns = 800, .cmp_exact_ns = 990,
-		.cmp_no_exact = 4, .exact_acquisitions = 1550, .exact_drop_full = 0, .running = 5,
-		.cmp_basis_est_ns = { 600, 300, 60, 40 }, .cmp_basis_memcg_ns = { 600, 290, 40, 0 },
-		.cmp_owner_memcg_ns = 700, .cmp_last_memcg_ns = 650, .cmp_last_pid_ns = 520 };
+	h->counters = (struct lrs_holders_counters){ .unknown = 1,
+						     .probable = 2,
+						     .drop_full = 3,
+						     .cmp_est_ns = 1000,
+						     .cmp_memcg_ns = 930,
+						     .cmp_pid_ns = 800,
+						     .cmp_exact_ns = 990,
+						     .cmp_no_exact = 4,
+						     .exact_acquisitions = 1550,
+						     .exact_drop_full = 0,
+						     .running = 5,
+						     .cmp_basis_est_ns = { 600, 300, 60, 40 },
+						     .cmp_basis_memcg_ns = { 600, 290, 40, 0 },
+						     .cmp_owner_memcg_ns = 700,
+						     .cmp_last_memcg_ns = 650,
+						     .cmp_last_pid_ns = 520 };
 	s->holders = h;
 	return s;
 }
@@ -440,8 +469,10 @@ static void test_recording_round_trip(void **state)
 /* A malformed "holders" object is an error that names it; null is no holders. */
 static void test_recording_bad_holders(void **state)
 {
-	static const char bad[] = "{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": [], \"holders\": {\"mode\": \"x\"}}";
-	static const char none[] = "{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": [], \"holders\": null}";
+	static const char bad[] =
+		"{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": [], \"holders\": {\"mode\": \"x\"}}";
+	static const char none[] =
+		"{\"schema\": 1, \"t_ns\": 1, \"lruvecs\": [], \"holders\": null}";
 	struct lrs_snapshot *s = NULL;
 	char err[256] = "";
 
@@ -450,8 +481,8 @@ static void test_recording_bad_holders(void **state)
 			 -EINVAL);
 	if (!strstr(err, "holders"))
 		fail_msg("error without the section: %s", err);
-	assert_int_equal(lrs_snapshot__read_json(none, sizeof(none) - 1, NULL, &s, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		lrs_snapshot__read_json(none, sizeof(none) - 1, NULL, &s, err, sizeof(err)), 0);
 	assert_null(s->holders);
 	lrs_snapshot__free(s);
 }

@@ -124,9 +124,9 @@ static void test_sort_filter_and_selection(void **state)
 	lrs_action__apply(LRS_ACT_DOWN, m, &vs, 1);
 	assert_int_equal(m->sel_memcg_id, 10);
 	/* the selection follows its memcg through a re-sort */
-	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1);	/* count */
-	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1);	/* max */
-	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1);	/* name */
+	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1); /* count */
+	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1); /* max */
+	lrs_action__apply(LRS_ACT_SORT_NEXT, m, &vs, 1); /* name */
 	assert_int_equal(m->sort, LRS_SORT_NAME);
 	assert_string_equal(m->rows[m->visible[0]].memcg, "/");
 	assert_int_equal(m->sel_memcg_id, 10);
@@ -179,7 +179,8 @@ static void test_history_ring_and_encoding(void **state)
 	struct lrs_model *m = lrs_model__new(3);
 
 	for (int i = 0; i <= 5; i++)
-		lrs_model__push(m, snap_at((uint64_t)(i + 1) * 1000000000, (uint64_t)i * i * 1000000, 0));
+		lrs_model__push(m, snap_at((uint64_t)(i + 1) * 1000000000,
+					   (uint64_t)i * i * 1000000, 0));
 	/* waits per s: 1, 3, 5, 7, 9 ms/s; a ring of 3 keeps 5, 7, 9 */
 	const struct lrs_history *h = lrs_model__history(m, 10, 0);
 	assert_non_null(h);
@@ -224,8 +225,8 @@ static void test_hist_buckets_and_quantiles(void **state)
 	assert_int_equal(lrs_hist__bucket(1023), 9);
 	assert_int_equal(lrs_hist__bucket(1024), 10);
 	assert_int_equal(lrs_hist__bucket(~0ULL), LRS_HIST_BUCKETS - 1);
-	hist[10] = 90;	/* 1-2 us */
-	hist[20] = 10;	/* 1-2 ms */
+	hist[10] = 90; /* 1-2 us */
+	hist[20] = 10; /* 1-2 ms */
 	assert_int_equal(lrs_hist__quantile_ns(hist, 0.5), 2048);
 	assert_int_equal(lrs_hist__quantile_ns(hist, 0.99), 2097152);
 	memset(hist, 0, sizeof(hist));

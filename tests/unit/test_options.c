@@ -18,17 +18,15 @@
 
 enum { OPT_NO_COLOR = LRS_OPT_KEY_LONG, OPT_HOLDERS = LRS_OPT_KEY_SHARED, OPT_SPIN };
 
-static const struct lrs_opt spin[] = {
-	{ "spin-source", OPT_SPIN, 0, "SRC", "where waits come from", .choices = "auto slowpath" },
-	{ 0 }
-};
+static const struct lrs_opt spin[] = { { "spin-source", OPT_SPIN, 0, "SRC", "where waits come from",
+					 .choices = "auto slowpath" },
+				       { 0 } };
 
-static const struct lrs_opt shared[] = {
-	{ "holders", OPT_HOLDERS, 0, NULL, "who held the locks" },
-	LRS_OPT_GROUP(spin),
-	{ "verbose", 'v', LRS_OPT_SHORT, NULL, "libbpf's messages" },
-	{ 0 }
-};
+static const struct lrs_opt shared[] = { { "holders", OPT_HOLDERS, 0, NULL, "who held the locks" },
+					 LRS_OPT_GROUP(spin),
+					 { "verbose", 'v', LRS_OPT_SHORT, NULL,
+					   "libbpf's messages" },
+					 { 0 } };
 
 static const struct lrs_opt table[] = {
 	{ "interval", 'i', LRS_OPT_SHORT, "SECS", "time between updates (default 1)" },
@@ -50,14 +48,18 @@ static int run(int argc, char **argv)
 }
 
 static const struct lrs_command cmd = {
-	.name = "test", .synopsis = "test  a command", .opts = table, .operands = LRS_OPT_FILE,
-	.help = help, .run = run,
+	.name = "test",
+	.synopsis = "test  a command",
+	.opts = table,
+	.operands = LRS_OPT_FILE,
+	.help = help,
+	.run = run,
 };
 
 static void test_iter(void **state)
 {
-	static const char *const names[] = { "interval", "no-color", "holders", "spin-source",
-					     "verbose", "help" };
+	static const char *const names[] = { "interval",    "no-color", "holders",
+					     "spin-source", "verbose",	"help" };
 	const struct lrs_opt *const tables[] = { table, table, shared, spin, shared, lrs_opts_help };
 	struct lrs_opts_iter it;
 	const struct lrs_opt *o;
@@ -96,20 +98,15 @@ static void test_getopt_clash(void **state)
 {
 	/* a command's own option on a shared key: the gui bug where --spin-source was --screenshot */
 	static const struct lrs_opt same_key[] = {
-		{ "screenshot", OPT_SPIN, 0, "FILE", "a picture" },
-		LRS_OPT_GROUP(spin),
-		{ 0 }
+		{ "screenshot", OPT_SPIN, 0, "FILE", "a picture" }, LRS_OPT_GROUP(spin), { 0 }
 	};
-	static const struct lrs_opt same_name[] = {
-		{ "verbose", 'V', LRS_OPT_SHORT, NULL, "more" },
-		LRS_OPT_GROUP(shared),
-		{ 0 }
-	};
-	static const struct lrs_opt alias_taken[] = {
-		{ "color", 'c', 0, NULL, "colours", .alias = "holders" },
-		LRS_OPT_GROUP(shared),
-		{ 0 }
-	};
+	static const struct lrs_opt same_name[] = { { "verbose", 'V', LRS_OPT_SHORT, NULL, "more" },
+						    LRS_OPT_GROUP(shared),
+						    { 0 } };
+	static const struct lrs_opt alias_taken[] = { { "color", 'c', 0, NULL, "colours",
+							.alias = "holders" },
+						      LRS_OPT_GROUP(shared),
+						      { 0 } };
 	struct lrs_getopt g;
 	char err[128] = "";
 
@@ -176,7 +173,10 @@ static void test_parse_refused(void **state)
 static void test_parse_operands(void **state)
 {
 	static const struct lrs_command none = {
-		.name = "none", .opts = table, .help = help, .run = run,
+		.name = "none",
+		.opts = table,
+		.help = help,
+		.run = run,
 	};
 	char *one[] = { "none", "-v", "A", NULL };
 	char *options_only[] = { "none", "-v", NULL };
@@ -220,7 +220,8 @@ static void test_help_lines(void **state)
 	lrs_opts__write_help(f, table);
 	lrs_opts__write_help(f, wide);
 	text = read_back(f);
-	assert_non_null(strstr(text, "  -i, --interval SECS     time between updates (default 1)\n"));
+	assert_non_null(
+		strstr(text, "  -i, --interval SECS     time between updates (default 1)\n"));
 	assert_non_null(strstr(text, "      --no-color          no colours\n"));
 	assert_null(strstr(text, "no-colour"));
 	assert_non_null(strstr(text, "  -h, --help              this text\n"));
@@ -242,13 +243,22 @@ static void test_man(void **state)
 {
 	static const struct lrs_opt spin_only[] = { LRS_OPT_GROUP(spin), { 0 } };
 	static const struct lrs_command third = {
-		.name = "third", .synopsis = "third", .opts = spin_only, .help = help, .run = run,
+		.name = "third",
+		.synopsis = "third",
+		.opts = spin_only,
+		.help = help,
+		.run = run,
 	};
 	static const struct lrs_command plain = {
-		.name = "plain", .synopsis = "plain", .opts = lrs_opts_help, .help = help, .run = run,
+		.name = "plain",
+		.synopsis = "plain",
+		.opts = lrs_opts_help,
+		.help = help,
+		.run = run,
 	};
-	static const struct lrs_command hidden = { .name = "hidden", .opts = table, .help = help,
-						   .run = run };
+	static const struct lrs_command hidden = {
+		.name = "hidden", .opts = table, .help = help, .run = run
+	};
 	const struct lrs_command *const cmds[] = { &cmd, &third, &plain, &hidden, NULL };
 	const struct lrs_command *const two[] = { &cmd, &third, NULL };
 	FILE *f = tmpfile();
@@ -262,7 +272,8 @@ static void test_man(void **state)
 	assert_non_null(strstr(text, ".TP\n.B \\-\\-no\\-color\nNo colours.\n"));
 	assert_non_null(strstr(text, ".TP\n.BI \\-\\-spin\\-source \" SRC\"\n"));
 	assert_non_null(strstr(text, ".TP\n.BR \\-v \", \" \\-\\-verbose\n"));
-	assert_non_null(strstr(text, ".TP\n.BR \\-h \", \" \\-\\-help\nDescribe the command and exit.\n"));
+	assert_non_null(
+		strstr(text, ".TP\n.BR \\-h \", \" \\-\\-help\nDescribe the command and exit.\n"));
 	/* a shared table once, under the listed commands that take it; the hidden one in none */
 	assert_non_null(strstr(text, ".SS Common to test\n.TP\n.B \\-\\-holders\n"));
 	assert_non_null(strstr(text, ".SS Common to test and third\n.TP\n.BI \\-\\-spin\\-source"));
@@ -287,14 +298,10 @@ static void test_man(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_iter),
-		cmocka_unit_test(test_getopt),
-		cmocka_unit_test(test_getopt_clash),
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_parse_refused),
-		cmocka_unit_test(test_parse_operands),
-		cmocka_unit_test(test_help_lines),
-		cmocka_unit_test(test_man),
+		cmocka_unit_test(test_iter),	      cmocka_unit_test(test_getopt),
+		cmocka_unit_test(test_getopt_clash),  cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_refused), cmocka_unit_test(test_parse_operands),
+		cmocka_unit_test(test_help_lines),    cmocka_unit_test(test_man),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,7 +69,9 @@ static char *json_of(const struct lrs_snapshot *s)
 }
 
 static const struct lrs_recording_header test_hdr = {
-	.schema = LRS_SCHEMA_VERSION, .kernel = "6.18.0-synth", .host = "test",
+	.schema = LRS_SCHEMA_VERSION,
+	.kernel = "6.18.0-synth",
+	.host = "test",
 	.interval_ns = 1000000000ULL,
 };
 
@@ -80,7 +82,8 @@ static void record_synth(const char *path, size_t n, size_t memcgs, size_t nodes
 	FILE *f = fopen(path, "wb");
 
 	assert_non_null(f);
-	assert_int_equal(lrs_recording_writer__open(&w, f, lrs_zkind__from_name(path), &test_hdr), 0);
+	assert_int_equal(lrs_recording_writer__open(&w, f, lrs_zkind__from_name(path), &test_hdr),
+			 0);
 	for (size_t t = 1; t <= n; t++) {
 		struct lrs_snapshot *s = lrs_synth__snapshot(memcgs, nodes, t * 1000000000ULL, 3);
 
@@ -191,7 +194,8 @@ static void round_trip(const char *name)
 	free(in[2]->lruvecs[2].waiters[2].memcg);
 	in[3]->lruvecs[4].nr_stacks = 0;
 	in[3]->lruvecs[4].removed = true;
-	assert_int_equal(lrs_recording_writer__open(&w, f, lrs_zkind__from_name(path), &test_hdr), 0);
+	assert_int_equal(lrs_recording_writer__open(&w, f, lrs_zkind__from_name(path), &test_hdr),
+			 0);
 	for (size_t t = 0; t < n; t++)
 		assert_int_equal(lrs_recording_writer__write(w, in[t]), 0);
 	assert_int_equal(lrs_recording_writer__close(w, NULL), 0);
@@ -219,9 +223,18 @@ static void round_trip(const char *name)
 	lrs_recording__close(rec);
 }
 
-static void test_round_trip_plain(void **state) { round_trip("rt.jsonl"); }
-static void test_round_trip_gzip(void **state) { round_trip("rt.jsonl.gz"); }
-static void test_round_trip_zstd(void **state) { round_trip("rt.jsonl.zst"); }
+static void test_round_trip_plain(void **state)
+{
+	round_trip("rt.jsonl");
+}
+static void test_round_trip_gzip(void **state)
+{
+	round_trip("rt.jsonl.gz");
+}
+static void test_round_trip_zstd(void **state)
+{
+	round_trip("rt.jsonl.zst");
+}
 
 /* Compression is found from the bytes, not the name. */
 static void test_magic_not_name(void **state)
@@ -231,11 +244,15 @@ static void test_magic_not_name(void **state)
 
 	record_synth(path_of("m.zst"), 3, 5, 1);
 	assert_int_equal(rename(path_of("m.zst"), path_of("m.txt")), 0);
-	assert_int_equal(read_all(path_of("m.txt"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -ENODATA);
+	assert_int_equal(read_all(path_of("m.txt"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
+			 -ENODATA);
 	assert_int_equal(count, 3);
 	record_synth(path_of("m.gz"), 2, 5, 1);
 	assert_int_equal(rename(path_of("m.gz"), path_of("m2.jsonl")), 0);
-	assert_int_equal(read_all(path_of("m2.jsonl"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -ENODATA);
+	assert_int_equal(read_all(path_of("m2.jsonl"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
+			 -ENODATA);
 	assert_int_equal(count, 2);
 }
 
@@ -322,7 +339,8 @@ static void test_truncated_last_line(void **state)
 	free(text);
 	assert_int_equal(read_all(path, 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -ENODATA);
 	assert_int_equal(count, 3);
-	assert_non_null(strstr(warn, "trunc.jsonl:5: the last line is cut short (was the recorder killed?)"));
+	assert_non_null(strstr(
+		warn, "trunc.jsonl:5: the last line is cut short (was the recorder killed?)"));
 }
 
 static void test_error_messages(void **state)
@@ -335,41 +353,54 @@ static void test_error_messages(void **state)
 	size_t count;
 
 	/* corrupt JSON on line 3 of 4 */
-	snprintf(text, sizeof(text), "%s%s%s%s", header, snap1, "{\"schema\":1,\"t_ns\":2,\"lruvecs\":[}\n", snap1);
+	snprintf(text, sizeof(text), "%s%s%s%s", header, snap1,
+		 "{\"schema\":1,\"t_ns\":2,\"lruvecs\":[}\n", snap1);
 	write_file(path_of("mid.jsonl"), text, strlen(text));
-	assert_int_equal(read_all(path_of("mid.jsonl"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -EINVAL);
+	assert_int_equal(read_all(path_of("mid.jsonl"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
+			 -EINVAL);
 	assert_int_equal(count, 1);
 	if (!strstr(msg, "mid.jsonl:3: not valid JSON (unexpected character at byte 33)"))
 		fail_msg("message: %s", msg);
 
 	/* valid JSON, wrong type, line 2 */
-	snprintf(text, sizeof(text), "%s%s", header,
-		 "{\"schema\":1,\"t_ns\":1,\"lruvecs\":[{\"memcg_id\":1,\"node\":0,\"contended\":\"x\"}]}\n");
+	snprintf(
+		text, sizeof(text), "%s%s", header,
+		"{\"schema\":1,\"t_ns\":1,\"lruvecs\":[{\"memcg_id\":1,\"node\":0,\"contended\":\"x\"}]}\n");
 	write_file(path_of("type.jsonl"), text, strlen(text));
-	assert_int_equal(read_all(path_of("type.jsonl"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -EINVAL);
+	assert_int_equal(read_all(path_of("type.jsonl"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
+			 -EINVAL);
 	if (!strstr(msg, "type.jsonl:2: \"contended\" is not a non-negative integer"))
 		fail_msg("message: %s", msg);
 
 	/* a delta for an lruvec the line before lacks */
-	snprintf(text, sizeof(text), "%s%s%s", header, snap1,
-		 "{\"schema\":1,\"delta\":[\"lruvecs\"],\"t_ns\":2,\"lruvecs\":[{\"memcg_id\":9,\"node\":0}]}\n");
+	snprintf(
+		text, sizeof(text), "%s%s%s", header, snap1,
+		"{\"schema\":1,\"delta\":[\"lruvecs\"],\"t_ns\":2,\"lruvecs\":[{\"memcg_id\":9,\"node\":0}]}\n");
 	write_file(path_of("delta.jsonl"), text, strlen(text));
-	assert_int_equal(read_all(path_of("delta.jsonl"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -EINVAL);
+	assert_int_equal(read_all(path_of("delta.jsonl"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
+			 -EINVAL);
 	assert_int_equal(count, 1);
-	if (!strstr(msg, "delta.jsonl:3: delta for lruvec memcg_id 9 node 0, which the line before does not have"))
+	if (!strstr(msg,
+		    "delta.jsonl:3: delta for lruvec memcg_id 9 node 0, which the line before does not have"))
 		fail_msg("message: %s", msg);
 
 	/* unknown schema major, in the header and on a line */
 	snprintf(text, sizeof(text), "%s",
 		 "{\"lruscope_recording\":1,\"schema\":2,\"kernel\":\"k\"}\n");
 	write_file(path_of("v2.jsonl"), text, strlen(text));
-	expect_open_error(path_of("v2.jsonl"), 0,
-			  "v2.jsonl:1: snapshot schema version 2, but this lruscope reads version 1 only");
+	expect_open_error(
+		path_of("v2.jsonl"), 0,
+		"v2.jsonl:1: snapshot schema version 2, but this lruscope reads version 1 only");
 	snprintf(text, sizeof(text), "%s%s", header, "{\"schema\":3,\"t_ns\":1,\"lruvecs\":[]}\n");
 	write_file(path_of("v3.jsonl"), text, strlen(text));
-	assert_int_equal(read_all(path_of("v3.jsonl"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)),
+	assert_int_equal(read_all(path_of("v3.jsonl"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
 			 -EPROTONOSUPPORT);
-	if (!strstr(msg, "v3.jsonl:2: snapshot schema version 3, but this lruscope reads version 1 only"))
+	if (!strstr(msg,
+		    "v3.jsonl:2: snapshot schema version 3, but this lruscope reads version 1 only"))
 		fail_msg("message: %s", msg);
 	snprintf(text, sizeof(text), "%s", "{\"lruscope_recording\":7,\"schema\":1}\n");
 	write_file(path_of("r7.jsonl"), text, strlen(text));
@@ -379,8 +410,9 @@ static void test_error_messages(void **state)
 	write_file(path_of("elf"), "\177ELF\2\1\1\0\0\0\n", 11);
 	expect_open_error(path_of("elf"), 0, "elf:1: not an lruscope recording");
 	write_file(path_of("other.json"), "{\"name\":\"x\"}\n", 13);
-	expect_open_error(path_of("other.json"), 0,
-			  "other.json:1: not an lruscope recording (the header has no \"lruscope_recording\")");
+	expect_open_error(
+		path_of("other.json"), 0,
+		"other.json:1: not an lruscope recording (the header has no \"lruscope_recording\")");
 	write_file(path_of("empty"), "", 0);
 	expect_open_error(path_of("empty"), 0, "empty: empty: not an lruscope recording");
 	expect_open_error(path_of("missing"), 0, "missing: cannot open: No such file or directory");
@@ -417,7 +449,9 @@ static void test_headerless(void **state)
 	size_t count;
 
 	write_file(path_of("bare.json"), a, strlen(a));
-	assert_int_equal(read_all(path_of("bare.json"), 0, &count, msg, sizeof(msg), warn, sizeof(warn)), -ENODATA);
+	assert_int_equal(read_all(path_of("bare.json"), 0, &count, msg, sizeof(msg), warn,
+				  sizeof(warn)),
+			 -ENODATA);
 	assert_int_equal(count, 1);
 	free(a);
 	lrs_snapshot__free(s);
@@ -431,7 +465,7 @@ static void test_diff(void **state)
 	struct lrs_snapshot *b = lrs_synth__snapshot(10, 2, 12000000000ULL, 1), *d;
 	const struct lrs_lruvec *la, *lb, *ld;
 
-	b->spin_source.name = LRS_SPIN_NONE;	/* the last snapshot's source: a report -i says it */
+	b->spin_source.name = LRS_SPIN_NONE; /* the last snapshot's source: a report -i says it */
 	snprintf(b->spin_source.why, sizeof(b->spin_source.why), "blind");
 	assert_int_equal(lrs_snapshot__diff(a, b, &d), 0);
 	assert_int_equal(d->spin_source.name, LRS_SPIN_NONE);
@@ -507,8 +541,9 @@ static void test_report_from_recording(void **state)
 	assert_int_equal(lrs_report__from_recording(path, &d), 0);
 	assert_true(d->interval_ns == 19000000000ULL);
 	lv = lrs_snapshot__find_lruvec(d, 2, 0);
-	assert_true(lv->counters.wait_ns == lrs_snapshot__find_lruvec(last, 2, 0)->counters.wait_ns -
-						    lrs_snapshot__find_lruvec(first, 2, 0)->counters.wait_ns);
+	assert_true(lv->counters.wait_ns ==
+		    lrs_snapshot__find_lruvec(last, 2, 0)->counters.wait_ns -
+			    lrs_snapshot__find_lruvec(first, 2, 0)->counters.wait_ns);
 	lrs_snapshot__free(d);
 	lrs_snapshot__free(first);
 	lrs_snapshot__free(last);
@@ -531,15 +566,18 @@ static void test_folded(void **state)
 	assert_int_equal(lrs_report__write(s, &opts, m), 0);
 	fclose(m);
 	/* memcg 1 (/lrs-s1) waits on stack 1: root frame first, lruvec as the leaf */
-	assert_non_null(strstr(out, "ksys_read+0x6f;vfs_read+0x23d;filemap_read+0x14d;filemap_get_pages+0x2c1;"
-				    "page_cache_ra_unbounded+0x110;filemap_add_folio+0x9e;folio_add_lru+0x5c;"
-				    "folio_batch_move_lru+0x1a4;/lrs-s1@N0 "));
-	snprintf(line, sizeof(line), "/a_b@N0 %llu\n", (unsigned long long)s->lruvecs[0].counters.wait_ns);
+	assert_non_null(strstr(
+		out, "ksys_read+0x6f;vfs_read+0x23d;filemap_read+0x14d;filemap_get_pages+0x2c1;"
+		     "page_cache_ra_unbounded+0x110;filemap_add_folio+0x9e;folio_add_lru+0x5c;"
+		     "folio_batch_move_lru+0x1a4;/lrs-s1@N0 "));
+	snprintf(line, sizeof(line), "/a_b@N0 %llu\n",
+		 (unsigned long long)s->lruvecs[0].counters.wait_ns);
 	assert_non_null(strstr(out, line));
 	/* the lruvec's stacks share exactly its wait */
 	for (char *p = out; (p = strstr(p, "/lrs-s1@N0 ")); p++)
 		sum += strtoull(p + strlen("/lrs-s1@N0 "), NULL, 10);
-	assert_true(sum >= s->lruvecs[1].counters.wait_ns - 2 && sum <= s->lruvecs[1].counters.wait_ns + 2);
+	assert_true(sum >= s->lruvecs[1].counters.wait_ns - 2 &&
+		    sum <= s->lruvecs[1].counters.wait_ns + 2);
 	assert_non_null(strstr(out, ";spinlock @ __remove_mapping "));
 	free(out);
 	lrs_snapshot__free(s);
@@ -586,7 +624,7 @@ static void stream_nonblocking(const char *name)
 	int p[2];
 	FILE *f, *r;
 
-	alarm(60);	/* a read that waits for the writer would hang here: fail instead */
+	alarm(60); /* a read that waits for the writer would hang here: fail instead */
 	record_synth(path, 20, 4, 1);
 	f = fopen(path, "rb");
 	assert_non_null(f);
@@ -602,7 +640,7 @@ static void stream_nonblocking(const char *name)
 	assert_non_null(r);
 	/* the header and a few lines first: opening waits for the header */
 	at = len / 5;
-	assert_true(at < 60000);	/* fits in the pipe */
+	assert_true(at < 60000); /* fits in the pipe */
 	write_all(p[1], buf, at);
 	assert_int_equal(lrs_recording__open_file(&rec, r, name, 0, err, sizeof(err)), 0);
 	lrs_recording__set_nonblocking(rec, true);
@@ -613,20 +651,30 @@ static void stream_nonblocking(const char *name)
 	}
 	/* lines came while the stream was being written, not all at its end */
 	if (!(n >= 10 && agains >= 3))
-		fail_msg("%s: %zu of 20 lines before the end, %zu times nothing yet", name, n, agains);
+		fail_msg("%s: %zu of 20 lines before the end, %zu times nothing yet", name, n,
+			 agains);
 	close(p[1]);
 	assert_int_equal(read_on(rec, &n), -ENODATA);
 	assert_int_equal(n, 20);
-	assert_null(lrs_recording__warning(rec));	/* the stream ended with its end mark */
+	assert_null(lrs_recording__warning(rec)); /* the stream ended with its end mark */
 	lrs_recording__close(rec);
 	fclose(r);
 	free(buf);
 	alarm(0);
 }
 
-static void test_stream_plain(void **state) { stream_nonblocking("stream.jsonl"); }
-static void test_stream_gzip(void **state) { stream_nonblocking("stream.jsonl.gz"); }
-static void test_stream_zstd(void **state) { stream_nonblocking("stream.jsonl.zst"); }
+static void test_stream_plain(void **state)
+{
+	stream_nonblocking("stream.jsonl");
+}
+static void test_stream_gzip(void **state)
+{
+	stream_nonblocking("stream.jsonl.gz");
+}
+static void test_stream_zstd(void **state)
+{
+	stream_nonblocking("stream.jsonl.zst");
+}
 
 /* ---- replay source ------------------------------------------------------------ */
 
@@ -661,7 +709,7 @@ static void test_replay_source(void **state)
 	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SEEK_END, 1));
 	assert_true(model->cur->t_ns == 70000000000ULL);
 	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_STEP_BACK, 1));
-	assert_true(model->cur->t_ns == 69000000000ULL);	/* from checkpoint 64 */
+	assert_true(model->cur->t_ns == 69000000000ULL); /* from checkpoint 64 */
 	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_STEP_FORWARD, 1));
 	assert_true(model->cur->t_ns == 70000000000ULL);
 	assert_true(lrs_view_loop__apply(&lp, NULL, LRS_ACT_SPEED_UP, 1));

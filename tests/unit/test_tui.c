@@ -238,7 +238,7 @@ static void test_detail(void **state)
 	int y, x;
 
 	open_tui(f, "xterm-256color", 50, 160, false);
-	select_cell(f->model, 2, 0);	/* /lrs-s1 on N0 */
+	select_cell(f->model, 2, 0); /* /lrs-s1 on N0 */
 	lrs_tui__view_state(f->tui)->show_detail = true;
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
@@ -247,7 +247,7 @@ static void test_detail(void **state)
 	y = find("/lrs-s1@N0", NULL);
 	assert_true(y > 0);
 	assert_non_null(strstr(line(y), "lock 0xffff888200001000"));
-	assert_non_null(strstr(line(y), " history #"));	/* one interval so far: one full tick */
+	assert_non_null(strstr(line(y), " history #")); /* one interval so far: one full tick */
 	assert_non_null(strstr(line(y + 1), "contended"));
 	assert_non_null(strstr(line(y + 1), "avg"));
 	assert_non_null(strstr(line(y + 1), "max"));
@@ -279,7 +279,7 @@ static void test_others_and_removed(void **state)
 	int y, x;
 
 	open_tui(f, "xterm-256color", 50, 160, false);
-	select_cell(f->model, 4, 0);	/* scrolls memcg 3 into view */
+	select_cell(f->model, 4, 0); /* scrolls memcg 3 into view */
 	lrs_tui__draw(f->tui, f->model);
 	y = find("other locks (top 5 of 12)", NULL);
 	assert_true(y > 0);
@@ -429,7 +429,8 @@ static struct lrs_model *model_rising(size_t memcgs, size_t nodes, int intervals
 
 	assert_non_null(m);
 	for (int k = 0; k <= intervals; k++) {
-		struct lrs_snapshot *snap = lrs_synth__snapshot(memcgs, nodes, (uint64_t)(counter_s * S), 1);
+		struct lrs_snapshot *snap =
+			lrs_synth__snapshot(memcgs, nodes, (uint64_t)(counter_s * S), 1);
 
 		assert_non_null(snap);
 		snap->t_ns = (100 + (uint64_t)k) * S;
@@ -463,7 +464,7 @@ static void test_time_view(void **state)
 	f->model = model_rising(40, 2, 6);
 	f->model->sort = LRS_SORT_NAME;
 	lrs_model__refresh_view(f->model);
-	select_cell(f->model, 2, 0);	/* /lrs-s1 on N0 */
+	select_cell(f->model, 2, 0); /* /lrs-s1 on N0 */
 	open_tui(f, "xterm-256color", 50, 160, false);
 	lrs_tui__set_time_view(f->tui, true, false);
 	lrs_tui__draw(f->tui, f->model);
@@ -500,8 +501,8 @@ static void test_time_view(void **state)
 		prev = level;
 	}
 	assert_int_equal(last - first + 1, 6);
-	assert_int_equal(bg_at(y, first), ramp[0]);	/* 1/1024 of the top: the coldest */
-	assert_int_equal(bg_at(y, last), ramp[7]);	/* the newest is the scale's top */
+	assert_int_equal(bg_at(y, first), ramp[0]); /* 1/1024 of the top: the coldest */
+	assert_int_equal(bg_at(y, last), ramp[7]);  /* the newest is the scale's top */
 	/* the strip ends where the axis says now; before it, no history: blank */
 	assert_int_equal(line(axis)[last], 'w');
 	assert_int_equal(bg_at(y, first - 1), -2);
@@ -554,15 +555,15 @@ static void test_time_view_keys(void **state)
 	y = find("wait/s history of N0 N1 all nodes", &x);
 	assert_true(y > 0);
 	x += (int)strlen("wait/s history of ");
-	assert_true(mvinch(y, x) & A_REVERSE);		/* N0 */
+	assert_true(mvinch(y, x) & A_REVERSE); /* N0 */
 	/* -> moves to N1, then past the last node to all nodes */
 	press(f, LRS_ACT_RIGHT);
 	assert_int_equal(f->model->sel_node_idx, 1);
-	assert_true(mvinch(y, x + 3) & A_REVERSE);	/* N1 */
+	assert_true(mvinch(y, x + 3) & A_REVERSE); /* N1 */
 	press(f, LRS_ACT_RIGHT);
 	assert_int_equal(f->model->sel_node_idx, 1);
 	assert_false(mvinch(y, x + 3) & A_REVERSE);
-	assert_true(mvinch(y, x + 6) & A_REVERSE);	/* all nodes */
+	assert_true(mvinch(y, x + 6) & A_REVERSE); /* all nodes */
 	press(f, LRS_ACT_RIGHT);
 	assert_true(mvinch(y, x + 6) & A_REVERSE);
 	/* <- comes back to N1, then N0 */
@@ -624,7 +625,7 @@ static void test_keys(void **state)
 	assert_int_equal(lrs_tui__key_action(KEY_NPAGE), LRS_ACT_PAGE_DOWN);
 	assert_int_equal(lrs_tui__key_action('t'), LRS_ACT_TIME_VIEW);
 	assert_int_equal(lrs_tui__key_action('x'), LRS_ACT_MATRIX);
-	assert_int_equal(lrs_tui__key_action('n'), LRS_ACT_NONE);	/* the GUI's */
+	assert_int_equal(lrs_tui__key_action('n'), LRS_ACT_NONE); /* the GUI's */
 	assert_int_equal(lrs_tui__key_action(27), LRS_ACT_ESCAPE);
 }
 
@@ -658,7 +659,8 @@ static void test_detail_deltas(void **state)
 	assert_string_equal(s[0].stack->frames[0], "folio_batch_move_lru+0x1a4");
 	/* a memcg that never contends has none */
 	select_cell(f->model, 3, 0);
-	assert_int_equal(lrs_detail__top_waiters(f->model, lrs_model__selected_cell(f->model), w, 8), 0);
+	assert_int_equal(
+		lrs_detail__top_waiters(f->model, lrs_model__selected_cell(f->model), w, 8), 0);
 }
 
 /* Holders: the detail pane's holder lines and the matrix (key x, c). */
@@ -669,7 +671,7 @@ static void test_holders(void **state)
 
 	assert_int_equal(lrs_synth__holders(f->model->cur, LRS_HOLDERS_ESTIMATED), 0);
 	open_tui(f, "xterm-256color", 50, 160, false);
-	select_cell(f->model, 2, 1);	/* /lrs-s1 on N1 */
+	select_cell(f->model, 2, 1); /* /lrs-s1 on N1 */
 	lrs_tui__view_state(f->tui)->show_detail = true;
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
@@ -692,7 +694,7 @@ static void test_holders(void **state)
 	assert_non_null(strstr(line(y2 + 1), "folio_add_lru"));
 	assert_true(find("77 kswapd0", NULL) > y2);
 	assert_true(find("(unknown holder)", NULL) > y2);
-	assert_true(find("x matrix", NULL) > 0);	/* the status line */
+	assert_true(find("x matrix", NULL) > 0); /* the status line */
 
 	/* x: the matrix, columns by lruvec owner; heavy row and column first */
 	assert_true(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX));
@@ -707,7 +709,7 @@ static void test_holders(void **state)
 	assert_non_null(strstr(line(y2), "/lrs-s1"));
 	assert_true(strstr(line(y2), "/lrs-s1") < strstr(line(y2), "/lrs-s2"));
 	assert_true(strncmp(line(y2 + 1), "/lrs-s1", 7) == 0);
-	assert_non_null(strstr(line(y2 + 1), "100ms"));	/* 80 + 20 on owner /lrs-s1 */
+	assert_non_null(strstr(line(y2 + 1), "100ms")); /* 80 + 20 on owner /lrs-s1 */
 	assert_true(strncmp(line(y2 + 2), "/ ", 2) == 0);
 	assert_non_null(strstr(line(y2 + 2), "8.0ms"));
 	assert_non_null(strstr(line(y2 + 3), "3.0ms"));
@@ -732,7 +734,8 @@ static void test_holders(void **state)
 
 	/* x again: back to the heatmap */
 	assert_true(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX));
-	assert_false(lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX_COLUMNS));	/* c only in the matrix */
+	assert_false(
+		lrs_tui__matrix_key(f->tui, LRS_ACT_MATRIX_COLUMNS)); /* c only in the matrix */
 	lrs_tui__draw(f->tui, f->model);
 	assert_int_equal(find("waiter \\ holder", NULL), -1);
 	assert_true(find("4242 dd", NULL) > 0);

@@ -42,7 +42,8 @@ static double cpu_seconds(void)
 
 	if (getrusage(RUSAGE_SELF, &ru))
 		return 0;
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static double unix_now(void)
@@ -120,7 +121,9 @@ int lrs_export__run(struct lrs_source *src, const struct lrs_export_opts *opts,
 		    volatile sig_atomic_t *stop, char *err, size_t err_len)
 {
 	struct lrs_series_opts sopts = {
-		.max_series = opts->max_series, .top_locks = opts->top_locks, .holders = opts->holders,
+		.max_series = opts->max_series,
+		.top_locks = opts->top_locks,
+		.holders = opts->holders,
 	};
 	struct loop lp = { .opts = opts };
 	double start = lrs_now_s(), next = start;
@@ -139,7 +142,8 @@ int lrs_export__run(struct lrs_source *src, const struct lrs_export_opts *opts,
 			break;
 		ret = src->take(src, &snap);
 		if (ret) {
-			snprintf(err, err_len, "reading the collector's maps failed: %s", strerror(-ret));
+			snprintf(err, err_len, "reading the collector's maps failed: %s",
+				 strerror(-ret));
 			break;
 		}
 		ret = publish(&lp, snap);

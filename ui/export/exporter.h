@@ -15,12 +15,12 @@
 #include "ui/export/http.h"
 
 struct lrs_export_opts {
-	struct lrs_http *http;		/* serve here, or NULL */
-	const char *textfile_dir;	/* write DIR/lruscope.prom, or NULL */
+	struct lrs_http *http;	  /* serve here, or NULL */
+	const char *textfile_dir; /* write DIR/lruscope.prom, or NULL */
 	size_t max_series;
 	size_t top_locks;
 	bool holders;
-	double duration_s;		/* stop after; 0: until a signal */
+	double duration_s; /* stop after; 0: until a signal */
 	const char *version;
 };
 

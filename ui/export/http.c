@@ -16,7 +16,7 @@
 
 /* One rendered page, freed when the collector has replaced it and no scrape reads it. */
 struct page {
-	int refs;		/* under lrs_http.lock */
+	int refs; /* under lrs_http.lock */
 	char *text;
 	size_t len;
 };
@@ -24,7 +24,7 @@ struct page {
 struct lrs_http {
 	struct MHD_Daemon *daemon;
 	pthread_mutex_t lock;
-	struct page *pages[2];	/* by enum lrs_expo_format */
+	struct page *pages[2]; /* by enum lrs_expo_format */
 	struct lrs_http_stats stats;
 };
 
@@ -107,8 +107,8 @@ int lrs_http__parse_addr(const char *addr, struct sockaddr_storage *ss, size_t *
 
 static enum MHD_Result answer_text(struct MHD_Connection *conn, unsigned int code, const char *text)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), (void *)text,
-								    MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *resp =
+		MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!resp)
@@ -123,8 +123,8 @@ static enum MHD_Result answer_text(struct MHD_Connection *conn, unsigned int cod
 
 static enum MHD_Result answer_metrics(struct lrs_http *http, struct MHD_Connection *conn)
 {
-	enum lrs_expo_format fmt =
-		lrs_expo__negotiate(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	enum lrs_expo_format fmt = lrs_expo__negotiate(
+		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct page_ref *ref = malloc(sizeof(*ref));
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -143,8 +143,8 @@ static enum MHD_Result answer_metrics(struct lrs_http *http, struct MHD_Connecti
 		return answer_text(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
 				   "lruscope: the first snapshot is not taken yet\n");
 	}
-	resp = MHD_create_response_from_buffer_with_free_callback_cls(ref->page->len, ref->page->text,
-								      page_ref_free, ref);
+	resp = MHD_create_response_from_buffer_with_free_callback_cls(
+		ref->page->len, ref->page->text, page_ref_free, ref);
 	if (!resp) {
 		page_ref_free(ref);
 		return MHD_NO;
@@ -160,12 +160,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				  size_t *upload_data_size, void **con_cls)
 {
 	struct lrs_http *http = cls;
-	bool get = !strcmp(method, MHD_HTTP_METHOD_GET), head = !strcmp(method, MHD_HTTP_METHOD_HEAD);
+	bool get = !strcmp(method, MHD_HTTP_METHOD_GET),
+	     head = !strcmp(method, MHD_HTTP_METHOD_HEAD);
 	unsigned int code = 0;
 	const char *text = NULL;
 
 	if (*upload_data_size) {
-		*upload_data_size = 0;	/* a body is read and ignored: nothing here takes one */
+		*upload_data_size = 0; /* a body is read and ignored: nothing here takes one */
 		return MHD_YES;
 	}
 	if (!get && !head) {
@@ -174,8 +175,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	} else if (!strcmp(url, "/metrics")) {
 		return answer_metrics(http, conn);
 	} else if (!strcmp(url, "/")) {
-		return answer_text(conn, MHD_HTTP_OK,
-				   "lruscope exporter: lruvec lock waits per memcg and NUMA node at /metrics\n");
+		return answer_text(
+			conn, MHD_HTTP_OK,
+			"lruscope exporter: lruvec lock waits per memcg and NUMA node at /metrics\n");
 	} else {
 		code = MHD_HTTP_NOT_FOUND;
 		text = "lruscope: not found; the metrics are at /metrics\n";
@@ -194,7 +196,8 @@ int lrs_http__start(const char *addr, struct lrs_http **out, char *err, size_t e
 	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
 
 	if (lrs_http__parse_addr(addr, &ss, &len)) {
-		snprintf(err, err_len, "--listen '%s': want ADDR:PORT, as 127.0.0.1:9464 or [::1]:9464", addr);
+		snprintf(err, err_len,
+			 "--listen '%s': want ADDR:PORT, as 127.0.0.1:9464 or [::1]:9464", addr);
 		return -EINVAL;
 	}
 	http = calloc(1, sizeof(*http));
@@ -206,17 +209,18 @@ int lrs_http__start(const char *addr, struct lrs_http **out, char *err, size_t e
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	errno = 0;
-	http->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, http,
-					MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-					MHD_OPTION_CONNECTION_LIMIT, (unsigned int)LRS_HTTP_MAX_CONNECTIONS,
-					MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)LRS_HTTP_IDLE_TIMEOUT_S,
-					MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)LRS_HTTP_MAX_CONNECTIONS,
-					MHD_OPTION_END);
+	http->daemon = MHD_start_daemon(
+		flags, 0, NULL, NULL, on_request, http, MHD_OPTION_SOCK_ADDR,
+		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)LRS_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned int)LRS_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_LISTEN_BACKLOG_SIZE,
+		(unsigned int)LRS_HTTP_MAX_CONNECTIONS, MHD_OPTION_END);
 	if (!http->daemon) {
 		int e = errno ? errno : EADDRINUSE;
 
 		snprintf(err, err_len, "cannot listen on %s: %s%s", addr, strerror(e),
-			 e == EADDRINUSE ? " (another exporter there? pick a port with --listen)" : "");
+			 e == EADDRINUSE ? " (another exporter there? pick a port with --listen)" :
+					   "");
 		pthread_mutex_destroy(&http->lock);
 		free(http);
 		return -e;
@@ -231,7 +235,7 @@ static struct page *page_new(char *text, size_t len)
 
 	if (!p)
 		return NULL;
-	p->refs = 1;	/* the server's own */
+	p->refs = 1; /* the server's own */
 	p->text = text;
 	p->len = len;
 	return p;
@@ -240,7 +244,8 @@ static struct page *page_new(char *text, size_t len)
 int lrs_http__publish(struct lrs_http *http, char *prometheus, size_t prometheus_len,
 		      char *openmetrics, size_t openmetrics_len)
 {
-	struct page *fresh[2] = { page_new(prometheus, prometheus_len), page_new(openmetrics, openmetrics_len) };
+	struct page *fresh[2] = { page_new(prometheus, prometheus_len),
+				  page_new(openmetrics, openmetrics_len) };
 	struct page *old[2];
 
 	if (!fresh[0] || !fresh[1]) {

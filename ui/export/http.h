@@ -18,8 +18,8 @@
 struct lrs_http;
 
 struct lrs_http_stats {
-	uint64_t scrapes;	/* 200s on /metrics */
-	uint64_t rejected;	/* 4xx answers */
+	uint64_t scrapes;  /* 200s on /metrics */
+	uint64_t rejected; /* 4xx answers */
 };
 
 /*
@@ -34,7 +34,7 @@ int lrs_http__start(const char *addr, struct lrs_http **out, char *err, size_t e
 int lrs_http__publish(struct lrs_http *http, char *prometheus, size_t prometheus_len,
 		      char *openmetrics, size_t openmetrics_len);
 void lrs_http__stats(struct lrs_http *http, struct lrs_http_stats *out);
-void lrs_http__stop(struct lrs_http *http);	/* accepts NULL */
+void lrs_http__stop(struct lrs_http *http); /* accepts NULL */
 
 /* Parse "HOST:PORT" / "[V6]:PORT"; -EINVAL when it is not one. */
 struct sockaddr_storage;

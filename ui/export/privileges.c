@@ -26,7 +26,8 @@ static int fail(char *err, size_t err_len, const char *user, const char *step)
 {
 	int e = errno ? errno : EPERM;
 
-	snprintf(err, err_len, "dropping privileges to '%s': %s failed: %s", user, step, strerror(e));
+	snprintf(err, err_len, "dropping privileges to '%s': %s failed: %s", user, step,
+		 strerror(e));
 	return -e;
 }
 
@@ -47,7 +48,8 @@ int lrs_privileges__drop(const char *user, char *err, size_t err_len)
 	errno = 0;
 	pw = getpwnam(user);
 	if (!pw) {
-		snprintf(err, err_len, "--user %s: no such user%s", user, errno ? strerror(errno) : "");
+		snprintf(err, err_len, "--user %s: no such user%s", user,
+			 errno ? strerror(errno) : "");
 		return -ENOENT;
 	}
 	/* the bounding set first: dropping from it needs CAP_SETPCAP, which goes next */

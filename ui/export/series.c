@@ -12,28 +12,28 @@
 
 struct seen_holder {
 	uint64_t memcg_id;
-	bool own;		/* imposed series of its own, or "other" for life */
+	bool own; /* imposed series of its own, or "other" for life */
 };
 
 struct node_state {
 	int node;
-	bool lock_seen;			/* its lock was waited on */
-	bool lock_own;			/* ... and got series of its own */
-	struct lrs_lock_counters last;	/* kept for "other" when a folded memcg goes */
-	struct seen_holder *holders;	/* holder memcgs seen on this lruvec */
+	bool lock_seen;		       /* its lock was waited on */
+	bool lock_own;		       /* ... and got series of its own */
+	struct lrs_lock_counters last; /* kept for "other" when a folded memcg goes */
+	struct seen_holder *holders;   /* holder memcgs seen on this lruvec */
 	size_t nr_holders;
 	/* own lock series: sampled wait by cause, summed from the stack uses' growth */
 	uint64_t cause_wait_ns[LRS_NR_CAUSES];
-	struct lrs_stack_use *stacks;	/* the uses of the last update */
+	struct lrs_stack_use *stacks; /* the uses of the last update */
 	size_t nr_stacks;
 };
 
 struct memcg_state {
 	uint64_t id;
-	bool own;		/* page series of its own */
-	bool retired;		/* removed: no series any more */
-	bool present;		/* in the latest snapshot */
-	size_t cost;		/* budget its own series take */
+	bool own;     /* page series of its own */
+	bool retired; /* removed: no series any more */
+	bool present; /* in the latest snapshot */
+	size_t cost;  /* budget its own series take */
 	struct node_state *nodes;
 	size_t nr_nodes;
 };
@@ -41,8 +41,8 @@ struct memcg_state {
 /* memcg="other" of one node. */
 struct other {
 	int node;
-	struct lrs_lock_counters retained;	/* counts of folded memcgs that are gone */
-	bool members;				/* a folded memcg exists now */
+	struct lrs_lock_counters retained; /* counts of folded memcgs that are gone */
+	bool members;			   /* a folded memcg exists now */
 	struct lrs_expo_lruvec row;
 };
 
@@ -50,8 +50,8 @@ struct lrs_series {
 	struct lrs_series_opts opts;
 	struct memcg_state *memcgs;
 	size_t nr_memcgs;
-	struct u64map index;		/* memcg id -> memcgs[] */
-	size_t used;			/* budget taken by own series */
+	struct u64map index; /* memcg id -> memcgs[] */
+	size_t used;	     /* budget taken by own series */
 	uint64_t folded_total;
 	struct other *other;
 	size_t nr_other;
@@ -62,7 +62,7 @@ struct lrs_series {
 	size_t nr_locks;
 	struct lrs_expo_imposed *imposed;
 	size_t nr_imposed;
-	char **names;			/* strings made for this page */
+	char **names; /* strings made for this page */
 	size_t nr_names;
 	size_t written;
 	uint64_t own_now, folded_now;
@@ -279,7 +279,9 @@ static int by_wait_down(const void *a, const void *b)
 	const struct lrs_lruvec *x = *(const struct lrs_lruvec *const *)a;
 	const struct lrs_lruvec *y = *(const struct lrs_lruvec *const *)b;
 
-	return x->counters.wait_ns < y->counters.wait_ns ? 1 : x->counters.wait_ns > y->counters.wait_ns ? -1 : 0;
+	return x->counters.wait_ns < y->counters.wait_ns ? 1 :
+	       x->counters.wait_ns > y->counters.wait_ns ? -1 :
+							   0;
 }
 
 /* First wait on each lruvec lock: lock series of its own if they fit, hottest first. */
@@ -316,7 +318,8 @@ static int admit_locks(struct lrs_series *s, const struct lrs_snapshot *snap)
 		m = &s->memcgs[at];
 		n = node_of(m, fresh[i]->node);
 		n->lock_seen = true;
-		if (m->own && !fresh[i]->removed && lock_cost(s) <= budget_left(s, snap->nr_nodes)) {
+		if (m->own && !fresh[i]->removed &&
+		    lock_cost(s) <= budget_left(s, snap->nr_nodes)) {
 			n->lock_own = true;
 			m->cost += lock_cost(s);
 			s->used += lock_cost(s);
@@ -363,7 +366,7 @@ static int retire_gone(struct lrs_series *s, const struct lrs_snapshot *snap)
 		}
 		if (!m->present) {
 			memcg_state__clear(m);
-			continue;	/* forgotten: ids are never reused */
+			continue; /* forgotten: ids are never reused */
 		}
 		s->memcgs[kept++] = *m;
 	}
@@ -444,7 +447,8 @@ static int build_rows(struct lrs_series *s, const struct lrs_snapshot *snap)
 			r->contended = n->lock_own;
 			r->counters = lv->counters;
 			memcpy(r->lru_pages, lv->lru_pages, sizeof(r->lru_pages));
-			s->written += LRS_SERIES_PER_PAGES + (r->contended ? LRS_SERIES_PER_LOCK : 0);
+			s->written +=
+				LRS_SERIES_PER_PAGES + (r->contended ? LRS_SERIES_PER_LOCK : 0);
 			r->causes = n->lock_own;
 			memset(r->cause_wait_ns, 0, sizeof(r->cause_wait_ns));
 			if (r->causes && add_causes(n, snap, lv))
@@ -517,7 +521,8 @@ static int lock_by_wait_down(const void *a, const void *b)
 /* Other locks summed by label, the top N by wait. */
 static int build_locks(struct lrs_series *s, const struct lrs_snapshot *snap)
 {
-	struct lrs_expo_lock *locks = realloc(s->locks, (snap->nr_other_locks + 1) * sizeof(*locks));
+	struct lrs_expo_lock *locks =
+		realloc(s->locks, (snap->nr_other_locks + 1) * sizeof(*locks));
 	size_t nr = 0;
 
 	if (!locks)
@@ -552,12 +557,13 @@ static const char *holder_label(struct lrs_series *s, const struct lrs_snapshot 
 
 	if (!row->pid || !row->memcg_id)
 		return "unknown";
-	if (!u64map__get(&s->index, row->memcg_id, &at) ||
-	    !s->memcgs[at].own || s->memcgs[at].retired)
+	if (!u64map__get(&s->index, row->memcg_id, &at) || !s->memcgs[at].own ||
+	    s->memcgs[at].retired)
 		return "other";
 	for (size_t i = 0; i < n->nr_holders; i++)
 		if (n->holders[i].memcg_id == row->memcg_id)
-			return n->holders[i].own ? memcg_label(s, row->memcg, row->memcg_id) : "other";
+			return n->holders[i].own ? memcg_label(s, row->memcg, row->memcg_id) :
+						   "other";
 	/* first sight of this holder on this lruvec: a series of its own if one fits */
 	h = realloc(n->holders, (n->nr_holders + 1) * sizeof(*h));
 	if (!h)
@@ -568,7 +574,7 @@ static const char *holder_label(struct lrs_series *s, const struct lrs_snapshot 
 	h->own = budget_left(s, snap->nr_nodes) >= 1;
 	if (!h->own)
 		return "other";
-	m->cost++;	/* the lruvec's memcg pays: freed when it goes */
+	m->cost++; /* the lruvec's memcg pays: freed when it goes */
 	s->used++;
 	return memcg_label(s, row->memcg, row->memcg_id);
 }
@@ -617,7 +623,8 @@ static int build_imposed(struct lrs_series *s, const struct lrs_snapshot *snap)
 			    !strcmp(out[j].holder_memcg, holder))
 				break;
 		if (j == nr)
-			out[nr++] = (struct lrs_expo_imposed){ .memcg = memcg, .node = row->node,
+			out[nr++] = (struct lrs_expo_imposed){ .memcg = memcg,
+							       .node = row->node,
 							       .holder_memcg = holder };
 		out[j].imposed_ns += row->imposed_ns;
 	}
@@ -626,7 +633,8 @@ static int build_imposed(struct lrs_series *s, const struct lrs_snapshot *snap)
 	return 0;
 }
 
-int lrs_series__update(struct lrs_series *s, const struct lrs_snapshot *snap, struct lrs_exposition *e)
+int lrs_series__update(struct lrs_series *s, const struct lrs_snapshot *snap,
+		       struct lrs_exposition *e)
 {
 	int err;
 

@@ -25,9 +25,9 @@
 #include "ui/text/exposition.h"
 
 struct lrs_series_opts {
-	size_t max_series;	/* series with a memcg label, "other" included */
-	size_t top_locks;	/* other locks listed, by wait */
-	bool holders;		/* the imposed family */
+	size_t max_series; /* series with a memcg label, "other" included */
+	size_t top_locks;  /* other locks listed, by wait */
+	bool holders;	   /* the imposed family */
 };
 
 /* Series one lruvec's lock costs: total, count, max, histogram buckets + Inf, count, sum. */
@@ -40,14 +40,15 @@ struct lrs_series_opts {
 struct lrs_series;
 
 int lrs_series__new(const struct lrs_series_opts *opts, struct lrs_series **out);
-void lrs_series__free(struct lrs_series *s);	/* accepts NULL */
+void lrs_series__free(struct lrs_series *s); /* accepts NULL */
 
 /*
  * Fold snap into the page's rows: fills e's lruvecs, locks, imposed and
  * drops; its strings and arrays belong to s and snap, valid until the next
  * update or until snap is freed. 0 or -ENOMEM.
  */
-int lrs_series__update(struct lrs_series *s, const struct lrs_snapshot *snap, struct lrs_exposition *e);
+int lrs_series__update(struct lrs_series *s, const struct lrs_snapshot *snap,
+		       struct lrs_exposition *e);
 
 /* How many memcgs have own series now, are folded now, were ever folded. */
 void lrs_series__memcgs(const struct lrs_series *s, uint64_t *own, uint64_t *folded,

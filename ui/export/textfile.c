@@ -18,23 +18,27 @@ int lrs_textfile__check(const char *dir, char *err, size_t err_len)
 		int e = errno;
 
 		if (e == EACCES)
-			snprintf(err, err_len, "--textfile %s: cannot write there as uid %d: %s", dir,
-				 (int)geteuid(), strerror(e));
+			snprintf(err, err_len, "--textfile %s: cannot write there as uid %d: %s",
+				 dir, (int)geteuid(), strerror(e));
 		else
-			snprintf(err, err_len, "--textfile %s: %s%s", dir, strerror(e),
-				 e == ENOENT ? ": create it, or give node_exporter's --collector.textfile.directory" : "");
+			snprintf(
+				err, err_len, "--textfile %s: %s%s", dir, strerror(e),
+				e == ENOENT ?
+					": create it, or give node_exporter's --collector.textfile.directory" :
+					"");
 		return -e;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, err_len, "--textfile %s: not a directory (give the directory; the file is %s)",
-			 dir, LRS_TEXTFILE_NAME);
+		snprintf(err, err_len,
+			 "--textfile %s: not a directory (give the directory; the file is %s)", dir,
+			 LRS_TEXTFILE_NAME);
 		return -ENOTDIR;
 	}
 	if (access(dir, W_OK | X_OK)) {
 		int e = errno;
 
-		snprintf(err, err_len, "--textfile %s: cannot write there as uid %d: %s", dir, (int)geteuid(),
-			 strerror(e));
+		snprintf(err, err_len, "--textfile %s: cannot write there as uid %d: %s", dir,
+			 (int)geteuid(), strerror(e));
 		return -e;
 	}
 	return 0;
@@ -47,7 +51,8 @@ int lrs_textfile__write(const char *dir, const char *text, size_t len, char *err
 	int fd, e;
 
 	/* a dot file: node_exporter reads only *.prom */
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.%d.tmp", dir, LRS_TEXTFILE_NAME, (int)getpid()) >= (int)sizeof(tmp) ||
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.%d.tmp", dir, LRS_TEXTFILE_NAME, (int)getpid()) >=
+		    (int)sizeof(tmp) ||
 	    snprintf(dst, sizeof(dst), "%s/%s", dir, LRS_TEXTFILE_NAME) >= (int)sizeof(dst)) {
 		snprintf(err, err_len, "--textfile %s: path too long", dir);
 		return -ENAMETOOLONG;
@@ -65,7 +70,8 @@ int lrs_textfile__write(const char *dir, const char *text, size_t len, char *err
 			continue;
 		if (n <= 0) {
 			e = n < 0 ? errno : EIO;
-			snprintf(err, err_len, "--textfile: writing %s failed: %s", tmp, strerror(e));
+			snprintf(err, err_len, "--textfile: writing %s failed: %s", tmp,
+				 strerror(e));
 			close(fd);
 			unlink(tmp);
 			return -e;
@@ -80,7 +86,8 @@ int lrs_textfile__write(const char *dir, const char *text, size_t len, char *err
 	}
 	if (rename(tmp, dst)) {
 		e = errno;
-		snprintf(err, err_len, "--textfile: renaming %s to %s failed: %s", tmp, dst, strerror(e));
+		snprintf(err, err_len, "--textfile: renaming %s to %s failed: %s", tmp, dst,
+			 strerror(e));
 		unlink(tmp);
 		return -e;
 	}

@@ -62,23 +62,41 @@ static int gui__key(int k, unsigned int mod)
 	bool shift = mod & KMOD_SHIFT;
 
 	switch (k) {
-	case SDLK_UP: return LRS_KEY_UP;
-	case SDLK_DOWN: return LRS_KEY_DOWN;
-	case SDLK_LEFT: return LRS_KEY_LEFT;
-	case SDLK_RIGHT: return LRS_KEY_RIGHT;
-	case SDLK_PAGEUP: return LRS_KEY_PAGE_UP;
-	case SDLK_PAGEDOWN: return LRS_KEY_PAGE_DOWN;
-	case SDLK_HOME: return LRS_KEY_HOME;
-	case SDLK_END: return LRS_KEY_END;
-	case SDLK_F1: return LRS_KEY_F1;
-	case SDLK_RETURN: case SDLK_KP_ENTER: return LRS_KEY_ENTER;
-	case SDLK_ESCAPE: return LRS_KEY_ESC;
-	case SDLK_KP_PLUS: return '+';
-	case SDLK_KP_MINUS: return '-';
-	case SDLK_KP_DIVIDE: return '/';
-	case SDLK_SLASH: return shift ? '?' : '/';
-	case SDLK_COMMA: return shift ? '<' : ',';
-	case SDLK_PERIOD: return shift ? '>' : '.';
+	case SDLK_UP:
+		return LRS_KEY_UP;
+	case SDLK_DOWN:
+		return LRS_KEY_DOWN;
+	case SDLK_LEFT:
+		return LRS_KEY_LEFT;
+	case SDLK_RIGHT:
+		return LRS_KEY_RIGHT;
+	case SDLK_PAGEUP:
+		return LRS_KEY_PAGE_UP;
+	case SDLK_PAGEDOWN:
+		return LRS_KEY_PAGE_DOWN;
+	case SDLK_HOME:
+		return LRS_KEY_HOME;
+	case SDLK_END:
+		return LRS_KEY_END;
+	case SDLK_F1:
+		return LRS_KEY_F1;
+	case SDLK_RETURN:
+	case SDLK_KP_ENTER:
+		return LRS_KEY_ENTER;
+	case SDLK_ESCAPE:
+		return LRS_KEY_ESC;
+	case SDLK_KP_PLUS:
+		return '+';
+	case SDLK_KP_MINUS:
+		return '-';
+	case SDLK_KP_DIVIDE:
+		return '/';
+	case SDLK_SLASH:
+		return shift ? '?' : '/';
+	case SDLK_COMMA:
+		return shift ? '<' : ',';
+	case SDLK_PERIOD:
+		return shift ? '>' : '.';
 	default:
 		if (shift && k >= 'a' && k <= 'z')
 			return k - 'a' + 'A';
@@ -159,13 +177,16 @@ static int gui__check_driver(void)
 	    (asked && strstr(asked, driver)))
 		return 0;
 	if ((x11 && *x11) || (wl && *wl))
-		snprintf(why, sizeof(why), "no display answered at DISPLAY '%.40s', WAYLAND_DISPLAY '%.40s'",
+		snprintf(why, sizeof(why),
+			 "no display answered at DISPLAY '%.40s', WAYLAND_DISPLAY '%.40s'",
 			 x11 ? x11 : "", wl ? wl : "");
 	else
 		snprintf(why, sizeof(why), "DISPLAY and WAYLAND_DISPLAY are not set");
-	fprintf(stderr, "lruscope: no display to show a window on (%s; SDL would draw %s, unseen): "
-			"use the terminal view ('lruscope top', or replay without --gui), or "
-			"--screenshot FILE.png for a picture\n", why, driver);
+	fprintf(stderr,
+		"lruscope: no display to show a window on (%s; SDL would draw %s, unseen): "
+		"use the terminal view ('lruscope top', or replay without --gui), or "
+		"--screenshot FILE.png for a picture\n",
+		why, driver);
 	return -ENXIO;
 }
 
@@ -205,9 +226,10 @@ static int gui__video_init(void)
 {
 	gui__skip_wayland_without_runtime_dir();
 	if (SDL_Init(SDL_INIT_VIDEO)) {
-		fprintf(stderr, "lruscope gui: cannot open a window (%s); is there a display? "
-				"Set DISPLAY or WAYLAND_DISPLAY, run 'lruscope top' for the "
-				"terminal view, or --screenshot FILE.png for an image\n",
+		fprintf(stderr,
+			"lruscope gui: cannot open a window (%s); is there a display? "
+			"Set DISPLAY or WAYLAND_DISPLAY, run 'lruscope top' for the "
+			"terminal view, or --screenshot FILE.png for an image\n",
 			SDL_GetError());
 		return -ENXIO;
 	}
@@ -235,14 +257,14 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 		gui->opts = *opts;
 	gui->headless = gui->opts.screenshot && !gui->opts.screenshot_window;
 	gui->scale = 1;
-	gui->hist_used_lo = 1;	/* nothing used */
+	gui->hist_used_lo = 1; /* nothing used */
 	lrs_view_state__init(&gui->state);
 	w = gui->opts.width > 0 ? gui->opts.width : GUI_DEFAULT_W;
 	h = gui->opts.height > 0 ? gui->opts.height : GUI_DEFAULT_H;
 
 	if (gui->headless) {
 		/* no display needed: the software renderer draws into a surface */
-		const char *s = getenv("LRS_GUI_SCALE");	/* a HiDPI frame, for tests */
+		const char *s = getenv("LRS_GUI_SCALE"); /* a HiDPI frame, for tests */
 
 		if (s && atof(s) >= 1 && atof(s) <= 4)
 			gui->scale = atof(s);
@@ -269,7 +291,8 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 					    SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
 					    SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
 		if (!gui->win) {
-			fprintf(stderr, "lruscope gui: cannot create a window: %s\n", SDL_GetError());
+			fprintf(stderr, "lruscope gui: cannot create a window: %s\n",
+				SDL_GetError());
 			ret = -ENXIO;
 			goto fail;
 		}
@@ -279,12 +302,13 @@ int lrs_gui__open(struct lrs_gui **out, const struct lrs_gui_opts *opts)
 		 * arrive as the filter's first character. The prompt turns it on.
 		 */
 		SDL_StopTextInput();
-		gui->ren = SDL_CreateRenderer(gui->win, -1, SDL_RENDERER_ACCELERATED |
-							     SDL_RENDERER_PRESENTVSYNC);
+		gui->ren = SDL_CreateRenderer(gui->win, -1,
+					      SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
 		if (!gui->ren)
 			gui->ren = SDL_CreateRenderer(gui->win, -1, SDL_RENDERER_SOFTWARE);
 		if (!gui->ren) {
-			fprintf(stderr, "lruscope gui: cannot create a renderer: %s\n", SDL_GetError());
+			fprintf(stderr, "lruscope gui: cannot create a renderer: %s\n",
+				SDL_GetError());
 			ret = -ENXIO;
 			goto fail;
 		}
@@ -343,13 +367,13 @@ int lrs_gui__save_png(struct lrs_gui *gui, const char *path)
 		px = malloc((size_t)gui->px_w * gui->px_h * 4);
 		if (!px)
 			return -ENOMEM;
-		ret = SDL_RenderReadPixels(gui->ren, NULL, SDL_PIXELFORMAT_ARGB8888, px, gui->px_w * 4)
-			      ? -EIO
-			      : lrs_png__write(path, px, gui->px_w, gui->px_h, (size_t)gui->px_w * 4);
+		ret = SDL_RenderReadPixels(gui->ren, NULL, SDL_PIXELFORMAT_ARGB8888, px,
+					   gui->px_w * 4) ?
+			      -EIO :
+			      lrs_png__write(path, px, gui->px_w, gui->px_h, (size_t)gui->px_w * 4);
 		free(px);
 	}
 	if (ret)
 		fprintf(stderr, "lruscope gui: cannot write %s: %s\n", path, strerror(-ret));
 	return ret;
 }
-

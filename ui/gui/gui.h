@@ -14,13 +14,13 @@
 #include "ui/action.h"
 
 struct lrs_gui_opts {
-	const char *screenshot;		/* render one frame to this PNG headless, then return */
-	double duration_s;		/* stop after this long; 0: until q or the window closes */
-	volatile sig_atomic_t *stop;	/* set by a signal handler: leave the loop */
-	int width, height;		/* window size in points; 0: 1280 x 800 */
-	double speed;			/* replay: snapshots come speed times faster; 0 or 1: real time */
-	const char *font_path;		/* a TTF; NULL: $LRS_FONT, then DejaVu Sans */
-	const char *title;		/* window title; NULL: "lruscope" */
+	const char *screenshot;	     /* render one frame to this PNG headless, then return */
+	double duration_s;	     /* stop after this long; 0: until q or the window closes */
+	volatile sig_atomic_t *stop; /* set by a signal handler: leave the loop */
+	int width, height;	     /* window size in points; 0: 1280 x 800 */
+	double speed;	       /* replay: snapshots come speed times faster; 0 or 1: real time */
+	const char *font_path; /* a TTF; NULL: $LRS_FONT, then DejaVu Sans */
+	const char *title;     /* window title; NULL: "lruscope" */
 	/*
 	 * With screenshot: snapshots to take before the frame is rendered (0:
 	 * until the source ends or duration_s passes, at least two so there are

@@ -6,7 +6,7 @@
 
 /* matplotlib's viridis at t = 0, 0.1, ..., 1 (sRGB); interpolated linearly. */
 static const struct lrs_rgb viridis[] = {
-	{ 68, 1, 84 },    { 72, 36, 117 },  { 65, 68, 135 },  { 53, 95, 141 },
+	{ 68, 1, 84 },	  { 72, 36, 117 },  { 65, 68, 135 },  { 53, 95, 141 },
 	{ 42, 120, 142 }, { 33, 145, 140 }, { 34, 168, 132 }, { 68, 191, 112 },
 	{ 122, 209, 81 }, { 189, 223, 38 }, { 253, 231, 37 },
 };
@@ -80,8 +80,8 @@ double lrs_gui_colour__lightness(struct lrs_rgb c)
 
 struct lrs_rgb lrs_gui_colour__text_on(struct lrs_rgb bg)
 {
-	return lrs_gui_colour__lightness(bg) > 55 ? (struct lrs_rgb){ 0, 0, 0 }
-						  : (struct lrs_rgb){ 255, 255, 255 };
+	return lrs_gui_colour__lightness(bg) > 55 ? (struct lrs_rgb){ 0, 0, 0 } :
+						    (struct lrs_rgb){ 255, 255, 255 };
 }
 
 size_t lrs_gui_colour__ticks(double max, double decades, double *out, size_t n)

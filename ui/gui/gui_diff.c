@@ -14,7 +14,7 @@
 #include "ui/gui/gui_internal.h"
 #include "ui/layout.h"
 
-#define DIFF_VALUE_CHARS 10	/* "12.3ms/s" and room */
+#define DIFF_VALUE_CHARS 10 /* "12.3ms/s" and room */
 #define DIFF_RATIO_CHARS 8
 
 struct gui_diff {
@@ -49,7 +49,8 @@ static void ratio_label(char *buf, size_t len, const struct lrs_cmp_row *r)
 /* Dark text on light fills, light on dark. */
 static struct lrs_rgb text_on(struct lrs_rgb bg)
 {
-	return bg.r * 299 + bg.g * 587 + bg.b * 114 > 140000 ? (struct lrs_rgb){ 0, 0, 0 } : LRS_GUI_ACCENT;
+	return bg.r * 299 + bg.g * 587 + bg.b * 114 > 140000 ? (struct lrs_rgb){ 0, 0, 0 } :
+							       LRS_GUI_ACCENT;
 }
 
 static void draw_legend(struct gui_diff *d, int y, int lh, int cw)
@@ -62,13 +63,15 @@ static void draw_legend(struct gui_diff *d, int y, int lh, int cw)
 		int w;
 
 		if (!l)
-			snprintf(label, sizeof(label), "no significant change (p < %g, >= %g%%)", d->cmp->test.alpha,
-				 100 * d->cmp->test.min_change);
+			snprintf(label, sizeof(label), "no significant change (p < %g, >= %g%%)",
+				 d->cmp->test.alpha, 100 * d->cmp->test.min_change);
 		else
-			snprintf(label, sizeof(label), "%s%gx", l > 0 ? ">" : "<", lrs_colour__diverging_low(l));
+			snprintf(label, sizeof(label), "%s%gx", l > 0 ? ">" : "<",
+				 lrs_colour__diverging_low(l));
 		w = lrs_gui_font__width(g->font, label) + cw;
 		if (l) {
-			struct lrs_rgb c = lrs_colour__xterm_rgb(lrs_colour__diverging_style(LRS_COLOUR_256, l).bg);
+			struct lrs_rgb c = lrs_colour__xterm_rgb(
+				lrs_colour__diverging_style(LRS_COLOUR_256, l).bg);
 
 			gui__fill(g, x, y, w, lh, c);
 			gui__text(g, x + cw / 2, y, text_on(c), label, 0);
@@ -91,8 +94,9 @@ static void draw(struct gui_diff *d)
 
 	gui__measure(g);
 	groups = d->grid.nr_columns;
-	if (groups > d->grid.nr_nodes && g->px_w - (int)groups * group_w - 2 * cw < LRS_NAME_MIN_W * cw)
-		groups = d->grid.nr_nodes;	/* no room for "all": the nodes first */
+	if (groups > d->grid.nr_nodes &&
+	    g->px_w - (int)groups * group_w - 2 * cw < LRS_NAME_MIN_W * cw)
+		groups = d->grid.nr_nodes; /* no room for "all": the nodes first */
 	name_w = g->px_w - (int)groups * group_w - 2 * cw;
 	if (name_w > LRS_NAME_MAX_W * cw)
 		name_w = LRS_NAME_MAX_W * cw;
@@ -100,13 +104,15 @@ static void draw(struct gui_diff *d)
 	if (rows_h < 1)
 		rows_h = 1;
 	if (d->top + (size_t)rows_h > d->grid.nr_memcgs)
-		d->top = d->grid.nr_memcgs > (size_t)rows_h ? d->grid.nr_memcgs - (size_t)rows_h : 0;
+		d->top = d->grid.nr_memcgs > (size_t)rows_h ? d->grid.nr_memcgs - (size_t)rows_h :
+							      0;
 
 	gui__colour_set(g, LRS_GUI_BG);
 	SDL_RenderClear(g->ren);
 	gui__textf(g, cw, lh / 2, LRS_GUI_ACCENT, g->px_w - 2 * cw,
-		   "lruscope diff   A: %s (%zu x %.2f s)   B: %s (%zu x %.2f s)   Mann-Whitney U", d->name_a,
-		   cmp->samples_a, cmp->samples_a ? cmp->duration_a_s / (double)cmp->samples_a : 0, d->name_b,
+		   "lruscope diff   A: %s (%zu x %.2f s)   B: %s (%zu x %.2f s)   Mann-Whitney U",
+		   d->name_a, cmp->samples_a,
+		   cmp->samples_a ? cmp->duration_a_s / (double)cmp->samples_a : 0, d->name_b,
 		   cmp->samples_b, cmp->samples_b ? cmp->duration_b_s / (double)cmp->samples_b : 0);
 	draw_legend(d, 2 * lh, lh, cw);
 	y = 4 * lh;
@@ -117,21 +123,24 @@ static void draw(struct gui_diff *d)
 		if (n < d->grid.nr_nodes)
 			gui__textf(g, x, y, LRS_GUI_FAINT, 0, "N%d", d->grid.nodes[n]);
 		else
-			gui__text(g, x, y, LRS_GUI_FAINT, "all", 0);	/* the memcg's sum over its nodes */
+			gui__text(g, x, y, LRS_GUI_FAINT, "all",
+				  0); /* the memcg's sum over its nodes */
 		gui__text_right(g, x + value_w, y, LRS_GUI_FAINT, "A");
 		gui__text_right(g, x + 2 * value_w, y, LRS_GUI_FAINT, "B");
 		gui__text_right(g, x + 2 * value_w + ratio_w, y, LRS_GUI_FAINT, "B/A");
 	}
 	y += lh;
-	for (size_t m = d->top; m < d->grid.nr_memcgs && m < d->top + (size_t)rows_h; m++, y += lh) {
+	for (size_t m = d->top; m < d->grid.nr_memcgs && m < d->top + (size_t)rows_h;
+	     m++, y += lh) {
 		char path[256];
 
 		lrs_fmt__path(path, sizeof(path), d->grid.memcgs[m], name_w / cw);
 		gui__text(g, cw, y, LRS_GUI_TEXT, path, name_w);
 		for (size_t n = 0; n < groups; n++) {
-			const struct lrs_cmp_row *r = n < d->grid.nr_nodes ?
-				lrs_compare__lruvec(cmp, d->grid.memcgs[m], d->grid.nodes[n]) :
-				lrs_compare__memcg(cmp, d->grid.memcgs[m]);
+			const struct lrs_cmp_row *r =
+				n < d->grid.nr_nodes ? lrs_compare__lruvec(cmp, d->grid.memcgs[m],
+									   d->grid.nodes[n]) :
+						       lrs_compare__memcg(cmp, d->grid.memcgs[m]);
 			int x = 2 * cw + name_w + (int)n * group_w;
 			struct lrs_rgb fill;
 
@@ -139,15 +148,20 @@ static void draw(struct gui_diff *d)
 				gui__text_right(g, x + value_w, y, LRS_GUI_FAINT, ".");
 				continue;
 			}
-			gui__text_right(g, x + value_w, y, LRS_GUI_TEXT, lrs_fmt__rate_ns(a, sizeof(a), r->wait.a));
-			gui__text_right(g, x + 2 * value_w, y, LRS_GUI_TEXT, lrs_fmt__rate_ns(b, sizeof(b), r->wait.b));
+			gui__text_right(g, x + value_w, y, LRS_GUI_TEXT,
+					lrs_fmt__rate_ns(a, sizeof(a), r->wait.a));
+			gui__text_right(g, x + 2 * value_w, y, LRS_GUI_TEXT,
+					lrs_fmt__rate_ns(b, sizeof(b), r->wait.b));
 			ratio_label(label, sizeof(label), r);
 			if (ratio_fill(r, &fill)) {
 				gui__fill(g, x + 2 * value_w + cw, y, ratio_w, lh - 1, fill);
-				gui__text_right(g, x + 2 * value_w + ratio_w, y, text_on(fill), label);
+				gui__text_right(g, x + 2 * value_w + ratio_w, y, text_on(fill),
+						label);
 			} else {
 				gui__text_right(g, x + 2 * value_w + ratio_w, y,
-						r->side == LRS_CMP_BOTH ? LRS_GUI_TEXT : LRS_GUI_FAINT, label);
+						r->side == LRS_CMP_BOTH ? LRS_GUI_TEXT :
+									  LRS_GUI_FAINT,
+						label);
 			}
 		}
 	}
@@ -161,13 +175,14 @@ static void draw(struct gui_diff *d)
 			continue;
 		ratio_label(label, sizeof(label), r);
 		gui__textf(g, cw, y, LRS_GUI_TEXT, 0, "total %s: %s -> %s   %s%s", r->name,
-			   lrs_fmt__rate_ns(a, sizeof(a), r->wait.a), lrs_fmt__rate_ns(b, sizeof(b), r->wait.b), label,
+			   lrs_fmt__rate_ns(a, sizeof(a), r->wait.a),
+			   lrs_fmt__rate_ns(b, sizeof(b), r->wait.b), label,
 			   r->wait.significant ? " (significant)" : "");
 		y += lh;
 	}
 	gui__textf(g, cw, g->px_h - lh - lh / 4, LRS_GUI_FAINT, 0,
-		   "q quit   arrows, PgUp/PgDn scroll   %zu significant change%s", cmp->nr_significant,
-		   cmp->nr_significant == 1 ? "" : "s");
+		   "q quit   arrows, PgUp/PgDn scroll   %zu significant change%s",
+		   cmp->nr_significant, cmp->nr_significant == 1 ? "" : "s");
 	SDL_RenderPresent(g->ren);
 }
 

@@ -9,13 +9,13 @@
 #include "ui/gui/gui_font.h"
 
 #define FIRST_GLYPH 32
-#define NR_GLYPHS 95	/* ' ' .. '~' */
+#define NR_GLYPHS 95 /* ' ' .. '~' */
 
 struct lrs_gui_font {
 	TTF_Font *ttf;
 	SDL_Renderer *r;
 	SDL_Texture *atlas;
-	SDL_Rect src[NR_GLYPHS];	/* each glyph's cell in the atlas */
+	SDL_Rect src[NR_GLYPHS]; /* each glyph's cell in the atlas */
 	int advance[NR_GLYPHS];
 	int line_h, ascent;
 };
@@ -69,7 +69,7 @@ static int atlas__build(struct lrs_gui_font *f, char *err, size_t err_len)
 
 		f->src[i] = (SDL_Rect){ x, 0, f->advance[i], f->line_h };
 		if (i == 0)
-			continue;	/* space */
+			continue; /* space */
 		g = TTF_RenderGlyph_Blended(f->ttf, (Uint16)(FIRST_GLYPH + i), white);
 		if (!g)
 			continue;
@@ -101,8 +101,9 @@ int lrs_gui_font__open(struct lrs_gui_font **out, SDL_Renderer *r, const char *p
 
 	*out = NULL;
 	if (!path) {
-		snprintf(err, err_len, "no font found: install fonts-dejavu-core, or pass "
-				       "--font FILE.ttf (or set LRS_FONT)");
+		snprintf(err, err_len,
+			 "no font found: install fonts-dejavu-core, or pass "
+			 "--font FILE.ttf (or set LRS_FONT)");
 		return -ENOENT;
 	}
 	if (!TTF_WasInit() && TTF_Init()) {
@@ -115,8 +116,10 @@ int lrs_gui_font__open(struct lrs_gui_font **out, SDL_Renderer *r, const char *p
 	f->r = r;
 	f->ttf = TTF_OpenFont(path, px);
 	if (!f->ttf) {
-		snprintf(err, err_len, "cannot open font %s: %s; pass --font FILE.ttf (or set "
-				       "LRS_FONT) to use another", path, TTF_GetError());
+		snprintf(err, err_len,
+			 "cannot open font %s: %s; pass --font FILE.ttf (or set "
+			 "LRS_FONT) to use another",
+			 path, TTF_GetError());
 		ret = access(path, R_OK) ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -158,7 +161,8 @@ int lrs_gui_font__char_w(const struct lrs_gui_font *f)
 
 static int glyph(unsigned char ch)
 {
-	return ch >= FIRST_GLYPH && ch < FIRST_GLYPH + NR_GLYPHS ? ch - FIRST_GLYPH : '?' - FIRST_GLYPH;
+	return ch >= FIRST_GLYPH && ch < FIRST_GLYPH + NR_GLYPHS ? ch - FIRST_GLYPH :
+								   '?' - FIRST_GLYPH;
 }
 
 int lrs_gui_font__width(const struct lrs_gui_font *f, const char *s)

@@ -26,10 +26,10 @@ const char *lrs_gui_font__find(const char *path);
  */
 int lrs_gui_font__open(struct lrs_gui_font **out, SDL_Renderer *r, const char *path, int px,
 		       char *err, size_t err_len);
-void lrs_gui_font__close(struct lrs_gui_font *f);	/* accepts NULL */
+void lrs_gui_font__close(struct lrs_gui_font *f); /* accepts NULL */
 
 int lrs_gui_font__line_h(const struct lrs_gui_font *f);
-int lrs_gui_font__char_w(const struct lrs_gui_font *f);	/* advance of '0' */
+int lrs_gui_font__char_w(const struct lrs_gui_font *f); /* advance of '0' */
 int lrs_gui_font__width(const struct lrs_gui_font *f, const char *s);
 
 /*

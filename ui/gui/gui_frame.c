@@ -14,7 +14,7 @@
 #include "ui/keymap.h"
 #include "ui/layout.h"
 
-#define HIST_MIN_SPAN 12	/* buckets the histogram heatmap shows at least */
+#define HIST_MIN_SPAN 12 /* buckets the histogram heatmap shows at least */
 
 static void hist__used(struct lrs_gui *g, const struct lrs_model *model)
 {
@@ -54,14 +54,19 @@ static size_t shown_columns(size_t len, size_t cap)
 void gui__layout(struct lrs_gui *g, const struct lrs_model *model)
 {
 	struct lrs_gui_layout_in in = {
-		.width = g->px_w, .height = g->px_h,
-		.line_h = lrs_gui_font__line_h(g->font), .char_w = lrs_gui_font__char_w(g->font),
-		.pad = (int)lround(8 * g->scale), .nr_nodes = model->nr_nodes,
-		.sel_node_idx = model->sel_node_idx, .first_node = g->first_node,
-		.name_chars = gui__name_chars(model), .nr_lanes = LRS_GUI_MAX_LANES,
+		.width = g->px_w,
+		.height = g->px_h,
+		.line_h = lrs_gui_font__line_h(g->font),
+		.char_w = lrs_gui_font__char_w(g->font),
+		.pad = (int)lround(8 * g->scale),
+		.nr_nodes = model->nr_nodes,
+		.sel_node_idx = model->sel_node_idx,
+		.first_node = g->first_node,
+		.name_chars = gui__name_chars(model),
+		.nr_lanes = LRS_GUI_MAX_LANES,
 		.nr_rows = model->nr_visible,
-		.columns = shown_columns(model->history_len, g->ring_cap ? g->ring_cap
-									 : model->history_cap),
+		.columns = shown_columns(model->history_len,
+					 g->ring_cap ? g->ring_cap : model->history_cap),
 		.hide_side = !g->state.show_detail,
 	};
 	size_t cap;
@@ -121,12 +126,12 @@ static void draw_status(struct lrs_gui *g, const struct lrs_model *model)
 	gui__text_right(g, r->x + r->w, r->y, LRS_GUI_FAINT, buf);
 	if (g->filter.editing)
 		gui__textf(g, r->x, r->y, LRS_GUI_ACCENT, r->w - right_w - 16,
-		      "filter: %s_   (Enter keeps it, Esc restores)", g->filter.text);
+			   "filter: %s_   (Enter keeps it, Esc restores)", g->filter.text);
 	else if (m)
 		gui__text(g, r->x, r->y, LRS_GUI_WARN, m->text, r->w - right_w - 16);
 	else
 		gui__text(g, r->x, r->y, LRS_GUI_FAINT, status_keys(g, model, keys, sizeof(keys)),
-		     r->w - right_w - 16);
+			  r->w - right_w - 16);
 }
 
 static void draw_help(struct lrs_gui *g)
@@ -143,7 +148,8 @@ static void draw_help(struct lrs_gui *g)
 	y = (g->px_h - h) / 2;
 	gui__fill(g, x, y, w, h, LRS_GUI_BG);
 	gui__outline(g, x, y, w, h, 1, LRS_GUI_ACCENT);
-	gui__text(g, x + 2 * cw, y + lh, LRS_GUI_ACCENT, "lruscope gui: keys and mouse", w - 4 * cw);
+	gui__text(g, x + 2 * cw, y + lh, LRS_GUI_ACCENT, "lruscope gui: keys and mouse",
+		  w - 4 * cw);
 	for (size_t i = 0; i < n; i++) {
 		lrs_keymap__help_line(line, sizeof(line), LRS_KEYMAP_GUI, g->replay, 18, i);
 		gui__text(g, x + 2 * cw, y + 3 * lh + (int)i * lh, LRS_GUI_TEXT, line, w - 4 * cw);

@@ -15,12 +15,12 @@
 #define GUI_MSGS 8
 #define GUI_MSG_LEN 256
 #define GUI_MSG_SHOW_S 8.0
-#define GUI_RINGS 40		/* lruvecs whose interval histograms are kept */
+#define GUI_RINGS 40 /* lruvecs whose interval histograms are kept */
 #define GUI_WAITERS 10
 #define GUI_STACKS 3
 #define GUI_HOLDERS 5
-#define GUI_MATRIX 6		/* rows and columns of the side panel's matrix */
-#define GUI_FONT_PT 13		/* text size in points: pixels at scale 1 */
+#define GUI_MATRIX 6   /* rows and columns of the side panel's matrix */
+#define GUI_FONT_PT 13 /* text size in points: pixels at scale 1 */
 #define GUI_DEFAULT_W 1280
 #define GUI_DEFAULT_H 800
 
@@ -36,15 +36,15 @@ struct gui_hist_ring {
 	bool used;
 	uint64_t memcg_id;
 	int node;
-	uint64_t last_use;		/* gui->observed when last tracked */
+	uint64_t last_use; /* gui->observed when last tracked */
 	uint64_t *push;
 	float *interval_s;
 	uint32_t (*hist)[LRS_HIST_BUCKETS];
 };
 
 enum gui_lane_mode {
-	GUI_LANES_HOT,			/* the hottest lruvecs now, in tree order */
-	GUI_LANES_MEMCG,		/* the selected memcg's nodes */
+	GUI_LANES_HOT,	 /* the hottest lruvecs now, in tree order */
+	GUI_LANES_MEMCG, /* the selected memcg's nodes */
 };
 
 struct gui_msg {
@@ -67,49 +67,49 @@ struct lrs_gui {
 	bool headless;
 	SDL_Window *win;
 	SDL_Renderer *ren;
-	SDL_Surface *surface;		/* headless: the frame */
+	SDL_Surface *surface; /* headless: the frame */
 	struct lrs_gui_font *font;
 	int font_px;
-	double scale;			/* drawable pixels per window point */
-	int px_w, px_h;			/* drawable size */
+	double scale;	/* drawable pixels per window point */
+	int px_w, px_h; /* drawable size */
 
-	struct lrs_gui_layout layout;	/* of the last frame */
-	size_t top;			/* first heatmap row shown */
+	struct lrs_gui_layout layout; /* of the last frame */
+	size_t top;		      /* first heatmap row shown */
 	size_t first_node;
 
 	const char *source_name;
 	double interval_s;
-	struct gui_msg msgs[GUI_MSGS];	/* a ring, the newest at nr_msgs - 1 */
+	struct gui_msg msgs[GUI_MSGS]; /* a ring, the newest at nr_msgs - 1 */
 	size_t nr_msgs;
 
-	int mouse_x, mouse_y;		/* drawable pixels */
+	int mouse_x, mouse_y; /* drawable pixels */
 	bool mouse_in;
-	struct lrs_view_state state;	/* pause, side panel, help: the screen's own */
-	struct lrs_filter_edit filter;	/* the filter prompt */
-	bool replay;			/* the source is a recording: the help shows its keys */
+	struct lrs_view_state state;   /* pause, side panel, help: the screen's own */
+	struct lrs_filter_edit filter; /* the filter prompt */
+	bool replay;		       /* the source is a recording: the help shows its keys */
 
 	enum gui_lane_mode lane_mode;
 	struct gui_lane lanes[LRS_GUI_MAX_LANES];
 	size_t nr_lanes;
-	size_t lane_cap;		/* lanes the time heatmap has room for */
-	struct gui_lane hot[LRS_GUI_MAX_LANES];	/* the hottest lately, hottest first */
+	size_t lane_cap;			/* lanes the time heatmap has room for */
+	struct gui_lane hot[LRS_GUI_MAX_LANES]; /* the hottest lately, hottest first */
 	size_t nr_hot;
-	uint64_t hot_pushes;		/* what hot[] was scanned from */
+	uint64_t hot_pushes; /* what hot[] was scanned from */
 	const size_t *hot_view;
 	size_t hot_nr_visible;
 	struct gui_hist_ring rings[GUI_RINGS];
 	size_t ring_cap;
 	uint64_t observed;		/* lrs_gui__observe calls */
-	int hist_used_lo, hist_used_hi;	/* buckets the selected ring uses */
+	int hist_used_lo, hist_used_hi; /* buckets the selected ring uses */
 
 	SDL_Texture *time_tex, *hist_tex, *legend_tex;
 	struct gui_plot_key time_key, hist_key;
-	uint32_t *px;			/* scratch pixels for the plot textures */
+	uint32_t *px; /* scratch pixels for the plot textures */
 	size_t px_cap;
-	double scale_max;		/* top of the shared wait colour scale */
-	double hist_max, hist_decades;	/* the histogram heatmap's scale, waits per second */
+	double scale_max;	       /* top of the shared wait colour scale */
+	double hist_max, hist_decades; /* the histogram heatmap's scale, waits per second */
 
-	double frame_ms;		/* the last frame's draw time */
+	double frame_ms; /* the last frame's draw time */
 	struct lrs_detail_waiter waiters[GUI_WAITERS];
 	struct lrs_detail_stack stacks[GUI_STACKS];
 
@@ -117,8 +117,8 @@ struct lrs_gui {
 	bool matrix_hidden;
 	bool matrix_by_holder;
 	struct lrs_holders_matrix mx;
-	struct lrs_gui_rect mx_cells;	/* the last frame's matrix cells; w, h: one cell's */
-	size_t mx_rows, mx_cols;	/* shown */
+	struct lrs_gui_rect mx_cells; /* the last frame's matrix cells; w, h: one cell's */
+	size_t mx_rows, mx_cols;      /* shown */
 };
 
 /* gui.c */
@@ -148,7 +148,7 @@ int gui__chars_fit(const struct lrs_gui *g, int w);
 uint32_t gui__argb(struct lrs_rgb c);
 int gui__texture_fit(struct lrs_gui *g, SDL_Texture **tex, int w, int h);
 void gui__draw_title(struct lrs_gui *g, const struct lrs_gui_rect *r, const char *title,
-		    const char *note);
+		     const char *note);
 
 /* gui_names.c */
 bool gui__tree_view(const struct lrs_model *model);

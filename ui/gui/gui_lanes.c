@@ -28,7 +28,7 @@ const struct lrs_row *gui__row_by_id(const struct lrs_model *model, uint64_t mem
 	return NULL;
 }
 
-#define LANE_WINDOW 60	/* snapshots a lruvec stays a lane after it was hot */
+#define LANE_WINDOW 60 /* snapshots a lruvec stays a lane after it was hot */
 
 /*
  * How hot a lruvec was lately: its peak over the last LANE_WINDOW snapshots
@@ -42,7 +42,8 @@ static double lane__heat(const struct lrs_model *model, uint64_t memcg_id, int n
 	uint16_t peak = 0;
 
 	for (size_t i = 0; h && i < n; i++) {
-		size_t slot = (model->history_head + model->history_cap - 1 - i) % model->history_cap;
+		size_t slot =
+			(model->history_head + model->history_cap - 1 - i) % model->history_cap;
 
 		if (h->wait_code[slot] > peak)
 			peak = h->wait_code[slot];
@@ -75,14 +76,16 @@ static void hot__scan(struct lrs_gui *gui, const struct lrs_model *model)
 
 			if (!row->cells[i].lruvec)
 				continue;
-			r = lane__heat(model, row->memcg_id, model->nodes[i], row->cells[i].wait_ns_per_s);
+			r = lane__heat(model, row->memcg_id, model->nodes[i],
+				       row->cells[i].wait_ns_per_s);
 			if (!(r > 0) || (n == want && !lane__hotter(r, heat[n - 1])))
 				continue;
 			for (at = n; at > 0 && lane__hotter(r, heat[at - 1]); at--)
 				;
 			if (n < want)
 				n++;
-			memmove(&gui->hot[at + 1], &gui->hot[at], (n - 1 - at) * sizeof(gui->hot[0]));
+			memmove(&gui->hot[at + 1], &gui->hot[at],
+				(n - 1 - at) * sizeof(gui->hot[0]));
 			memmove(&heat[at + 1], &heat[at], (n - 1 - at) * sizeof(heat[0]));
 			gui->hot[at] = (struct gui_lane){ row->memcg_id, model->nodes[i], i };
 			heat[at] = r;
@@ -119,12 +122,14 @@ void gui__lanes_compute(struct lrs_gui *gui, const struct lrs_model *model)
 	n = gui->nr_hot < want ? gui->nr_hot : want;
 	memcpy(gui->lanes, gui->hot, n * sizeof(gui->lanes[0]));
 	for (size_t i = 0; sel && i < n; i++)
-		if (gui->lanes[i].memcg_id == sel->memcg_id && gui->lanes[i].node_idx == model->sel_node_idx)
+		if (gui->lanes[i].memcg_id == sel->memcg_id &&
+		    gui->lanes[i].node_idx == model->sel_node_idx)
 			have_sel = true;
 	if (sel && !have_sel && model->sel_node_idx < model->nr_nodes) {
 		if (n == want)
 			n--;
-		gui->lanes[n++] = (struct gui_lane){ sel->memcg_id, model->nodes[model->sel_node_idx],
+		gui->lanes[n++] = (struct gui_lane){ sel->memcg_id,
+						     model->nodes[model->sel_node_idx],
 						     model->sel_node_idx };
 	}
 	/* tree order: the order of the visible rows, then node */
@@ -167,7 +172,8 @@ void gui__ring_free(struct gui_hist_ring *r)
 /* The ring of (memcg_id, node), taking the least recently tracked one if new. */
 static struct gui_hist_ring *ring__get(struct lrs_gui *gui, uint64_t memcg_id, int node)
 {
-	struct gui_hist_ring *r = (struct gui_hist_ring *)gui__ring(gui, memcg_id, node), *old = NULL;
+	struct gui_hist_ring *r = (struct gui_hist_ring *)gui__ring(gui, memcg_id, node),
+			     *old = NULL;
 
 	if (r)
 		return r;
@@ -182,7 +188,7 @@ static struct gui_hist_ring *ring__get(struct lrs_gui *gui, uint64_t memcg_id, i
 	}
 	r = old;
 	if (r->used && r->last_use == gui->observed)
-		return NULL;	/* every ring is tracked now */
+		return NULL; /* every ring is tracked now */
 	if (!r->push) {
 		r->push = calloc(gui->ring_cap, sizeof(*r->push));
 		r->interval_s = calloc(gui->ring_cap, sizeof(*r->interval_s));
@@ -214,7 +220,8 @@ static void ring__record(struct lrs_gui *gui, const struct lrs_model *model,
 	r->interval_s[slot] = (float)model->interval_s;
 	for (int b = 0; b < LRS_HIST_BUCKETS; b++)
 		r->hist[slot][b] = (uint32_t)(row->cells[node_idx].hist[b] > UINT32_MAX ?
-					      UINT32_MAX : row->cells[node_idx].hist[b]);
+						      UINT32_MAX :
+						      row->cells[node_idx].hist[b]);
 }
 
 void lrs_gui__observe(struct lrs_gui *gui, const struct lrs_model *model)
@@ -238,4 +245,3 @@ void lrs_gui__observe(struct lrs_gui *gui, const struct lrs_model *model)
 			ring__record(gui, model, row, gui->lanes[i].node_idx);
 	}
 }
-

@@ -17,7 +17,7 @@
 #define CELL_MAX_CHARS 16
 #define TOTAL_CHARS 9
 #define AXIS_CHARS 7
-#define LEGEND_LABEL_CHARS 22	/* "wait per second", the zero swatch */
+#define LEGEND_LABEL_CHARS 22 /* "wait per second", the zero swatch */
 
 static int clampi(int v, int lo, int hi)
 {
@@ -102,7 +102,7 @@ static void timemaps__compute(struct lrs_gui_layout *l, const struct lrs_gui_lay
 	if (plot_h > 0 && plot_w > 0) {
 		int n = l->hist_hi - l->hist_lo + 1;
 
-		plot_h -= plot_h % n;	/* every bucket equally tall */
+		plot_h -= plot_h % n; /* every bucket equally tall */
 		l->hist_plot = rect(plot_x, h->y + l->line_h, plot_w, plot_h);
 	} else {
 		l->hist_plot = rect(plot_x, h->y + l->line_h, 0, 0);
@@ -215,8 +215,8 @@ struct lrs_gui_hit lrs_gui_layout__hit(const struct lrs_gui_layout *l, int x, in
 {
 	struct lrs_gui_hit hit = { .part = LRS_GUI_NOTHING };
 
-	if (l->row_h > 0 && y >= l->names.y && y < l->names.y + l->names.h &&
-	    x >= l->names.x && x < l->total_x + l->total_w) {
+	if (l->row_h > 0 && y >= l->names.y && y < l->names.y + l->names.h && x >= l->names.x &&
+	    x < l->total_x + l->total_w) {
 		size_t row = top + (size_t)((y - l->names.y) / l->row_h);
 
 		if (row >= nr_rows)
@@ -262,7 +262,9 @@ struct lrs_gui_hit lrs_gui_layout__hit(const struct lrs_gui_layout *l, int x, in
 	}
 	if (lrs_gui_rect__contains(&l->legend_bar, x, y)) {
 		hit.part = LRS_GUI_LEGEND;
-		hit.t = l->legend_bar.w > 1 ? (double)(x - l->legend_bar.x) / (l->legend_bar.w - 1) : 1;
+		hit.t = l->legend_bar.w > 1 ?
+				(double)(x - l->legend_bar.x) / (l->legend_bar.w - 1) :
+				1;
 		return hit;
 	}
 	if (lrs_gui_rect__contains(&l->side, x, y))
@@ -287,8 +289,8 @@ static void age_label(char *buf, size_t len, double age_s)
 size_t lrs_gui_layout__time_ticks(double span_s, size_t max_ticks, struct lrs_gui_tick *out,
 				  size_t n)
 {
-	static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300,
-					600, 900, 1800, 3600, 7200, 21600, 43200, 86400 };
+	static const double steps[] = { 0.1, 0.2, 0.5, 1,   2,	  5,	10,   15,    30,    60,
+					120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400 };
 	double step = steps[sizeof(steps) / sizeof(steps[0]) - 1];
 	size_t nr = 0;
 
@@ -322,7 +324,8 @@ size_t lrs_gui_layout__bucket_ticks(int lo, int hi, size_t max_ticks, struct lrs
 	/* prefer steps that put labels on round bucket numbers */
 	for (int b = lo + (step - lo % step) % step; b <= hi && nr < n; b += step) {
 		out[nr].frac = (double)(b - lo) / nb;
-		lrs_fmt__ns(out[nr].label, sizeof(out[nr].label), (double)lrs_hist__bucket_low_ns(b));
+		lrs_fmt__ns(out[nr].label, sizeof(out[nr].label),
+			    (double)lrs_hist__bucket_low_ns(b));
 		nr++;
 	}
 	return nr;
@@ -337,8 +340,8 @@ void lrs_gui_layout__bucket_range(int used_lo, int used_hi, int span, int *lo, i
 	if (span > max + 1)
 		span = max + 1;
 	if (used_lo > used_hi) {
-		used_lo = 10;	/* 1us */
-		used_hi = 20;	/* 1ms */
+		used_lo = 10; /* 1us */
+		used_hi = 20; /* 1ms */
 	}
 	*lo = clampi(used_lo - 2, 0, max);
 	*hi = clampi(used_hi + 2, 0, max);

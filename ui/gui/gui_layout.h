@@ -24,19 +24,19 @@ static inline bool lrs_gui_rect__contains(const struct lrs_gui_rect *r, int x, i
 #define LRS_GUI_LANE_MIN_H 3
 
 struct lrs_gui_layout_in {
-	int width, height;		/* drawable pixels */
-	int line_h;			/* a text line, pixels */
-	int char_w;			/* advance of a digit, pixels */
-	int pad;			/* spacing between panels, pixels */
+	int width, height; /* drawable pixels */
+	int line_h;	   /* a text line, pixels */
+	int char_w;	   /* advance of a digit, pixels */
+	int pad;	   /* spacing between panels, pixels */
 	size_t nr_nodes;
-	size_t sel_node_idx;		/* the node column that must be visible */
-	size_t first_node;		/* the current horizontal scroll */
-	int name_chars;			/* longest row name, indentation included */
-	size_t nr_rows;			/* heatmap rows: fewer leave room to the time heatmaps */
-	size_t nr_lanes;		/* time heatmap lanes wanted */
-	size_t columns;			/* time columns (the history ring's capacity) */
-	int hist_lo, hist_hi;		/* wait buckets the histogram heatmap spans */
-	bool hide_side;			/* no side panel (the detail toggle) */
+	size_t sel_node_idx;  /* the node column that must be visible */
+	size_t first_node;    /* the current horizontal scroll */
+	int name_chars;	      /* longest row name, indentation included */
+	size_t nr_rows;	      /* heatmap rows: fewer leave room to the time heatmaps */
+	size_t nr_lanes;      /* time heatmap lanes wanted */
+	size_t columns;	      /* time columns (the history ring's capacity) */
+	int hist_lo, hist_hi; /* wait buckets the histogram heatmap spans */
+	bool hide_side;	      /* no side panel (the detail toggle) */
 };
 
 struct lrs_gui_layout {
@@ -47,9 +47,9 @@ struct lrs_gui_layout {
 
 	/* the heatmap: a title line, column headings, then rows */
 	int colhdr_y;
-	struct lrs_gui_rect names;	/* the memcg column beside the rows */
-	struct lrs_gui_rect grid;	/* the node cells of the rows that fit */
-	int total_x, total_w;		/* the all-nodes column, total_w 0 if none */
+	struct lrs_gui_rect names; /* the memcg column beside the rows */
+	struct lrs_gui_rect grid;  /* the node cells of the rows that fit */
+	int total_x, total_w;	   /* the all-nodes column, total_w 0 if none */
 	int row_h, cell_w;
 	size_t rows_fit;
 	size_t first_node, nr_node_cols;
@@ -58,11 +58,11 @@ struct lrs_gui_layout {
 	struct lrs_gui_rect legend_bar;
 
 	/* the time heatmaps share their x axis: column i of columns */
-	struct lrs_gui_rect time_plot;	/* lanes, newest column at the right */
-	struct lrs_gui_rect time_labels;/* lane names left of the plot */
+	struct lrs_gui_rect time_plot;	 /* lanes, newest column at the right */
+	struct lrs_gui_rect time_labels; /* lane names left of the plot */
 	size_t nr_lanes;
 	int lane_h;
-	struct lrs_gui_rect hist_plot;	/* buckets hist_lo (bottom) .. hist_hi (top) */
+	struct lrs_gui_rect hist_plot; /* buckets hist_lo (bottom) .. hist_hi (top) */
 	struct lrs_gui_rect hist_labels;
 	int hist_lo, hist_hi;
 	size_t columns;
@@ -83,22 +83,22 @@ void lrs_gui_layout__bucket_span(const struct lrs_gui_layout *l, int b, int *y0,
 
 enum lrs_gui_part {
 	LRS_GUI_NOTHING,
-	LRS_GUI_CELL,		/* row, node */
-	LRS_GUI_NAME,		/* row */
-	LRS_GUI_TOTAL,		/* row */
-	LRS_GUI_COLHDR,		/* node */
-	LRS_GUI_LANE,		/* lane, column */
-	LRS_GUI_BUCKET,		/* bucket, column */
-	LRS_GUI_LEGEND,		/* t: 0..1 along the colour bar */
+	LRS_GUI_CELL,	/* row, node */
+	LRS_GUI_NAME,	/* row */
+	LRS_GUI_TOTAL,	/* row */
+	LRS_GUI_COLHDR, /* node */
+	LRS_GUI_LANE,	/* lane, column */
+	LRS_GUI_BUCKET, /* bucket, column */
+	LRS_GUI_LEGEND, /* t: 0..1 along the colour bar */
 	LRS_GUI_SIDE,
 };
 
 struct lrs_gui_hit {
 	enum lrs_gui_part part;
-	size_t row;		/* index into the model's visible rows */
-	size_t node;		/* node index */
+	size_t row;  /* index into the model's visible rows */
+	size_t node; /* node index */
 	size_t lane;
-	size_t column;		/* 0 oldest .. columns - 1 newest */
+	size_t column; /* 0 oldest .. columns - 1 newest */
 	int bucket;
 	double t;
 };

@@ -16,7 +16,7 @@
 #define FRAME_S (1.0 / 60)
 
 struct gui_loop {
-	struct lrs_view_loop view;	/* timing, selection, actions: shared with the TUI */
+	struct lrs_view_loop view; /* timing, selection, actions: shared with the TUI */
 	struct lrs_gui *gui;
 	bool dirty, ended;
 	size_t taken;
@@ -47,7 +47,8 @@ static void loop__filter_key(struct gui_loop *lp, SDL_Keycode key)
 
 	switch (key) {
 	case SDLK_ESCAPE:
-	case SDLK_RETURN: case SDLK_KP_ENTER:
+	case SDLK_RETURN:
+	case SDLK_KP_ENTER:
 		lrs_filter_edit__end(&gui->filter, model, key != SDLK_ESCAPE);
 		SDL_StopTextInput();
 		break;
@@ -57,7 +58,7 @@ static void loop__filter_key(struct gui_loop *lp, SDL_Keycode key)
 	default:
 		return;
 	}
-	gui->hot_pushes = 0;	/* other rows: scan for the hottest again */
+	gui->hot_pushes = 0; /* other rows: scan for the hottest again */
 	gui__lanes_compute(gui, model);
 }
 
@@ -78,13 +79,13 @@ static void loop__action(struct gui_loop *lp, enum lrs_action act)
 	switch (act) {
 	case LRS_ACT_NONE:
 		return;
-	case LRS_ACT_MATRIX:		/* holders' matrix */
+	case LRS_ACT_MATRIX: /* holders' matrix */
 		gui->matrix_hidden = !gui->matrix_hidden;
 		break;
 	case LRS_ACT_MATRIX_COLUMNS:
 		gui->matrix_by_holder = !gui->matrix_by_holder;
 		break;
-	case LRS_ACT_LANES:		/* what the time heatmap shows */
+	case LRS_ACT_LANES: /* what the time heatmap shows */
 		gui->lane_mode = gui->lane_mode == GUI_LANES_HOT ? GUI_LANES_MEMCG : GUI_LANES_HOT;
 		break;
 	default:
@@ -105,7 +106,8 @@ static void loop__click(struct gui_loop *lp, int x, int y, int clicks)
 {
 	struct lrs_gui *gui = lp->gui;
 	struct lrs_model *model = lp->view.model;
-	struct lrs_gui_hit hit = lrs_gui_layout__hit(&gui->layout, x, y, gui->top, model->nr_visible);
+	struct lrs_gui_hit hit =
+		lrs_gui_layout__hit(&gui->layout, x, y, gui->top, model->nr_visible);
 	const struct lrs_row *row = NULL;
 	size_t node = model->sel_node_idx;
 	long vis;
@@ -127,7 +129,7 @@ static void loop__click(struct gui_loop *lp, int x, int y, int clicks)
 			row = gui__row_by_id(model, gui->lanes[hit.lane].memcg_id, &vis);
 			node = gui->lanes[hit.lane].node_idx;
 			if (vis < 0)
-				row = NULL;	/* filtered out of the heatmap */
+				row = NULL; /* filtered out of the heatmap */
 		}
 		break;
 	default:
@@ -139,7 +141,7 @@ static void loop__click(struct gui_loop *lp, int x, int y, int clicks)
 	model->sel_node_idx = node;
 	lp->view.user_moved = true;
 	if (clicks >= 2 && gui->lane_mode == GUI_LANES_HOT)
-		gui->lane_mode = GUI_LANES_MEMCG;	/* a double click shows its nodes over time */
+		gui->lane_mode = GUI_LANES_MEMCG; /* a double click shows its nodes over time */
 	gui__lanes_compute(gui, model);
 	lp->dirty = true;
 }
@@ -226,7 +228,7 @@ static int run__screenshot(struct gui_loop *lp, const struct lrs_gui_opts *opts,
 		if (got == -ENODATA)
 			break;
 		if (recorded && got == 0)
-			SDL_Delay(10);	/* a stream's next line has not come yet */
+			SDL_Delay(10); /* a stream's next line has not come yet */
 	}
 	if (!lp->view.model->prev)
 		lrs_gui__message(lp->gui, "%s gave fewer than two snapshots: no rates to show",
@@ -278,7 +280,7 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 			lp.dirty = true;
 		}
 		if (gui__status_msg(lp.gui) && now - last_draw > 0.5)
-			lp.dirty = true;	/* a message expires */
+			lp.dirty = true; /* a message expires */
 		if (lp.dirty) {
 			lrs_gui__draw(lp.gui, model);
 			last_draw = lrs_now_s();
@@ -293,7 +295,8 @@ int lrs_gui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 				loop__event(&lp, &ev);
 			/* at most 60 frames a second: input arriving faster waits its turn */
 			if (lp.dirty && lrs_now_s() - last_draw < FRAME_S)
-				SDL_Delay((Uint32)((FRAME_S - (lrs_now_s() - last_draw)) * 1000) + 1);
+				SDL_Delay((Uint32)((FRAME_S - (lrs_now_s() - last_draw)) * 1000) +
+					  1);
 		}
 	}
 	if (opts->screenshot) {

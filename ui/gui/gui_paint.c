@@ -93,7 +93,8 @@ int gui__texture_fit(struct lrs_gui *g, SDL_Texture **tex, int w, int h)
 		return 0;
 	if (*tex)
 		SDL_DestroyTexture(*tex);
-	*tex = SDL_CreateTexture(g->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
+	*tex = SDL_CreateTexture(g->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w,
+				 h);
 	if (!*tex)
 		return -1;
 	if ((size_t)w * h > g->px_cap) {
@@ -111,7 +112,7 @@ int gui__texture_fit(struct lrs_gui *g, SDL_Texture **tex, int w, int h)
 }
 
 void gui__draw_title(struct lrs_gui *g, const struct lrs_gui_rect *r, const char *title,
-		    const char *note)
+		     const char *note)
 {
 	int w = gui__text(g, r->x, r->y, LRS_GUI_ACCENT, title, r->w);
 

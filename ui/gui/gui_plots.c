@@ -20,7 +20,8 @@
 void gui__time_build(struct lrs_gui *g, const struct lrs_model *model)
 {
 	const struct lrs_gui_layout *l = &g->layout;
-	struct gui_plot_key key = { .pushes = model->pushes, .plot = l->time_plot,
+	struct gui_plot_key key = { .pushes = model->pushes,
+				    .plot = l->time_plot,
 				    .nr_lanes = l->nr_lanes };
 	const struct lrs_history *hs[LRS_GUI_MAX_LANES];
 	uint32_t bg = gui__argb(LRS_GUI_PANEL);
@@ -61,8 +62,8 @@ void gui__time_build(struct lrs_gui *g, const struct lrs_model *model)
 
 			if (!hs[k])
 				continue;
-			px = gui__argb(lrs_gui_colour__value(lrs_history__at(model, hs[k], (size_t)j), max,
-							LRS_GUI_DECADES));
+			px = gui__argb(lrs_gui_colour__value(
+				lrs_history__at(model, hs[k], (size_t)j), max, LRS_GUI_DECADES));
 			for (int y = y0; y < y1 && y < H; y++)
 				for (int x = x0; x < x1; x++)
 					g->px[y * W + x] = px;
@@ -76,8 +77,10 @@ void gui__hist_build(struct lrs_gui *g, const struct lrs_model *model)
 	const struct lrs_gui_layout *l = &g->layout;
 	const struct gui_hist_ring *r = gui__selected_ring(g, model);
 	const struct lrs_row *sel = lrs_model__selected_row(model);
-	struct gui_plot_key key = { .pushes = model->pushes, .plot = l->hist_plot,
-				    .hist_lo = l->hist_lo, .hist_hi = l->hist_hi };
+	struct gui_plot_key key = { .pushes = model->pushes,
+				    .plot = l->hist_plot,
+				    .hist_lo = l->hist_lo,
+				    .hist_hi = l->hist_hi };
 	uint32_t bg = gui__argb(LRS_GUI_PANEL);
 	double max = 0, min = 0;
 	int W = l->hist_plot.w, H = l->hist_plot.h;
@@ -121,7 +124,8 @@ void gui__hist_build(struct lrs_gui *g, const struct lrs_model *model)
 		if (!h || !(iv > 0) || x1 <= x0)
 			continue;
 		for (int b = l->hist_lo; b <= l->hist_hi; b++) {
-			uint32_t px = gui__argb(lrs_gui_colour__value(h[b] / iv, max, g->hist_decades));
+			uint32_t px =
+				gui__argb(lrs_gui_colour__value(h[b] / iv, max, g->hist_decades));
 			int y0, y1;
 
 			lrs_gui_layout__bucket_span(l, b, &y0, &y1);
@@ -143,7 +147,8 @@ static void draw_time_axis(struct lrs_gui *g, const struct lrs_model *model,
 	size_t n, room = (size_t)(plot->w / (8 * g->layout.char_w));
 	int y = plot->y + plot->h + 1;
 
-	n = lrs_gui_layout__time_ticks((double)g->layout.columns * (iv > 0 ? iv : 1), room, ticks, 16);
+	n = lrs_gui_layout__time_ticks((double)g->layout.columns * (iv > 0 ? iv : 1), room, ticks,
+				       16);
 	for (size_t i = 0; i < n; i++) {
 		int x = plot->x + (int)lround(ticks[i].frac * (plot->w - 1));
 		int w = lrs_gui_font__width(g->font, ticks[i].label);
@@ -162,13 +167,16 @@ void gui__draw_timemap(struct lrs_gui *g, const struct lrs_model *model)
 
 	if (l->timemap.h < 3 * l->line_h)
 		return;
-	gui__draw_title(g, &l->timemap, g->lane_mode == GUI_LANES_HOT ? "hottest lruvecs over time"
-								 : "the selected memcg's nodes over time",
-		   gui__metric_pages(model) ? "   wait per second (the heatmap shows pages: m)"
-				       : "   wait per second, same scale   n switches, click selects");
+	gui__draw_title(g, &l->timemap,
+			g->lane_mode == GUI_LANES_HOT ? "hottest lruvecs over time" :
+							"the selected memcg's nodes over time",
+			gui__metric_pages(model) ?
+				"   wait per second (the heatmap shows pages: m)" :
+				"   wait per second, same scale   n switches, click selects");
 	if (!l->nr_lanes) {
 		gui__text(g, l->time_labels.x, l->timemap.y + l->line_h, LRS_GUI_FAINT,
-		     model->prev ? "no lruvec waited in this interval" : "collecting...", l->timemap.w);
+			  model->prev ? "no lruvec waited in this interval" : "collecting...",
+			  l->timemap.w);
 		return;
 	}
 	if (g->time_tex)
@@ -177,18 +185,21 @@ void gui__draw_timemap(struct lrs_gui *g, const struct lrs_model *model)
 					    l->time_plot.h });
 	for (size_t k = 0; k < l->nr_lanes; k++) {
 		const struct gui_lane *lane = &g->lanes[k];
-		bool is_sel = sel && lane->memcg_id == sel->memcg_id && lane->node_idx == model->sel_node_idx;
+		bool is_sel = sel && lane->memcg_id == sel->memcg_id &&
+			      lane->node_idx == model->sel_node_idx;
 		int y = l->time_plot.y + (int)k * l->lane_h;
 
-		if (l->lane_h >= l->line_h - 3 || k % (size_t)((l->line_h + l->lane_h - 1) / l->lane_h) == 0) {
+		if (l->lane_h >= l->line_h - 3 ||
+		    k % (size_t)((l->line_h + l->lane_h - 1) / l->lane_h) == 0) {
 			gui__lruvec_name(name, sizeof(name), model, lane->memcg_id, lane->node);
 			lrs_fmt__path(buf, sizeof(buf), name, gui__chars_fit(g, l->time_labels.w));
-			gui__text_right(g, l->time_labels.x + l->time_labels.w, y + (l->lane_h - l->line_h) / 2,
-				   is_sel ? LRS_GUI_ACCENT : LRS_GUI_TEXT, buf);
+			gui__text_right(g, l->time_labels.x + l->time_labels.w,
+					y + (l->lane_h - l->line_h) / 2,
+					is_sel ? LRS_GUI_ACCENT : LRS_GUI_TEXT, buf);
 		}
 		if (is_sel)
-			gui__outline(g, l->time_plot.x - 1, y - 1, l->time_plot.w + 2, l->lane_h + 1, 1,
-				LRS_GUI_ACCENT);
+			gui__outline(g, l->time_plot.x - 1, y - 1, l->time_plot.w + 2,
+				     l->lane_h + 1, 1, LRS_GUI_ACCENT);
 	}
 	draw_time_axis(g, model, &l->time_plot);
 }
@@ -204,13 +215,15 @@ void gui__draw_histmap(struct lrs_gui *g, const struct lrs_model *model)
 	if (l->histmap.h < 4 * l->line_h)
 		return;
 	if (sel && model->sel_node_idx < model->nr_nodes)
-		gui__lruvec_name(name, sizeof(name), model, sel->memcg_id, model->nodes[model->sel_node_idx]);
+		gui__lruvec_name(name, sizeof(name), model, sel->memcg_id,
+				 model->nodes[model->sel_node_idx]);
 	else
 		snprintf(name, sizeof(name), "(nothing selected)");
 	snprintf(title, sizeof(title), "wait histogram of %s", name);
 	lrs_fmt__count(a, sizeof(a), g->hist_max);
 	gui__draw_title(g, &l->histmap, title,
-		   g->hist_max > 0 ? "   waits/s per log2 bucket" : "   no waits kept yet for this lruvec");
+			g->hist_max > 0 ? "   waits/s per log2 bucket" :
+					  "   no waits kept yet for this lruvec");
 	if (l->hist_plot.h <= 0)
 		return;
 	if (g->hist_tex)
@@ -220,11 +233,13 @@ void gui__draw_histmap(struct lrs_gui *g, const struct lrs_model *model)
 	room = (size_t)(l->hist_plot.h / (l->line_h + 2));
 	n = lrs_gui_layout__bucket_ticks(l->hist_lo, l->hist_hi, room, ticks, LRS_HIST_BUCKETS);
 	for (size_t i = 0; i < n; i++) {
-		int b = l->hist_lo + (int)lround(ticks[i].frac * (l->hist_hi - l->hist_lo + 1)), y0, y1;
+		int b = l->hist_lo + (int)lround(ticks[i].frac * (l->hist_hi - l->hist_lo + 1)), y0,
+		    y1;
 
 		lrs_gui_layout__bucket_span(l, b, &y0, &y1);
 		gui__fill(g, l->hist_plot.x - 4, y1 - 1, 3, 1, LRS_GUI_FAINT);
-		gui__text_right(g, l->hist_plot.x - 6, y1 - l->line_h / 2 - 1, LRS_GUI_FAINT, ticks[i].label);
+		gui__text_right(g, l->hist_plot.x - 6, y1 - l->line_h / 2 - 1, LRS_GUI_FAINT,
+				ticks[i].label);
 	}
 	draw_time_axis(g, model, &l->hist_plot);
 }

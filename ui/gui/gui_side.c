@@ -57,8 +57,8 @@ static bool draw_causes(struct lrs_gui *g, const struct lrs_model *model,
 	if (!pen__line(p, LRS_GUI_ACCENT, 0, "causes%s", nr ? " (sampled wait)" : ": none sampled"))
 		return false;
 	for (size_t k = 0; k < nr; k++)
-		if (!pen__line(p, order[k] == LRS_CAUSE_UNCLASSIFIED ? LRS_GUI_FAINT : LRS_GUI_TEXT, 1,
-			       "%4.0f%%  %-14s %8s", 100.0 * lrs_causes__share(&c, order[k]),
+		if (!pen__line(p, order[k] == LRS_CAUSE_UNCLASSIFIED ? LRS_GUI_FAINT : LRS_GUI_TEXT,
+			       1, "%4.0f%%  %-14s %8s", 100.0 * lrs_causes__share(&c, order[k]),
 			       lrs_cause__title(order[k]),
 			       lrs_fmt__ns(a, sizeof(a), (double)c.by[order[k]].wait_ns)))
 			return false;
@@ -102,18 +102,20 @@ static bool draw_holders(struct lrs_gui *g, const struct lrs_model *model,
 		lrs_fmt__ns(a, sizeof(a), (double)r->imposed_ns);
 		lrs_fmt__count(b, sizeof(b), (double)r->holds);
 		if (!r->pid) {
-			if (!pen__line(p, LRS_GUI_FAINT, 1, "%7s %5s %5.1f       - (unknown holder)", a,
-				       b, r->holds ? (double)r->waiters / (double)r->holds : 0.0))
+			if (!pen__line(p, LRS_GUI_FAINT, 1,
+				       "%7s %5s %5.1f       - (unknown holder)", a, b,
+				       r->holds ? (double)r->waiters / (double)r->holds : 0.0))
 				return false;
 			continue;
 		}
-		if (!pen__line(p, foreign ? LRS_GUI_WARN : LRS_GUI_TEXT, 1, "%7s %5s %5.1f %7d %-10.10s %s",
-			       a, b, r->holds ? (double)r->waiters / (double)r->holds : 0.0, r->pid,
+		if (!pen__line(p, foreign ? LRS_GUI_WARN : LRS_GUI_TEXT, 1,
+			       "%7s %5s %5.1f %7d %-10.10s %s", a, b,
+			       r->holds ? (double)r->waiters / (double)r->holds : 0.0, r->pid,
 			       r->comm, fitted))
 			return false;
 		path[0] = '\0';
-		for (f0 = st ? lrs_stack_first_caller(st) : 0; st && f0 < st->nr_frames && len < 120;
-		     f0++) {
+		for (f0 = st ? lrs_stack_first_caller(st) : 0;
+		     st && f0 < st->nr_frames && len < 120; f0++) {
 			const char *plus = strchr(st->frames[f0], '+');
 			int fl = plus ? (int)(plus - st->frames[f0]) : (int)strlen(st->frames[f0]);
 
@@ -171,13 +173,15 @@ static bool draw_matrix(struct lrs_gui *g, const struct lrs_model *model, struct
 		for (size_t k = 0; k < nc; k++) {
 			uint64_t v = m->vals[r * LRS_HOLDERS_MATRIX_MAX + k];
 			struct lrs_rgb c = v ? lrs_gui_colour__value((double)v, (double)m->max,
-								     LRS_GUI_DECADES) : LRS_GUI_ZERO;
+								     LRS_GUI_DECADES) :
+					       LRS_GUI_ZERO;
 			int x = x0 + (int)k * cell_w;
 
 			gui__fill(g, x + 1, p->y + 1, cell_w - 2, lh - 2, c);
 			if (v)
-				gui__text_right(g, x + cell_w - cw / 2, p->y, lrs_gui_colour__text_on(c),
-					   lrs_fmt__ns(buf, sizeof(buf), (double)v));
+				gui__text_right(g, x + cell_w - cw / 2, p->y,
+						lrs_gui_colour__text_on(c),
+						lrs_fmt__ns(buf, sizeof(buf), (double)v));
 		}
 		p->y += lh;
 	}
@@ -203,7 +207,8 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 		pen__line(&p, LRS_GUI_FAINT, 0, "nothing selected: click a cell");
 		return;
 	}
-	gui__lruvec_name(name, sizeof(name), model, row->memcg_id, model->nodes[model->sel_node_idx]);
+	gui__lruvec_name(name, sizeof(name), model, row->memcg_id,
+			 model->nodes[model->sel_node_idx]);
 	pen__line(&p, LRS_GUI_ACCENT, 0, "%s", name);
 	if (!lv) {
 		pen__line(&p, LRS_GUI_FAINT, 0, "this memcg has no lruvec on this node");
@@ -220,12 +225,17 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 		  (lrs_fmt__count(a, sizeof(a), cell->contended_per_s), strcat(a, "/s")),
 		  (unsigned long long)cell->contended);
 	pen__line(&p, LRS_GUI_TEXT, 0, "avg wait   %-9s max %s",
-		  cell->contended ? lrs_fmt__ns(a, sizeof(a), (double)cell->wait_ns / cell->contended)
-				  : "-",
+		  cell->contended ?
+			  lrs_fmt__ns(a, sizeof(a), (double)cell->wait_ns / cell->contended) :
+			  "-",
 		  lrs_fmt__ns(b, sizeof(b), (double)lv->counters.wait_max_ns));
 	pen__line(&p, LRS_GUI_TEXT, 0, "p50 / p99  %s / %s",
-		  cell->contended ? lrs_fmt__ns(c, sizeof(c), (double)lrs_hist__quantile_ns(cell->hist, 0.5)) : "-",
-		  cell->contended ? lrs_fmt__ns(d, sizeof(d), (double)lrs_hist__quantile_ns(cell->hist, 0.99)) : "-");
+		  cell->contended ? lrs_fmt__ns(c, sizeof(c),
+						(double)lrs_hist__quantile_ns(cell->hist, 0.5)) :
+				    "-",
+		  cell->contended ? lrs_fmt__ns(d, sizeof(d),
+						(double)lrs_hist__quantile_ns(cell->hist, 0.99)) :
+				    "-");
 	pen__gap(&p);
 
 	if (!draw_causes(g, model, cell, &p))
@@ -235,8 +245,8 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 	nw = lrs_detail__top_waiters(model, cell, g->waiters, GUI_WAITERS);
 	pen__line(&p, LRS_GUI_ACCENT, 0, "waiters%s", nw ? "" : ": none in this interval");
 	if (nw)
-		pen__line(&p, LRS_GUI_FAINT, 1, "%7s %-12s %8s %5s  %s", "pid", "comm", "wait", "count",
-			  "memcg");
+		pen__line(&p, LRS_GUI_FAINT, 1, "%7s %-12s %8s %5s  %s", "pid", "comm", "wait",
+			  "count", "memcg");
 	for (size_t i = 0; i < nw; i++) {
 		const struct lrs_waiter *w = g->waiters[i].waiter;
 		bool foreign = w->memcg_id && w->memcg_id != lv->memcg_id;
@@ -246,9 +256,11 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 		/* the waiter's memcg: its tail, what tells memcgs apart */
 		gui__sanitize(memcg, sizeof(memcg), w->memcg ? w->memcg : "?");
 		lrs_fmt__path(fitted, sizeof(fitted), memcg, gui__chars_fit(g, p.w) - 38);
-		if (!pen__line(&p, foreign ? LRS_GUI_WARN : LRS_GUI_TEXT, 1, "%7d %-12.12s %8s %5s  %s",
-			       w->pid, w->comm, lrs_fmt__ns(a, sizeof(a), (double)g->waiters[i].wait_ns),
-			       lrs_fmt__count(b, sizeof(b), (double)g->waiters[i].contended), fitted))
+		if (!pen__line(&p, foreign ? LRS_GUI_WARN : LRS_GUI_TEXT, 1,
+			       "%7d %-12.12s %8s %5s  %s", w->pid, w->comm,
+			       lrs_fmt__ns(a, sizeof(a), (double)g->waiters[i].wait_ns),
+			       lrs_fmt__count(b, sizeof(b), (double)g->waiters[i].contended),
+			       fitted))
 			return;
 	}
 	pen__gap(&p);
@@ -279,7 +291,8 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 			pen__line(&p, LRS_GUI_FAINT, 3, "stack %d: no frames", g->stacks[i].id);
 			continue;
 		}
-		for (f0 = lrs_stack_first_caller(st); f0 < st->nr_frames && shown < 5; f0++, shown++)
+		for (f0 = lrs_stack_first_caller(st); f0 < st->nr_frames && shown < 5;
+		     f0++, shown++)
 			if (!pen__line(&p, LRS_GUI_FAINT, 3, "%s", st->frames[f0]))
 				return;
 	}
@@ -295,18 +308,19 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 		for (int i = 0; i < LRS_NR_LRU_LISTS; i++) {
 			int y = p.y, bw = (int)((double)(p.w - 45 * cw) * lv->lru_pages[i] / max);
 
-			if (!pen__line(&p, LRS_GUI_TEXT, 1, "%-14s %8llu pages %8.1f MiB", lrs_lru_list_names[i],
-				       (unsigned long long)lv->lru_pages[i],
+			if (!pen__line(&p, LRS_GUI_TEXT, 1, "%-14s %8llu pages %8.1f MiB",
+				       lrs_lru_list_names[i], (unsigned long long)lv->lru_pages[i],
 				       lv->lru_pages[i] * 4096.0 / (1 << 20)))
 				return;
 			if (bw > 0)
 				gui__fill(g, p.x + 45 * cw, y + 3, bw, g->layout.line_h - 6,
-				     lrs_gui_colour__map(0.35));
+					  lrs_gui_colour__map(0.35));
 		}
 	}
 	pen__gap(&p);
 
-	pen__line(&p, LRS_GUI_ACCENT, 0, "other locks%s", model->nr_others ? "" : ": none contended");
+	pen__line(&p, LRS_GUI_ACCENT, 0, "other locks%s",
+		  model->nr_others ? "" : ": none contended");
 	for (size_t i = 0; i < model->nr_others && i < 5; i++)
 		if (!pen__line(&p, LRS_GUI_TEXT, 1, "%-10s %s",
 			       lrs_fmt__rate_ns(a, sizeof(a), model->others[i].wait_ns_per_s),

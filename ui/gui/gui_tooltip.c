@@ -42,7 +42,8 @@ static size_t tooltip__lines(struct lrs_gui *g, const struct lrs_model *model,
 		if (cell->contended)
 			snprintf(lines[n++], TOOLTIP_W, "avg wait %s, p99 %s",
 				 lrs_fmt__ns(a, sizeof(a), (double)cell->wait_ns / cell->contended),
-				 lrs_fmt__ns(b, sizeof(b), (double)lrs_hist__quantile_ns(cell->hist, 0.99)));
+				 lrs_fmt__ns(b, sizeof(b),
+					     (double)lrs_hist__quantile_ns(cell->hist, 0.99)));
 		snprintf(lines[n++], TOOLTIP_W, "max wait %s since start",
 			 lrs_fmt__ns(c, sizeof(c), (double)cell->lruvec->counters.wait_max_ns));
 		break;
@@ -83,17 +84,19 @@ static size_t tooltip__lines(struct lrs_gui *g, const struct lrs_model *model,
 	case LRS_GUI_BUCKET: {
 		float iv = 0;
 		const uint32_t *h = gui__ring_column(g, gui__selected_ring(g, model),
-						gui__column_push(g, model, hit->column), &iv);
+						     gui__column_push(g, model, hit->column), &iv);
 		size_t age = g->layout.columns - 1 - hit->column;
 
 		snprintf(lines[n++], TOOLTIP_W, "waits of %s to %s",
 			 lrs_fmt__ns(a, sizeof(a), (double)lrs_hist__bucket_low_ns(hit->bucket)),
-			 lrs_fmt__ns(b, sizeof(b), (double)lrs_hist__bucket_low_ns(hit->bucket + 1)));
+			 lrs_fmt__ns(b, sizeof(b),
+				     (double)lrs_hist__bucket_low_ns(hit->bucket + 1)));
 		if (!h) {
 			snprintf(lines[n++], TOOLTIP_W, "not kept this far back");
 			break;
 		}
-		snprintf(lines[n++], TOOLTIP_W, "%u in the interval (%s/s), %.0fs ago", h[hit->bucket],
+		snprintf(lines[n++], TOOLTIP_W, "%u in the interval (%s/s), %.0fs ago",
+			 h[hit->bucket],
 			 lrs_fmt__count(c, sizeof(c), iv > 0 ? h[hit->bucket] / iv : 0),
 			 (double)age * model->interval_s);
 		break;
@@ -102,7 +105,9 @@ static size_t tooltip__lines(struct lrs_gui *g, const struct lrs_model *model,
 		if (gui__heat_max(g, model) > 0)
 			snprintf(lines[n++], TOOLTIP_W, "this colour: %s",
 				 gui__heat_fmt(a, sizeof(a), model,
-					  lrs_gui_colour__value_at(hit->t, gui__heat_max(g, model), LRS_GUI_DECADES)));
+					       lrs_gui_colour__value_at(hit->t,
+									gui__heat_max(g, model),
+									LRS_GUI_DECADES)));
 		break;
 	default:
 		break;
@@ -135,6 +140,6 @@ void gui__draw_tooltip(struct lrs_gui *g, const struct lrs_model *model)
 	gui__fill(g, box.x, box.y, box.w, box.h, LRS_GUI_BG);
 	gui__outline(g, box.x, box.y, box.w, box.h, 1, LRS_GUI_FAINT);
 	for (size_t i = 0; i < n; i++)
-		gui__text(g, box.x + pad, box.y + pad + (int)i * lh, i ? LRS_GUI_TEXT : LRS_GUI_ACCENT,
-		     lines[i], 0);
+		gui__text(g, box.x + pad, box.y + pad + (int)i * lh,
+			  i ? LRS_GUI_TEXT : LRS_GUI_ACCENT, lines[i], 0);
 }

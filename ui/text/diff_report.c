@@ -57,11 +57,12 @@ static void text_row(FILE *f, const struct lrs_cmp_row *r)
 	char wa[16], wb[16], wr[16], wp[16], ca[16], cb[16], cr[16], cp[16];
 	bool node_lock = r->kind == LRS_CMP_LRUVEC && !strcmp(r->name, LRS_NODE_LOCK_MEMCG);
 
-
 	fprintf(f, "%10s %10s %7s %7s  %8s %8s %7s %7s   %s",
-		lrs_fmt__rate_ns(wa, sizeof(wa), r->wait.a), lrs_fmt__rate_ns(wb, sizeof(wb), r->wait.b),
+		lrs_fmt__rate_ns(wa, sizeof(wa), r->wait.a),
+		lrs_fmt__rate_ns(wb, sizeof(wb), r->wait.b),
 		fmt_ratio(wr, sizeof(wr), r->wait.ratio), fmt_p(wp, sizeof(wp), &r->wait),
-		lrs_fmt__count(ca, sizeof(ca), r->contended.a), lrs_fmt__count(cb, sizeof(cb), r->contended.b),
+		lrs_fmt__count(ca, sizeof(ca), r->contended.a),
+		lrs_fmt__count(cb, sizeof(cb), r->contended.b),
 		fmt_ratio(cr, sizeof(cr), r->contended.ratio), fmt_p(cp, sizeof(cp), &r->contended),
 		node_lock ? "" : r->name);
 	if (node_lock)
@@ -87,9 +88,10 @@ static void text_causes(FILE *f, const struct lrs_cmp_row *r)
 		snprintf(sa, sizeof(sa), "%.0f%%", 100 * c->share_a);
 		snprintf(sb, sizeof(sb), "%.0f%%", 100 * c->share_b);
 		fprintf(f, "%10s %10s %7s %7s  %8s %8s %7s %7s     cause: %s",
-			lrs_fmt__rate_ns(wa, sizeof(wa), c->wait.a), lrs_fmt__rate_ns(wb, sizeof(wb), c->wait.b),
-			fmt_ratio(wr, sizeof(wr), c->wait.ratio), fmt_p(wp, sizeof(wp), &c->wait), sa, sb, "", "",
-			lrs_cause__title(c->cause));
+			lrs_fmt__rate_ns(wa, sizeof(wa), c->wait.a),
+			lrs_fmt__rate_ns(wb, sizeof(wb), c->wait.b),
+			fmt_ratio(wr, sizeof(wr), c->wait.ratio), fmt_p(wp, sizeof(wp), &c->wait),
+			sa, sb, "", "", lrs_cause__title(c->cause));
 		if (c->side != LRS_CMP_BOTH)
 			fprintf(f, " (sampled %s)", side_name(c->side));
 		fputc('\n', f);
@@ -97,13 +99,13 @@ static void text_causes(FILE *f, const struct lrs_cmp_row *r)
 }
 
 /* The heading and the rows of one kind, in the comparison's order; returns the rows. */
-static size_t text_section(FILE *f, const struct lrs_compare *cmp, enum lrs_cmp_kind kind, const char *bold,
-			   const char *off, const char *what)
+static size_t text_section(FILE *f, const struct lrs_compare *cmp, enum lrs_cmp_kind kind,
+			   const char *bold, const char *off, const char *what)
 {
 	size_t n = 0;
 
-	fprintf(f, "\n%s%10s %10s %7s %7s  %8s %8s %7s %7s   %s%s\n", bold, "wait/s A", "wait/s B", "B/A", "p",
-		"cont/s A", "cont/s B", "B/A", "p", what, off);
+	fprintf(f, "\n%s%10s %10s %7s %7s  %8s %8s %7s %7s   %s%s\n", bold, "wait/s A", "wait/s B",
+		"B/A", "p", "cont/s A", "cont/s B", "B/A", "p", what, off);
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		if (cmp->rows[i].kind != kind)
 			continue;
@@ -114,14 +116,15 @@ static size_t text_section(FILE *f, const struct lrs_compare *cmp, enum lrs_cmp_
 	return n;
 }
 
-static void text_side(FILE *f, const char *label, const struct lrs_diff_input *in, double duration_s,
-		      size_t samples, size_t pauses)
+static void text_side(FILE *f, const char *label, const struct lrs_diff_input *in,
+		      double duration_s, size_t samples, size_t pauses)
 {
-	fprintf(f, "%s: %s, Linux %s, %zu interval%s of %.2f s", label, in->name, in->kernel[0] ? in->kernel : "?",
-		samples, samples == 1 ? "" : "s", interval_s(duration_s, samples));
+	fprintf(f, "%s: %s, Linux %s, %zu interval%s of %.2f s", label, in->name,
+		in->kernel[0] ? in->kernel : "?", samples, samples == 1 ? "" : "s",
+		interval_s(duration_s, samples));
 	if (pauses)
-		fprintf(f, " (%zu pause%s over %dx the interval left out)", pauses, pauses == 1 ? "" : "s",
-			LRS_COMPARE_PAUSE_FACTOR);
+		fprintf(f, " (%zu pause%s over %dx the interval left out)", pauses,
+			pauses == 1 ? "" : "s", LRS_COMPARE_PAUSE_FACTOR);
 	fputc('\n', f);
 }
 
@@ -142,15 +145,18 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	fprintf(f, "%slruscope diff%s: B compared with A, per interval rates\n", bold, off);
 	text_side(f, "A", a, cmp->duration_a_s, cmp->samples_a, cmp->pauses_a);
 	text_side(f, "B", b, cmp->duration_b_s, cmp->samples_b, cmp->pauses_b);
-	fprintf(f, "test: Mann-Whitney U over each interval's rate, two-sided; * significant: p < %g and a "
-		"change of at least %g%% (- not tested: under %d intervals, or one side only)\n", cmp->test.alpha,
-		100 * cmp->test.min_change, LRS_COMPARE_MIN_SAMPLES);
+	fprintf(f,
+		"test: Mann-Whitney U over each interval's rate, two-sided; * significant: p < %g and a "
+		"change of at least %g%% (- not tested: under %d intervals, or one side only)\n",
+		cmp->test.alpha, 100 * cmp->test.min_change, LRS_COMPARE_MIN_SAMPLES);
 	if (any_causes(cmp))
-		fprintf(f, "causes: under an lruvec, each kernel path of its sampled waiting stacks: the sampled "
+		fprintf(f,
+			"causes: under an lruvec, each kernel path of its sampled waiting stacks: the sampled "
 			"wait/s (a part of the wait), B/A and p in the wait columns, its share of the sampled wait "
 			"in A and B in the cont/s columns (- not tested: no stack sampled on a side)\n");
 	if (few_samples(cmp))
-		fprintf(f, "note: under %d intervals on a side, a correlation between neighbouring intervals "
+		fprintf(f,
+			"note: under %d intervals on a side, a correlation between neighbouring intervals "
 			"cannot be judged and would make p too small: record longer for a firmer answer\n",
 			LRS_COMPARE_FEW_SAMPLES);
 
@@ -163,7 +169,7 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	}
 	for (size_t i = 0; i < cmp->nr_rows; i++)
 		memcgs += cmp->rows[i].kind == LRS_CMP_MEMCG;
-	if (memcgs)	/* only those that waited on more than one node */
+	if (memcgs) /* only those that waited on more than one node */
 		text_section(f, cmp, LRS_CMP_MEMCG, bold, off, "memcg (its lruvecs on all nodes)");
 	lruvecs = text_section(f, cmp, LRS_CMP_LRUVEC, bold, off, "lruvec (memcg@node)");
 	if (!lruvecs)
@@ -174,11 +180,12 @@ static void write_text(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 
 	fputc('\n', f);
 	if (cmp->nr_significant)
-		fprintf(f, "%s%zu significant change%s%s (p < %g, at least %g%%)", bold, cmp->nr_significant,
-			cmp->nr_significant == 1 ? "" : "s", off, cmp->test.alpha, 100 * cmp->test.min_change);
+		fprintf(f, "%s%zu significant change%s%s (p < %g, at least %g%%)", bold,
+			cmp->nr_significant, cmp->nr_significant == 1 ? "" : "s", off,
+			cmp->test.alpha, 100 * cmp->test.min_change);
 	else
-		fprintf(f, "%sno significant change%s (p < %g, at least %g%%)", bold, off, cmp->test.alpha,
-			100 * cmp->test.min_change);
+		fprintf(f, "%sno significant change%s (p < %g, at least %g%%)", bold, off,
+			cmp->test.alpha, 100 * cmp->test.min_change);
 	fprintf(f, " among ");
 	if (memcgs)
 		fprintf(f, "%zu memcg%s on several nodes, ", memcgs, memcgs == 1 ? "" : "s");
@@ -197,17 +204,17 @@ static void json_metric(struct lrs_json *j, const char *key, const struct lrs_cm
 	lrs_json__dbl(j, m->a);
 	lrs_json__key(j, "b");
 	lrs_json__dbl(j, m->b);
-	lrs_json__key(j, "ratio");	/* null: A was 0 */
+	lrs_json__key(j, "ratio"); /* null: A was 0 */
 	lrs_json__dbl(j, m->ratio);
-	lrs_json__key(j, "p");		/* null: not tested */
+	lrs_json__key(j, "p"); /* null: not tested */
 	lrs_json__dbl(j, m->p);
 	lrs_json__key(j, "significant");
 	lrs_json__bool(j, m->significant);
 	lrs_json__obj_end(j);
 }
 
-static void json_side(struct lrs_json *j, const char *key, const struct lrs_diff_input *in, double duration_s,
-		      size_t samples, size_t pauses)
+static void json_side(struct lrs_json *j, const char *key, const struct lrs_diff_input *in,
+		      double duration_s, size_t samples, size_t pauses)
 {
 	lrs_json__key(j, key);
 	lrs_json__obj_begin(j);
@@ -239,7 +246,7 @@ static void json_causes(struct lrs_json *j, const struct lrs_cmp_row *r)
 		lrs_json__str(j, lrs_cause__key(c->cause));
 		lrs_json__key(j, "title");
 		lrs_json__str(j, lrs_cause__title(c->cause));
-		lrs_json__key(j, "side");	/* where its stacks were sampled */
+		lrs_json__key(j, "side"); /* where its stacks were sampled */
 		lrs_json__str(j, json_sides[c->side]);
 		lrs_json__key(j, "share_a");
 		lrs_json__dbl(j, c->share_a);
@@ -262,8 +269,10 @@ static void json_rows(struct lrs_json *j, const struct lrs_compare *cmp, enum lr
 		if (r->kind != kind)
 			continue;
 		lrs_json__obj_begin(j);
-		lrs_json__key(j, kind == LRS_CMP_LRUVEC || kind == LRS_CMP_MEMCG || kind == LRS_CMP_WAITER ?
-				 "memcg" : "name");
+		lrs_json__key(j, kind == LRS_CMP_LRUVEC || kind == LRS_CMP_MEMCG ||
+						 kind == LRS_CMP_WAITER ?
+					 "memcg" :
+					 "name");
 		lrs_json__str(j, r->name);
 		if (kind == LRS_CMP_LRUVEC || kind == LRS_CMP_NODE) {
 			lrs_json__key(j, "node");
@@ -295,11 +304,11 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__bool(&j, true);
 	lrs_json__key(&j, "alpha");
 	lrs_json__dbl(&j, cmp->test.alpha);
-	lrs_json__key(&j, "min_change");	/* 0.1: 10% either way */
+	lrs_json__key(&j, "min_change"); /* 0.1: 10% either way */
 	lrs_json__dbl(&j, cmp->test.min_change);
 	lrs_json__key(&j, "min_samples");
 	lrs_json__u64(&j, LRS_COMPARE_MIN_SAMPLES);
-	lrs_json__key(&j, "few_samples");	/* the text's note */
+	lrs_json__key(&j, "few_samples"); /* the text's note */
 	lrs_json__bool(&j, few_samples(cmp));
 	json_side(&j, "a", a, cmp->duration_a_s, cmp->samples_a, cmp->pauses_a);
 	json_side(&j, "b", b, cmp->duration_b_s, cmp->samples_b, cmp->pauses_b);
@@ -308,11 +317,11 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 	lrs_json__key(&j, "never_contended");
 	lrs_json__u64(&j, cmp->nr_idle);
 	json_rows(&j, cmp, LRS_CMP_TOTAL, "totals");
-	lrs_json__key(&j, "node_locks");	/* a side has them: nodes and waiting_memcgs filled */
+	lrs_json__key(&j, "node_locks"); /* a side has them: nodes and waiting_memcgs filled */
 	lrs_json__bool(&j, cmp->node_locks);
 	json_rows(&j, cmp, LRS_CMP_NODE, "nodes");
 	json_rows(&j, cmp, LRS_CMP_WAITER, "waiting_memcgs");
-	json_rows(&j, cmp, LRS_CMP_MEMCG, "memcgs");	/* those that waited on several nodes */
+	json_rows(&j, cmp, LRS_CMP_MEMCG, "memcgs"); /* those that waited on several nodes */
 	json_rows(&j, cmp, LRS_CMP_LRUVEC, "lruvecs");
 	json_rows(&j, cmp, LRS_CMP_LOCK, "other_locks");
 	lrs_json__obj_end(&j);
@@ -320,7 +329,8 @@ static void write_json(const struct lrs_compare *cmp, const struct lrs_diff_inpu
 }
 
 int lrs_diff_report__write(const struct lrs_compare *cmp, const struct lrs_diff_input *a,
-			   const struct lrs_diff_input *b, const struct lrs_diff_report_opts *opts, FILE *f)
+			   const struct lrs_diff_input *b, const struct lrs_diff_report_opts *opts,
+			   FILE *f)
 {
 	if (opts->json)
 		write_json(cmp, a, b, f);

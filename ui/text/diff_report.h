@@ -10,13 +10,13 @@
 
 /* One side of the comparison as the reader found it. */
 struct lrs_diff_input {
-	const char *name;	/* the file as given */
-	char kernel[64];	/* of its first snapshot */
+	const char *name; /* the file as given */
+	char kernel[64];  /* of its first snapshot */
 };
 
 struct lrs_diff_report_opts {
-	bool json;		/* else text */
-	bool color;		/* text: bold headings */
+	bool json;  /* else text */
+	bool color; /* text: bold headings */
 };
 
 /*
@@ -26,6 +26,7 @@ struct lrs_diff_report_opts {
  * facts (docs/lruscope.8). 0 or -EIO.
  */
 int lrs_diff_report__write(const struct lrs_compare *cmp, const struct lrs_diff_input *a,
-			   const struct lrs_diff_input *b, const struct lrs_diff_report_opts *opts, FILE *f);
+			   const struct lrs_diff_input *b, const struct lrs_diff_report_opts *opts,
+			   FILE *f);
 
 #endif

@@ -8,15 +8,16 @@
 
 const char *lrs_expo__content_type(enum lrs_expo_format fmt)
 {
-	return fmt == LRS_EXPO_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-					   : "text/plain; version=0.0.4; charset=utf-8";
+	return fmt == LRS_EXPO_OPENMETRICS ?
+		       "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+		       "text/plain; version=0.0.4; charset=utf-8";
 }
 
 enum lrs_expo_format lrs_expo__negotiate(const char *accept)
 {
 	/* Prometheus asks for OpenMetrics first; curl and browsers take anything */
-	return accept && strstr(accept, "application/openmetrics-text") ? LRS_EXPO_OPENMETRICS
-									: LRS_EXPO_PROMETHEUS;
+	return accept && strstr(accept, "application/openmetrics-text") ? LRS_EXPO_OPENMETRICS :
+									  LRS_EXPO_PROMETHEUS;
 }
 
 enum family_type { COUNTER, GAUGE, HISTOGRAM };
@@ -113,13 +114,15 @@ static void write_lruvec_locks(FILE *f, const struct lrs_exposition *e, enum lrs
 			continue;
 		for (int k = 0; k < LRS_HIST_BUCKETS; k++)
 			all += lv->counters.hist[k];
-		for (int le = LRS_EXPO_LE_FIRST_LOG2; le <= LRS_EXPO_LE_LAST_LOG2; le += LRS_EXPO_LE_STEP_LOG2) {
+		for (int le = LRS_EXPO_LE_FIRST_LOG2; le <= LRS_EXPO_LE_LAST_LOG2;
+		     le += LRS_EXPO_LE_STEP_LOG2) {
 			/* hist[k] holds waits in [2^k, 2^(k+1)) ns: all of them are below 2^le when k < le */
 			for (; b < le && b < LRS_HIST_BUCKETS; b++)
 				below += lv->counters.hist[b];
 			fputs("lruscope_lruvec_lock_wait_duration_seconds_bucket", f);
 			lruvec_labels(f, lv->memcg, lv->node);
-			fprintf(f, ",le=\"%.9g\"} %" PRIu64 "\n", (double)(1ULL << le) * 1e-9, below);
+			fprintf(f, ",le=\"%.9g\"} %" PRIu64 "\n", (double)(1ULL << le) * 1e-9,
+				below);
 		}
 		fputs("lruscope_lruvec_lock_wait_duration_seconds_bucket", f);
 		lruvec_labels(f, lv->memcg, lv->node);
@@ -127,7 +130,8 @@ static void write_lruvec_locks(FILE *f, const struct lrs_exposition *e, enum lrs
 		fputs("lruscope_lruvec_lock_wait_duration_seconds_count", f);
 		lruvec_labels(f, lv->memcg, lv->node);
 		fprintf(f, "} %" PRIu64 "\n", all);
-		lruvec_ns(f, "lruscope_lruvec_lock_wait_duration_seconds_sum", lv, lv->counters.wait_ns);
+		lruvec_ns(f, "lruscope_lruvec_lock_wait_duration_seconds_sum", lv,
+			  lv->counters.wait_ns);
 	}
 }
 
@@ -160,7 +164,8 @@ static void write_pages(FILE *f, const struct lrs_exposition *e, enum lrs_expo_f
 		for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
 			fputs("lruscope_lru_pages", f);
 			lruvec_labels(f, lv->memcg, lv->node);
-			fprintf(f, ",lru=\"%s\"} %" PRIu64 "\n", lrs_lru_list_names[l], lv->lru_pages[l]);
+			fprintf(f, ",lru=\"%s\"} %" PRIu64 "\n", lrs_lru_list_names[l],
+				lv->lru_pages[l]);
 		}
 	}
 }
@@ -215,14 +220,16 @@ static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_fo
 	family(f, fmt, "lruscope_lost_events", COUNTER, NULL,
 	       "Lock events the collector could not account, by reason.");
 	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
-		fprintf(f, "lruscope_lost_events_total{reason=\"%s\"} %" PRIu64 "\n", reasons[i], lost[i]);
+		fprintf(f, "lruscope_lost_events_total{reason=\"%s\"} %" PRIu64 "\n", reasons[i],
+			lost[i]);
 	if (s->bpf_cost.known) {
 		family(f, fmt, "lruscope_bpf_run_seconds", COUNTER, "seconds",
 		       "CPU time the kernel spent in lruscope's BPF programs.");
 		fputs("lruscope_bpf_run_seconds_total ", f);
 		seconds(f, s->bpf_cost.run_ns);
 		fputc('\n', f);
-		family(f, fmt, "lruscope_bpf_runs", COUNTER, NULL, "Runs of lruscope's BPF programs.");
+		family(f, fmt, "lruscope_bpf_runs", COUNTER, NULL,
+		       "Runs of lruscope's BPF programs.");
 		fprintf(f, "lruscope_bpf_runs_total %" PRIu64 "\n", s->bpf_cost.runs);
 	}
 	family(f, fmt, "lruscope_process_cpu_seconds", COUNTER, "seconds",
@@ -248,7 +255,8 @@ static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_fo
 		       "Failed writes of the --textfile file.");
 		fprintf(f, "lruscope_textfile_errors_total %" PRIu64 "\n", s->textfile_errors);
 	}
-	family(f, fmt, "lruscope_build_info", GAUGE, NULL, "lruscope's version and the kernel it runs on.");
+	family(f, fmt, "lruscope_build_info", GAUGE, NULL,
+	       "lruscope's version and the kernel it runs on.");
 	fputs("lruscope_build_info{version=\"", f);
 	label_value(f, e->version ? e->version : "");
 	fputs("\",kernel=\"", f);
@@ -259,7 +267,8 @@ static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_fo
 		       "Where spinlock waits are counted from (source=none: no spinlock wait is seen "
 		       "here), and whether first waiters are.");
 		fprintf(f, "lruscope_spin_source_info{source=\"%s\",first_waiter=\"%s\"} 1\n",
-			lrs_spin_name__str(e->spin->name), e->spin->first_waiter ? "true" : "false");
+			lrs_spin_name__str(e->spin->name),
+			e->spin->first_waiter ? "true" : "false");
 	}
 }
 

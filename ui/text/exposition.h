@@ -17,13 +17,13 @@
 
 /* One memcg x node, or the fold of several into memcg="other". */
 struct lrs_expo_lruvec {
-	const char *memcg;		/* the label: cgroup path, or "other" */
+	const char *memcg; /* the label: cgroup path, or "other" */
 	int node;
-	bool contended;			/* has lock series: a wait was ever seen */
+	bool contended; /* has lock series: a wait was ever seen */
 	struct lrs_lock_counters counters;
 	uint64_t lru_pages[LRS_NR_LRU_LISTS];
-	bool causes;			/* own lock series: the sampled wait by cause below */
-	uint64_t cause_wait_ns[LRS_NR_CAUSES];	/* cumulative; a cause at 0 has no series */
+	bool causes; /* own lock series: the sampled wait by cause below */
+	uint64_t cause_wait_ns[LRS_NR_CAUSES]; /* cumulative; a cause at 0 has no series */
 };
 
 /* A lock that is not an lruvec lock, its waits summed over locks of the same name. */
@@ -37,41 +37,41 @@ struct lrs_expo_lock {
 struct lrs_expo_imposed {
 	const char *memcg;
 	int node;
-	const char *holder_memcg;	/* "unknown": no holder found; "other": folded */
+	const char *holder_memcg; /* "unknown": no holder found; "other": folded */
 	uint64_t imposed_ns;
 };
 
 /* The exporter itself. */
 struct lrs_expo_self {
-	uint64_t snapshots;		/* taken since start */
-	uint64_t missed_intervals;	/* intervals the collector woke too late to keep */
-	double last_snapshot_unix;	/* seconds since the epoch */
-	double cpu_seconds;		/* the process's user + system time */
-	uint64_t own_memcgs, folded_memcgs;	/* memcgs with own series / in "other" now */
-	uint64_t folded_memcgs_total;	/* memcgs ever folded (never given own series) */
+	uint64_t snapshots;		    /* taken since start */
+	uint64_t missed_intervals;	    /* intervals the collector woke too late to keep */
+	double last_snapshot_unix;	    /* seconds since the epoch */
+	double cpu_seconds;		    /* the process's user + system time */
+	uint64_t own_memcgs, folded_memcgs; /* memcgs with own series / in "other" now */
+	uint64_t folded_memcgs_total;	    /* memcgs ever folded (never given own series) */
 	uint64_t textfile_errors;
-	bool textfile;			/* --textfile: say its error count */
+	bool textfile; /* --textfile: say its error count */
 	struct lrs_bpf_cost bpf_cost;
 };
 
 struct lrs_exposition {
 	const struct lrs_expo_lruvec *lruvecs;
 	size_t nr_lruvecs;
-	const struct lrs_expo_lock *locks;	/* the top N other locks */
+	const struct lrs_expo_lock *locks; /* the top N other locks */
 	size_t nr_locks;
-	bool holders;				/* --holders: the imposed family */
+	bool holders; /* --holders: the imposed family */
 	const struct lrs_expo_imposed *imposed;
 	size_t nr_imposed;
 	struct lrs_drops drops;
 	struct lrs_expo_self self;
 	const char *version;
 	const char *kernel;
-	const struct lrs_spin_source *spin;	/* NULL or LRS_SPIN_UNKNOWN: no family */
+	const struct lrs_spin_source *spin; /* NULL or LRS_SPIN_UNKNOWN: no family */
 };
 
 enum lrs_expo_format {
-	LRS_EXPO_PROMETHEUS,	/* text/plain; version=0.0.4 */
-	LRS_EXPO_OPENMETRICS,	/* application/openmetrics-text; version=1.0.0 */
+	LRS_EXPO_PROMETHEUS,  /* text/plain; version=0.0.4 */
+	LRS_EXPO_OPENMETRICS, /* application/openmetrics-text; version=1.0.0 */
 };
 
 /* The Content-Type of a format. */

@@ -23,7 +23,7 @@ int lrs_report__parse_format(const char *name, enum lrs_report_format *out)
 	return -EINVAL;
 }
 
-static const struct lrs_snapshot *sort_snap;	/* qsort has no context argument */
+static const struct lrs_snapshot *sort_snap; /* qsort has no context argument */
 
 static int cmp_lruvec_wait(const void *a, const void *b)
 {
@@ -80,8 +80,8 @@ static void text_row(FILE *f, const struct lrs_lock_counters *c, const char *typ
 	lrs_fmt__ns(total, sizeof(total), (double)c->wait_ns);
 	lrs_fmt__ns(max, sizeof(max), (double)c->wait_max_ns);
 	lrs_fmt__ns(avg, sizeof(avg), c->contended ? (double)c->wait_ns / (double)c->contended : 0);
-	fprintf(f, "%10" PRIu64 " %12s %12s %12s %12s   %s%s\n", c->contended, total, max, avg, type,
-		name, suffix);
+	fprintf(f, "%10" PRIu64 " %12s %12s %12s %12s   %s%s\n", c->contended, total, max, avg,
+		type, name, suffix);
 }
 
 static void lruvec_name(char *buf, size_t len, const struct lrs_lruvec *lv)
@@ -98,7 +98,8 @@ static void text_causes(FILE *f, const struct lrs_snapshot *snap, const struct l
 	lrs_causes__of_lruvec(snap, lv, NULL, &c);
 	if (!c.contended && !c.wait_ns)
 		return;
-	fprintf(f, "%10s   causes: %s\n", "", lrs_causes__summary(&c, LRS_NR_CAUSES, line, sizeof(line)));
+	fprintf(f, "%10s   causes: %s\n", "",
+		lrs_causes__summary(&c, LRS_NR_CAUSES, line, sizeof(line)));
 }
 
 static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_opts *opts, FILE *f)
@@ -128,24 +129,27 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 	fprintf(f, "%slruscope report%s: %.1f s on Linux %s, %zu node%s, %zu memcgs, %zu lruvecs\n",
 		bold, off, (double)snap->interval_ns / 1e9, snap->kernel, snap->nr_nodes,
 		snap->nr_nodes == 1 ? "" : "s", memcgs, snap->nr_lruvecs);
-	fprintf(f, "lruvec locks: %" PRIu64 " contended, %s wait; other locks: %" PRIu64
+	fprintf(f,
+		"lruvec locks: %" PRIu64 " contended, %s wait; other locks: %" PRIu64
 		" contended, %s wait\n",
 		lv_cont, lrs_fmt__ns(a, sizeof(a), (double)lv_wait), ot_cont,
 		lrs_fmt__ns(b, sizeof(b), (double)ot_wait));
-	fprintf(f, "drops: task %" PRIu64 ", stack %" PRIu64 ", stats_full %" PRIu64
+	fprintf(f,
+		"drops: task %" PRIu64 ", stack %" PRIu64 ", stats_full %" PRIu64
 		", insert_failed %" PRIu64 ", negative_time %" PRIu64 "\n",
-		snap->drops.task, snap->drops.stack, snap->drops.stats_full, snap->drops.insert_failed,
-		snap->drops.negative_time);
+		snap->drops.task, snap->drops.stack, snap->drops.stats_full,
+		snap->drops.insert_failed, snap->drops.negative_time);
 	if (lrs_spin_name__str(snap->spin_source.name))
 		fprintf(f, "spinlock waits from: %s%s%s (%s)\n",
 			snap->spin_source.name == LRS_SPIN_NONE ? warn : bold,
 			lrs_spin_name__str(snap->spin_source.name), off,
-			snap->spin_source.first_waiter ? "first waiters included" : "first waiters unseen");
+			snap->spin_source.first_waiter ? "first waiters included" :
+							 "first waiters unseen");
 	if (snap->unavailable)
 		fprintf(f, "unavailable: %s\n", snap->unavailable);
 
-	fprintf(f, "\n%s%10s %12s %12s %12s %12s   %s%s\n", bold, "contended", "total wait", "max wait",
-		"avg wait", "type", "lruvec (memcg@node)", off);
+	fprintf(f, "\n%s%10s %12s %12s %12s %12s   %s%s\n", bold, "contended", "total wait",
+		"max wait", "avg wait", "type", "lruvec (memcg@node)", off);
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
 		const struct lrs_lruvec *lv = &snap->lruvecs[lidx[i]];
 
@@ -159,20 +163,21 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 	if (!shown)
 		fprintf(f, "%10s   (no lruvec lock was contended)\n", "");
 
-	fprintf(f, "\n%s%10s %12s %12s %12s %12s   %s%s\n", bold, "contended", "total wait", "max wait",
-		"avg wait", "type", "other locks (top by wait)", off);
+	fprintf(f, "\n%s%10s %12s %12s %12s %12s   %s%s\n", bold, "contended", "total wait",
+		"max wait", "avg wait", "type", "other locks (top by wait)", off);
 	for (size_t i = 0; i < snap->nr_other_locks && i < opts->max_other_locks; i++) {
 		const struct lrs_other_lock *ol = &snap->other_locks[oidx[i]];
 		char suffix[40];
 
 		snprintf(suffix, sizeof(suffix), "  [0x%" PRIx64 "]", ol->lock_addr);
-		text_row(f, &ol->counters, lrs_lock_type_name(ol->flags), ol->name ? ol->name : "?", suffix);
+		text_row(f, &ol->counters, lrs_lock_type_name(ol->flags), ol->name ? ol->name : "?",
+			 suffix);
 	}
 	if (!snap->nr_other_locks)
 		fprintf(f, "%10s   (no other lock was contended)\n", "");
 	free(lidx);
 	free(oidx);
-	if (opts->holders)	/* ui/holders_view.c */
+	if (opts->holders) /* ui/holders_view.c */
 		return lrs_holders_view__write_text(snap, 10, opts->color, f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -194,8 +199,8 @@ static void csv_row(FILE *f, const char *kind, const char *name, int node, uint6
 {
 	fprintf(f, "%s,", kind);
 	csv_field(f, name);
-	fprintf(f, ",%d,0x%" PRIx64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", node, addr,
-		type, c->contended, c->wait_ns, c->wait_max_ns,
+	fprintf(f, ",%d,0x%" PRIx64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", node,
+		addr, type, c->contended, c->wait_ns, c->wait_max_ns,
 		c->contended ? c->wait_ns / c->contended : 0);
 }
 
@@ -236,8 +241,8 @@ static int write_csv(const struct lrs_snapshot *snap, FILE *f)
 	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
 		const struct lrs_lruvec *lv = &snap->lruvecs[lidx[i]];
 
-		csv_row(f, lv->removed ? "lruvec-removed" : "lruvec", lv->memcg ? lv->memcg : "", lv->node,
-			lv->lock_addr, "spinlock", &lv->counters);
+		csv_row(f, lv->removed ? "lruvec-removed" : "lruvec", lv->memcg ? lv->memcg : "",
+			lv->node, lv->lock_addr, "spinlock", &lv->counters);
 		csv_causes(f, snap, lv);
 	}
 	for (size_t i = 0; i < snap->nr_other_locks; i++) {
@@ -261,7 +266,7 @@ int lrs_report__write(const struct lrs_snapshot *snap, const struct lrs_report_o
 	case LRS_REPORT_TEXT:
 		return write_text(snap, opts, f);
 	case LRS_REPORT_FOLDED:
-		return lrs_report__write_folded(snap, f);	/* ui/text/report_folded.c */
+		return lrs_report__write_folded(snap, f); /* ui/text/report_folded.c */
 	default:
 		return -EOPNOTSUPP;
 	}

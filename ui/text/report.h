@@ -16,10 +16,10 @@ enum lrs_report_format {
 
 struct lrs_report_opts {
 	enum lrs_report_format format;
-	size_t max_other_locks;		/* text: how many other locks to list */
-	bool all_lruvecs;		/* text: also lruvecs that never waited */
+	size_t max_other_locks; /* text: how many other locks to list */
+	bool all_lruvecs;	/* text: also lruvecs that never waited */
 	bool color;
-	bool holders;			/* text: lock holders and the memcg matrix */
+	bool holders; /* text: lock holders and the memcg matrix */
 };
 
 /* "text" -> LRS_REPORT_TEXT; -EINVAL for an unknown name. */

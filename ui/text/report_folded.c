@@ -29,7 +29,9 @@ static void put_lock(FILE *f, const struct lrs_snapshot *snap, const struct lrs_
 		sampled += uses[i].wait_ns;
 	for (size_t i = 0; sampled && i < nr; i++) {
 		const struct lrs_stack *st = lrs_snapshot__find_stack(snap, uses[i].id);
-		uint64_t share = (uint64_t)((double)wait_ns * (double)uses[i].wait_ns / (double)sampled + 0.5);
+		uint64_t share =
+			(uint64_t)((double)wait_ns * (double)uses[i].wait_ns / (double)sampled +
+				   0.5);
 
 		if (!share)
 			continue;

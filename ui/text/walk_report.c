@@ -26,9 +26,9 @@ const char *lrs_walk_report__check(char *buf, size_t len, const struct lrs_walk 
 	for (int l = 0; l < LRS_NR_LRU_LISTS; l++) {
 		if (!(lv->walk.mismatch & (1u << l)))
 			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s walked %" PRIu64
-				      " counted %" PRIu64, n ? ", " : "", lrs_lru_list_names[l],
-				      wl->walked_pages[l], lv->lru_pages[l]);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+				      "%s%s walked %" PRIu64 " counted %" PRIu64, n ? ", " : "",
+				      lrs_lru_list_names[l], wl->walked_pages[l], lv->lru_pages[l]);
 		if (n >= len)
 			n = len - 1;
 	}
@@ -80,9 +80,10 @@ static void print_node_locks(FILE *f, const struct lrs_snapshot *s)
 		}
 		if (!first)
 			continue;
-		fprintf(f, "lock 0x%016" PRIx64 ": node %d's pgdat->lru_lock (one lock per node "
-			"before 5.11), shared by all %zu memcgs on node %d\n", first->lock_addr,
-			first->node, sharing, first->node);
+		fprintf(f,
+			"lock 0x%016" PRIx64 ": node %d's pgdat->lru_lock (one lock per node "
+			"before 5.11), shared by all %zu memcgs on node %d\n",
+			first->lock_addr, first->node, sharing, first->node);
 	}
 }
 
@@ -92,9 +93,11 @@ int lrs_walk_report__print(FILE *f, const struct lrs_walk *walk, const char *wha
 	size_t mismatched = 0;
 	char name[300], state[64], check[512];
 
-	fprintf(f, "walk of %s: kernel %s, %zu nodes, %" PRIu64 " memcgs, %zu lruvecs, "
-		"%" PRIu64 " folios walked in %.3f s\n", what, s->kernel[0] ? s->kernel : "?",
-		s->nr_nodes, walk->memcgs, s->nr_lruvecs, walk->folios_walked, walk->total_s);
+	fprintf(f,
+		"walk of %s: kernel %s, %zu nodes, %" PRIu64 " memcgs, %zu lruvecs, "
+		"%" PRIu64 " folios walked in %.3f s\n",
+		what, s->kernel[0] ? s->kernel : "?", s->nr_nodes, walk->memcgs, s->nr_lruvecs,
+		walk->folios_walked, walk->total_s);
 	fprintf(f, "%-28s %-18s %-24s %9s", "MEMCG@NODE", "LOCK", "LOCK STATE", "LRU PAGES");
 	for (int l = 0; l < LRS_NR_LRU_LISTS; l++)
 		fprintf(f, " %10s", short_names[l]);
@@ -113,11 +116,14 @@ int lrs_walk_report__print(FILE *f, const struct lrs_walk *walk, const char *wha
 	}
 	print_node_locks(f, s);
 	fprintf(f, "%zu %s lock(s)%s held or waited on", lrs_snapshot__walk_locks_busy(s),
-		has_node_locks(s) ? "node" : "lruvec", has_node_locks(s) ? " (pgdat->lru_lock)" : "");
+		has_node_locks(s) ? "node" : "lruvec",
+		has_node_locks(s) ? " (pgdat->lru_lock)" : "");
 	fprintf(f, "; %zu lruvec(s) whose walk differs from the counters\n", mismatched);
 	if (walk->checked)
-		fprintf(f, "lru_check: %" PRIu64 " violation(s) of \"a folio's memcg is stable "
-			"while it is on an LRU\"\n", walk->violations_total);
+		fprintf(f,
+			"lru_check: %" PRIu64 " violation(s) of \"a folio's memcg is stable "
+			"while it is on an LRU\"\n",
+			walk->violations_total);
 	for (size_t i = 0; i < walk->nr_held; i++)
 		print_held(f, &walk->held[i]);
 	if (walk->owner_method) {

@@ -116,7 +116,8 @@ static void draw_status(struct lrs_tui *tui, const struct lrs_model *model)
 		if ((b->map[0].action == LRS_ACT_MATRIX && !holders) ||
 		    (b->map[0].action == LRS_ACT_MATRIX_COLUMNS && (!holders || !tui->matrix)))
 			continue;
-		x = tui__put(y, x, w - x, tui->key_attr | A_BOLD, b->hint_keys ? b->hint_keys : b->keys);
+		x = tui__put(y, x, w - x, tui->key_attr | A_BOLD,
+			     b->hint_keys ? b->hint_keys : b->keys);
 		x = tui__putf(y, x, w - x, 0, " %s  ", status_hint(tui, model, b));
 	}
 }
@@ -140,7 +141,7 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	/* the other locks' title stays, with a line saying none contended */
 	in.nr_others = model->cur ? (tui__others_active(model) ? tui__others_active(model) : 1) : 0;
 	if (tui__one_instant(tui))
-		in.nr_others = 0;	/* a walk reads no contention */
+		in.nr_others = 0; /* a walk reads no contention */
 	in.detail = tui->state.show_detail;
 	in.time_view = tui->time_view;
 	in.history_cap = model->history_cap;
@@ -149,8 +150,9 @@ void lrs_tui__draw(struct lrs_tui *tui, const struct lrs_model *model)
 	{
 		long sel = lrs_model__selected_index(model);
 
-		tui->top = lrs_view_layout__scroll(tui->top, sel < 0 ? 0 : (size_t)sel, model->nr_visible,
-					      tui->layout.rows_h > 0 ? (size_t)tui->layout.rows_h : 0);
+		tui->top = lrs_view_layout__scroll(
+			tui->top, sel < 0 ? 0 : (size_t)sel, model->nr_visible,
+			tui->layout.rows_h > 0 ? (size_t)tui->layout.rows_h : 0);
 	}
 	/* before the legend: it shows their scale */
 	if (tui->time_view)
@@ -219,11 +221,11 @@ int lrs_tui__open(struct lrs_tui **out, const struct lrs_tui_opts *opts, const c
 		return -ENOTTY;
 	}
 	set_term(tui->screen);
-	cbreak();		/* not raw(): ^C still sends SIGINT, handled as a clean exit */
+	cbreak(); /* not raw(): ^C still sends SIGINT, handled as a clean exit */
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);	/* the loop waits in poll(); getch only drains */
+	nodelay(stdscr, TRUE); /* the loop waits in poll(); getch only drains */
 	set_escdelay(25);
 	curs_set(0);
 	/* COLORS is only known after start_color(): ask terminfo */
@@ -297,18 +299,32 @@ void lrs_tui__set_time_view(struct lrs_tui *tui, bool on, bool all_nodes)
 static int tui__key(int key)
 {
 	switch (key) {
-	case KEY_UP: return LRS_KEY_UP;
-	case KEY_DOWN: return LRS_KEY_DOWN;
-	case KEY_LEFT: return LRS_KEY_LEFT;
-	case KEY_RIGHT: return LRS_KEY_RIGHT;
-	case KEY_PPAGE: return LRS_KEY_PAGE_UP;
-	case KEY_NPAGE: return LRS_KEY_PAGE_DOWN;
-	case KEY_HOME: return LRS_KEY_HOME;
-	case KEY_END: return LRS_KEY_END;
-	case KEY_F(1): return LRS_KEY_F1;
-	case '\n': case '\r': case KEY_ENTER: return LRS_KEY_ENTER;
-	case 27: return LRS_KEY_ESC;
-	default: return key >= 0x20 && key < 0x7f ? key : 0;
+	case KEY_UP:
+		return LRS_KEY_UP;
+	case KEY_DOWN:
+		return LRS_KEY_DOWN;
+	case KEY_LEFT:
+		return LRS_KEY_LEFT;
+	case KEY_RIGHT:
+		return LRS_KEY_RIGHT;
+	case KEY_PPAGE:
+		return LRS_KEY_PAGE_UP;
+	case KEY_NPAGE:
+		return LRS_KEY_PAGE_DOWN;
+	case KEY_HOME:
+		return LRS_KEY_HOME;
+	case KEY_END:
+		return LRS_KEY_END;
+	case KEY_F(1):
+		return LRS_KEY_F1;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return LRS_KEY_ENTER;
+	case 27:
+		return LRS_KEY_ESC;
+	default:
+		return key >= 0x20 && key < 0x7f ? key : 0;
 	}
 }
 
@@ -393,8 +409,7 @@ static void capture__stop(struct stderr_capture *c, struct lrs_tui *tui)
 	c->read_fd = c->saved_fd = -1;
 }
 
-bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model,
-			    enum lrs_action act)
+bool lrs_tui__time_view_key(struct lrs_tui *tui, const struct lrs_model *model, enum lrs_action act)
 {
 	if (act == LRS_ACT_TIME_VIEW) {
 		tui->time_view = !tui->time_view;
@@ -419,16 +434,20 @@ static void filter__key(struct lrs_tui *tui, struct lrs_model *model, int ch)
 	char c[2] = { (char)ch, '\0' };
 
 	switch (ch) {
-	case 27:	/* Esc: back to the filter before the prompt */
+	case 27: /* Esc: back to the filter before the prompt */
 		lrs_filter_edit__end(&tui->filter, model, false);
 		break;
-	case '\n': case '\r': case KEY_ENTER:
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
 		lrs_filter_edit__end(&tui->filter, model, true);
 		break;
-	case KEY_BACKSPACE: case 127: case 8:
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
 		lrs_filter_edit__erase(&tui->filter, model, false);
 		break;
-	case 21:	/* ^U */
+	case 21: /* ^U */
 		lrs_filter_edit__erase(&tui->filter, model, true);
 		break;
 	default:
@@ -439,11 +458,11 @@ static void filter__key(struct lrs_tui *tui, struct lrs_model *model, int ch)
 }
 
 struct tui_loop {
-	struct lrs_view_loop view;	/* timing, selection, actions: shared with the GUI */
+	struct lrs_view_loop view; /* timing, selection, actions: shared with the GUI */
 	struct lrs_tui *tui;
 	bool dirty;
-	bool msg_shown;		/* a status message is on screen: redraw when it expires */
-	bool instant_taken;	/* a source of one instant (interval 0) gave its snapshot */
+	bool msg_shown;	    /* a status message is on screen: redraw when it expires */
+	bool instant_taken; /* a source of one instant (interval 0) gave its snapshot */
 };
 
 static void loop__message(void *ctx, bool keep, const char *text)
@@ -572,7 +591,8 @@ int lrs_tui__run(struct lrs_source *src, struct lrs_model *model, const struct l
 				break;
 		}
 		if (input__lost(pfd[0].revents, got_key)) {
-			if ((pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) || ++eof_strikes >= 3) {
+			if ((pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) ||
+			    ++eof_strikes >= 3) {
 				lrs_tui__message(lp.tui, true, "terminal lost: stopping");
 				break;
 			}

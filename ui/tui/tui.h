@@ -13,13 +13,13 @@
 #include "ui/action.h"
 
 struct lrs_tui_opts {
-	bool no_color;			/* also set when NO_COLOR is in the environment */
-	const char *banner;		/* a line above the header, or NULL (the demo's layout) */
+	bool no_color;	    /* also set when NO_COLOR is in the environment */
+	const char *banner; /* a line above the header, or NULL (the demo's layout) */
 	/* A banner that changes (elapsed time): called every frame, wins over banner. */
 	const char *(*banner_fn)(void *ctx);
 	void *banner_ctx;
-	double duration_s;		/* stop after this long; 0: until q */
-	volatile sig_atomic_t *stop;	/* set by a signal handler: leave the loop */
+	double duration_s;	     /* stop after this long; 0: until q */
+	volatile sig_atomic_t *stop; /* set by a signal handler: leave the loop */
 };
 
 /*

@@ -78,7 +78,8 @@ static void draw_waiters(struct lrs_tui *tui, const struct lrs_model *model,
 			 const struct lrs_cell *cell, int y, int x, int w, int h)
 {
 	size_t n = lrs_detail__top_waiters(model, cell, tui->waiters,
-					   h - 1 < TUI_MAX_WAITERS ? (size_t)(h - 1) : TUI_MAX_WAITERS);
+					   h - 1 < TUI_MAX_WAITERS ? (size_t)(h - 1) :
+								     TUI_MAX_WAITERS);
 	/* " pid comm " 25, memcg, " wait/s cont/s" 16, a blank before the next column */
 	int memcg_w = w - 25 - 16 - 1;
 	char a[32], b[32], path[256], fitted[256], comm[LRS_COMM_LEN + 1];
@@ -199,10 +200,12 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 		if (line >= h)
 			break;
 		if (!s->stack || !s->stack->nr_frames) {
-			tui__putf(y + line++, x + 3, w - 3, tui->faint_attr, "stack %d: no frames", s->id);
+			tui__putf(y + line++, x + 3, w - 3, tui->faint_attr, "stack %d: no frames",
+				  s->id);
 			continue;
 		}
-		line += draw_frames(tui, s->stack, y + line, x + 3, w - 4, lines < h - line ? lines : h - line);
+		line += draw_frames(tui, s->stack, y + line, x + 3, w - 4,
+				    lines < h - line ? lines : h - line);
 	}
 }
 
@@ -215,7 +218,8 @@ static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
 			 const struct lrs_cell *cell, int y, int x, int w, int h)
 {
 	const struct lrs_holders *hs = model->cur->holders;
-	size_t first, n = lrs_holders__rows_of(hs, cell->lruvec->memcg_id, cell->lruvec->node, &first);
+	size_t first,
+		n = lrs_holders__rows_of(hs, cell->lruvec->memcg_id, cell->lruvec->node, &first);
 	/* " imposed holds behind     pid holder " 43 after the column's edge, then the memcg */
 	int memcg_w = w - 44, line = 1;
 	char a[32], b[32], path[256], fitted[256], comm[LRS_COMM_LEN + 1];
@@ -253,7 +257,8 @@ static void draw_holders(struct lrs_tui *tui, const struct lrs_model *model,
 		xx = tui__putf(yy, xx, w - (xx - x), 0, "%7d %-11.11s ", r->pid, comm);
 		tui__sanitize(path, sizeof(path), r->memcg ? r->memcg : "?");
 		lrs_fmt__path(fitted, sizeof(fitted), path, memcg_w);
-		tui__put(yy, xx, w - (xx - x), foreign ? tui->other_memcg_attr : tui->faint_attr, fitted);
+		tui__put(yy, xx, w - (xx - x), foreign ? tui->other_memcg_attr : tui->faint_attr,
+			 fitted);
 		/* its call path, one line, when the rows after it keep a line each */
 		if (st && st->nr_frames && line < h && h - line > (int)(first + n - k - 1)) {
 			tui__put(y + line, x + 3, 3, tui->faint_attr, "<-");
@@ -269,12 +274,12 @@ static void draw_spark(struct lrs_tui *tui, const struct lrs_model *model,
 	static const char *const ticks[8] = {
 		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
 	};
-	const struct lrs_history *h = lrs_model__history(model, row->memcg_id,
-							 model->nodes[model->sel_node_idx]);
+	const struct lrs_history *h =
+		lrs_model__history(model, row->memcg_id, model->nodes[model->sel_node_idx]);
 	size_t n, first;
 	double max = 0;
 
-	w -= 10;	/* " history " and a blank */
+	w -= 10; /* " history " and a blank */
 	if (!h || w < 8 || !model->history_len)
 		return;
 	n = model->history_len < (size_t)w ? model->history_len : (size_t)w;
@@ -294,7 +299,7 @@ static void draw_spark(struct lrs_tui *tui, const struct lrs_model *model,
 		else if (tui->utf8)
 			mvaddstr(y, x, ticks[level - 1]);
 		else
-			mvaddch(y, x, (chtype)"_.,-=+*#"[level - 1]);
+			mvaddch(y, x, (chtype) "_.,-=+*#"[level - 1]);
 	}
 	mvaddch(y, x, ' ');
 }
@@ -311,14 +316,16 @@ static void draw_detail_walk(struct lrs_tui *tui, const struct lrs_lruvec *lv, i
 
 	/* before 5.11 the lock is the node's: every memcg on the node waits on the same word */
 	if (lv->walk.node_lock)
-		x = tui__putf(y + 1, 1, w - 1, 0, "node %d's pgdat->lru_lock (every memcg on it): ",
-			      lv->node);
+		x = tui__putf(y + 1, 1, w - 1, 0,
+			      "node %d's pgdat->lru_lock (every memcg on it): ", lv->node);
 	else
 		x = tui__put(y + 1, 1, w - 1, 0, "lock word: ");
 	lrs_lock_state__format(state, sizeof(state), &lv->walk);
 	x = tui__put(y + 1, x, w - x,
 		     lv->walk.locked || lv->walk.pending || lv->walk.tail_cpu >= 0 ?
-		     tui->warn_attr : A_BOLD, state);
+			     tui->warn_attr :
+			     A_BOLD,
+		     state);
 	x = tui__put(y + 1, x, w - x, 0, "   walk vs counters: ");
 	if (!lv->walk.mismatch) {
 		tui__put(y + 1, x, w - x, 0, "agree");
@@ -375,7 +382,7 @@ void tui__draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 	x = tui__putf(y, 2, w - 4, A_BOLD, " %s ", t);
 	hint_x = w - 20 > x + 1 ? w - 20 : x + 1;
 	if (hint_x + (int)strlen(hint) > w - 2)
-		hint_x = w - 2;	/* no room: the title says more */
+		hint_x = w - 2; /* no room: the title says more */
 	draw_spark(tui, model, row, y, x + 1, hint_x - x - 2);
 	tui__put(y, hint_x, w - 2 - hint_x, tui->faint_attr, hint);
 	if (!cell->lruvec) {
@@ -399,9 +406,10 @@ void tui__draw_detail(struct lrs_tui *tui, const struct lrs_model *model)
 		      lrs_fmt__count(b, sizeof(b), cell->contended_per_s),
 		      lrs_fmt__ns(c, sizeof(c), (double)cell->wait_ns),
 		      lrs_fmt__rate_ns(d, sizeof(d), cell->wait_ns_per_s));
-	x = tui__putf(y + 1, x, w - x, 0, "  avg %s",
-		      lrs_fmt__ns(a, sizeof(a), cell->contended ?
-				  (double)cell->wait_ns / (double)cell->contended : 0));
+	x = tui__putf(
+		y + 1, x, w - x, 0, "  avg %s",
+		lrs_fmt__ns(a, sizeof(a),
+			    cell->contended ? (double)cell->wait_ns / (double)cell->contended : 0));
 	x = tui__putf(y + 1, x, w - x, 0, "  p50 <%s  p99 <%s",
 		      lrs_fmt__ns(a, sizeof(a), (double)lrs_hist__quantile_ns(cell->hist, 0.5)),
 		      lrs_fmt__ns(b, sizeof(b), (double)lrs_hist__quantile_ns(cell->hist, 0.99)));

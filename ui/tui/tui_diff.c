@@ -13,16 +13,16 @@
 #include "model/compare.h"
 #include "ui/tui/tui_internal.h"
 
-#define DIFF_VALUE_W 9		/* "12.3ms/s" and a space */
-#define DIFF_RATIO_W 8		/* " 5.13x " / "only B" */
+#define DIFF_VALUE_W 9 /* "12.3ms/s" and a space */
+#define DIFF_RATIO_W 8 /* " 5.13x " / "only B" */
 #define DIFF_GROUP_W (2 * DIFF_VALUE_W + DIFF_RATIO_W + 2)
-#define DIFF_TOP 3		/* title, legend, column headings */
+#define DIFF_TOP 3 /* title, legend, column headings */
 
 struct diff_view {
 	const struct lrs_compare *cmp;
 	const char *name_a, *name_b;
 	struct lrs_cmp_grid grid;
-	size_t top;		/* first memcg shown */
+	size_t top; /* first memcg shown */
 };
 
 static void ratio_text(char *buf, size_t len, const struct lrs_cmp_row *r)
@@ -70,7 +70,8 @@ static void draw_total(struct lrs_tui *tui, int y, int cols, const struct lrs_cm
 
 	ratio_text(ratio, sizeof(ratio), r);
 	tui__putf(y, 0, cols, A_NORMAL, "total %-13s %10s -> %-10s", r->name,
-		  lrs_fmt__rate_ns(a, sizeof(a), r->wait.a), lrs_fmt__rate_ns(b, sizeof(b), r->wait.b));
+		  lrs_fmt__rate_ns(a, sizeof(a), r->wait.a),
+		  lrs_fmt__rate_ns(b, sizeof(b), r->wait.b));
 	tui__putf(y, 43, cols - 43, ratio_attr(tui, r), " %s ", ratio);
 	if (!isnan(r->wait.p))
 		tui__putf(y, 53, cols - 53, tui->faint_attr, "p %.3g", r->wait.p);
@@ -94,10 +95,12 @@ static void draw_causes(struct lrs_tui *tui, int y, int cols, const struct diff_
 				r = NULL;
 		}
 	if (!r) {
-		tui__put(y, 1, cols - 1, tui->faint_attr, "causes: no sampled stacks from the top row down");
+		tui__put(y, 1, cols - 1, tui->faint_attr,
+			 "causes: no sampled stacks from the top row down");
 		return;
 	}
-	x = tui__putf(y, 0, cols, A_BOLD, " causes %s ", lrs_lruvec__label(r->name, r->node, name, sizeof(name)));
+	x = tui__putf(y, 0, cols, A_BOLD, " causes %s ",
+		      lrs_lruvec__label(r->name, r->node, name, sizeof(name)));
 	x = tui__put(y, x, cols - x, tui->faint_attr, "sampled B/A: ");
 	for (size_t i = 0; i < r->nr_causes && x < cols; i++) {
 		const struct lrs_cmp_cause *c = &r->causes[i];
@@ -109,10 +112,12 @@ static void draw_causes(struct lrs_tui *tui, int y, int cols, const struct diff_
 		else if (isinf(c->wait.ratio))
 			snprintf(ratio, sizeof(ratio), "new");
 		else
-			snprintf(ratio, sizeof(ratio), c->wait.ratio >= 100 ? "%.0fx" : "%.2fx", c->wait.ratio);
-		x = tui__putf(y, x, cols - x, A_NORMAL, "%s%s ", i ? "  " : "", lrs_cause__title(c->cause));
-		x = tui__putf(y, x, cols - x, tui->diverge_attr[level + LRS_DIVERGING_LEVELS], "%s%s", ratio,
-			      c->wait.significant ? "*" : "");
+			snprintf(ratio, sizeof(ratio), c->wait.ratio >= 100 ? "%.0fx" : "%.2fx",
+				 c->wait.ratio);
+		x = tui__putf(y, x, cols - x, A_NORMAL, "%s%s ", i ? "  " : "",
+			      lrs_cause__title(c->cause));
+		x = tui__putf(y, x, cols - x, tui->diverge_attr[level + LRS_DIVERGING_LEVELS],
+			      "%s%s", ratio, c->wait.significant ? "*" : "");
 	}
 }
 
@@ -125,20 +130,26 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 	erase();
 	groups = v->grid.nr_columns;
 	if (groups > v->grid.nr_nodes && cols - (int)groups * DIFF_GROUP_W - 1 < LRS_NAME_MIN_W)
-		groups = v->grid.nr_nodes;	/* no room for "all": the nodes first */
+		groups = v->grid.nr_nodes; /* no room for "all": the nodes first */
 	name_w = cols - (int)groups * DIFF_GROUP_W - 1;
-	name_w = name_w > LRS_NAME_MAX_W ? LRS_NAME_MAX_W : name_w < LRS_NAME_MIN_W ? LRS_NAME_MIN_W : name_w;
-	rows_h = lines - DIFF_TOP - 4;	/* the top row's causes, two totals and the status line below */
+	name_w = name_w > LRS_NAME_MAX_W ? LRS_NAME_MAX_W :
+		 name_w < LRS_NAME_MIN_W ? LRS_NAME_MIN_W :
+					   name_w;
+	rows_h = lines - DIFF_TOP -
+		 4; /* the top row's causes, two totals and the status line below */
 	if (rows_h < 1)
 		rows_h = 1;
 	if (v->top + (size_t)rows_h > v->grid.nr_memcgs)
-		v->top = v->grid.nr_memcgs > (size_t)rows_h ? v->grid.nr_memcgs - (size_t)rows_h : 0;
+		v->top = v->grid.nr_memcgs > (size_t)rows_h ? v->grid.nr_memcgs - (size_t)rows_h :
+							      0;
 
 	tui__fill(0, 0, cols, tui->title_attr);
-	tui__putf(0, 0, cols, tui->title_attr, " lruscope diff  A: %s (%zu x %.2f s)  B: %s (%zu x %.2f s)  "
-		  "Mann-Whitney U", v->name_a, cmp->samples_a,
-		  cmp->samples_a ? cmp->duration_a_s / (double)cmp->samples_a : 0, v->name_b, cmp->samples_b,
-		  cmp->samples_b ? cmp->duration_b_s / (double)cmp->samples_b : 0);
+	tui__putf(0, 0, cols, tui->title_attr,
+		  " lruscope diff  A: %s (%zu x %.2f s)  B: %s (%zu x %.2f s)  "
+		  "Mann-Whitney U",
+		  v->name_a, cmp->samples_a,
+		  cmp->samples_a ? cmp->duration_a_s / (double)cmp->samples_a : 0, v->name_b,
+		  cmp->samples_b, cmp->samples_b ? cmp->duration_b_s / (double)cmp->samples_b : 0);
 	draw_legend(tui, 1, cols, &cmp->test);
 	tui__putf(2, 0, name_w, A_BOLD, " memcg (%zu)", v->grid.nr_memcgs);
 	for (size_t n = 0; n < groups; n++) {
@@ -147,9 +158,10 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 		if (n < v->grid.nr_nodes)
 			snprintf(col, sizeof(col), "N%d", v->grid.nodes[n]);
 		else
-			snprintf(col, sizeof(col), "all");	/* the memcg's sum over its nodes */
-		tui__putf(2, name_w + 1 + (int)n * DIFF_GROUP_W, DIFF_GROUP_W, A_BOLD, "%-4s%*s%*s %*s",
-			  col, DIFF_VALUE_W - 4, "A", DIFF_VALUE_W, "B", DIFF_RATIO_W - 1, "B/A");
+			snprintf(col, sizeof(col), "all"); /* the memcg's sum over its nodes */
+		tui__putf(2, name_w + 1 + (int)n * DIFF_GROUP_W, DIFF_GROUP_W, A_BOLD,
+			  "%-4s%*s%*s %*s", col, DIFF_VALUE_W - 4, "A", DIFF_VALUE_W, "B",
+			  DIFF_RATIO_W - 1, "B/A");
 	}
 
 	y = DIFF_TOP;
@@ -159,31 +171,36 @@ static void draw(struct lrs_tui *tui, struct diff_view *v)
 		lrs_fmt__path(path, sizeof(path), v->grid.memcgs[m], name_w - 1);
 		tui__putf(y, 0, name_w, A_NORMAL, " %s", path);
 		for (size_t n = 0; n < groups; n++) {
-			const struct lrs_cmp_row *r = n < v->grid.nr_nodes ?
-				lrs_compare__lruvec(cmp, v->grid.memcgs[m], v->grid.nodes[n]) :
-				lrs_compare__memcg(cmp, v->grid.memcgs[m]);
+			const struct lrs_cmp_row *r =
+				n < v->grid.nr_nodes ? lrs_compare__lruvec(cmp, v->grid.memcgs[m],
+									   v->grid.nodes[n]) :
+						       lrs_compare__memcg(cmp, v->grid.memcgs[m]);
 			int x = name_w + 1 + (int)n * DIFF_GROUP_W;
 			char a[16], b[16], ratio[16];
 
 			if (!r) {
-				tui__putf(y, x, DIFF_GROUP_W, tui->faint_attr, "%*s", DIFF_VALUE_W, ".");
+				tui__putf(y, x, DIFF_GROUP_W, tui->faint_attr, "%*s", DIFF_VALUE_W,
+					  ".");
 				continue;
 			}
 			ratio_text(ratio, sizeof(ratio), r);
 			x = tui__putf(y, x, DIFF_GROUP_W, A_NORMAL, "%*s%*s ", DIFF_VALUE_W,
 				      lrs_fmt__rate_ns(a, sizeof(a), r->wait.a), DIFF_VALUE_W,
 				      lrs_fmt__rate_ns(b, sizeof(b), r->wait.b));
-			tui__putf(y, x, DIFF_RATIO_W, ratio_attr(tui, r), "%*s ", DIFF_RATIO_W - 1, ratio);
+			tui__putf(y, x, DIFF_RATIO_W, ratio_attr(tui, r), "%*s ", DIFF_RATIO_W - 1,
+				  ratio);
 		}
 	}
 	if (!v->grid.nr_memcgs)
-		tui__put(y, 1, cols - 1, tui->faint_attr, "(no lruvec lock was contended in A or B)");
+		tui__put(y, 1, cols - 1, tui->faint_attr,
+			 "(no lruvec lock was contended in A or B)");
 	draw_causes(tui, lines - 4, cols, v);
 	for (size_t i = 0, t = 0; i < cmp->nr_rows; i++)
 		if (cmp->rows[i].kind == LRS_CMP_TOTAL)
 			draw_total(tui, lines - 3 + (int)t++, cols, &cmp->rows[i]);
 	tui__fill(lines - 1, 0, cols, tui->key_attr);
-	tui__putf(lines - 1, 0, cols, tui->key_attr, " q quit  arrows, PgUp/PgDn scroll  |  %zu significant change%s",
+	tui__putf(lines - 1, 0, cols, tui->key_attr,
+		  " q quit  arrows, PgUp/PgDn scroll  |  %zu significant change%s",
 		  cmp->nr_significant, cmp->nr_significant == 1 ? "" : "s");
 	refresh();
 }
@@ -199,14 +216,14 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 	err = lrs_cmp_grid__init(&v.grid, cmp);
 	if (!err && lrs_tui__term_check(NULL, fileno(stdout), why, sizeof(why))) {
 		fprintf(stderr, "lruscope diff: --tui: %s\n", why);
-		err = -ENOTTY;	/* said */
+		err = -ENOTTY; /* said */
 		goto out;
 	}
 	if (!err)
 		err = lrs_tui__open(&tui, opts, NULL, NULL, NULL);
 	if (err)
 		goto out;
-	timeout(200);		/* wake for signals and resizes */
+	timeout(200); /* wake for signals and resizes */
 	draw(tui, &v);
 	while (!(opts && opts->stop && *opts->stop)) {
 		int ch = getch();
@@ -218,7 +235,7 @@ int lrs_tui__run_diff(const struct lrs_compare *cmp, const char *name_a, const c
 		if (act == LRS_ACT_QUIT || act == LRS_ACT_ESCAPE)
 			break;
 		if (ch == KEY_RESIZE || lrs_action__scroll(act, &v.top, v.grid.nr_memcgs,
-								 (size_t)(LINES > 8 ? LINES - 7 : 1)))
+							   (size_t)(LINES > 8 ? LINES - 7 : 1)))
 			draw(tui, &v);
 	}
 out:

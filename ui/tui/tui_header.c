@@ -14,7 +14,8 @@ static void draw_header_instant(struct lrs_tui *tui, const struct lrs_model *mod
 	int w = tui->layout.width;
 	char a[32];
 
-	x = tui__putf(y, x, w - x, 0, "  %s, one instant  |  ", tui->source_name ? tui->source_name : "");
+	x = tui__putf(y, x, w - x, 0, "  %s, one instant  |  ",
+		      tui->source_name ? tui->source_name : "");
 	for (size_t i = 0; cur && i < cur->nr_lruvecs; i++)
 		pages += lrs_lruvec__lru_total(&cur->lruvecs[i]);
 	busy = lrs_snapshot__walk_locks_busy(cur);
@@ -47,15 +48,19 @@ void tui__draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 	if (!model->prev) {
 		x = tui__put(y, x, w - x, tui->warn_attr, "first interval...");
 	} else {
-		x = tui__putf(y, x, w - x, A_BOLD, "%s", lrs_fmt__rate_ns(a, sizeof(a),
-			      tui__row_per_s(model, model->lruvec_wait_ns)));
-		x = tui__putf(y, x, w - x, 0, " %s/s", lrs_fmt__count(b, sizeof(b),
-			      tui__row_per_s(model, model->lruvec_contended)));
+		x = tui__putf(y, x, w - x, A_BOLD, "%s",
+			      lrs_fmt__rate_ns(a, sizeof(a),
+					       tui__row_per_s(model, model->lruvec_wait_ns)));
+		x = tui__putf(y, x, w - x, 0, " %s/s",
+			      lrs_fmt__count(b, sizeof(b),
+					     tui__row_per_s(model, model->lruvec_contended)));
 		x = tui__put(y, x, w - x, 0, "  other locks ");
-		x = tui__putf(y, x, w - x, A_BOLD, "%s", lrs_fmt__rate_ns(a, sizeof(a),
-			      tui__row_per_s(model, model->other_wait_ns)));
-		x = tui__putf(y, x, w - x, 0, " %s/s", lrs_fmt__count(b, sizeof(b),
-			      tui__row_per_s(model, model->other_contended)));
+		x = tui__putf(y, x, w - x, A_BOLD, "%s",
+			      lrs_fmt__rate_ns(a, sizeof(a),
+					       tui__row_per_s(model, model->other_wait_ns)));
+		x = tui__putf(y, x, w - x, 0, " %s/s",
+			      lrs_fmt__count(b, sizeof(b),
+					     tui__row_per_s(model, model->other_contended)));
 	}
 	if (tui->state.paused)
 		tui__put(y, x + 2 < w ? x + 2 : x, w - x - 2, tui->warn_attr | A_REVERSE,
@@ -66,7 +71,7 @@ line2:
 		return;
 	y++;
 	x = tui__put(y, 0, w, 0, tui__one_instant(tui) ? "" : "drops:");
-	if (cur && !tui__one_instant(tui)) {	/* a walk drops no events */
+	if (cur && !tui__one_instant(tui)) { /* a walk drops no events */
 		/*
 		 * short names, and a refused insert only when there was one: the line also
 		 * holds the memcg count and the rows shown, at 80 columns
@@ -128,7 +133,8 @@ static const char *legend_note(const struct lrs_tui *tui)
 {
 	if (tui->time_view)
 		return "  (log; strips: wait/s, a cell per snapshot, scale of the rows shown)";
-	return tui->layout.cell_counts ? "  (log; cells: wait/s contentions/s)" : "  (log; cells: wait/s)";
+	return tui->layout.cell_counts ? "  (log; cells: wait/s contentions/s)" :
+					 "  (log; cells: wait/s)";
 }
 
 /* The legend of the LRU pages metric: levels as page counts. */
@@ -155,7 +161,8 @@ static void draw_legend_pages(struct lrs_tui *tui, const struct lrs_model *model
 		else
 			lrs_fmt__count(label, sizeof(label), low);
 		if (tui->mode == LRS_COLOUR_NONE)
-			x = tui__putf(y, x, w - x, tui->level_attr[lv], "%c %-6s", lrs_colour__glyph(lv), label);
+			x = tui__putf(y, x, w - x, tui->level_attr[lv], "%c %-6s",
+				      lrs_colour__glyph(lv), label);
 		else
 			x = tui__putf(y, x, w - x, tui->level_attr[lv], " %-6s", label);
 	}
@@ -178,9 +185,10 @@ void tui__draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 	}
 	x = tui__put(y, 0, w, 0, "lock wait/s ");
 	if (!(max > 0)) {
-		tui__put(y, x, w - x, tui->faint_attr, tui->time_view ?
-			 "(log scale; no lruvec lock contention in the history shown)" :
-			 "(log scale; no lruvec lock contention in this interval)");
+		tui__put(y, x, w - x, tui->faint_attr,
+			 tui->time_view ?
+				 "(log scale; no lruvec lock contention in the history shown)" :
+				 "(log scale; no lruvec lock contention in this interval)");
 		return;
 	}
 	for (int lv = 1; lv <= LRS_COLOUR_LEVELS && x < w; lv++) {
@@ -191,7 +199,8 @@ void tui__draw_legend(struct lrs_tui *tui, const struct lrs_model *model)
 		else
 			lrs_fmt__ns(label, sizeof(label), lrs_colour__level_low(lv, max));
 		if (tui->mode == LRS_COLOUR_NONE)
-			x = tui__putf(y, x, w - x, tui->level_attr[lv], "%c %-6s", lrs_colour__glyph(lv), label);
+			x = tui__putf(y, x, w - x, tui->level_attr[lv], "%c %-6s",
+				      lrs_colour__glyph(lv), label);
 		else
 			x = tui__putf(y, x, w - x, tui->level_attr[lv], " %-6s", label);
 	}

@@ -164,7 +164,8 @@ static bool draw_rows_placeholder(struct lrs_tui *tui, const struct lrs_model *m
 	const struct lrs_view_layout *l = &tui->layout;
 
 	if (!model->cur) {
-		tui__put(l->rows_y, 1, l->width - 1, tui->faint_attr, "waiting for the first snapshot...");
+		tui__put(l->rows_y, 1, l->width - 1, tui->faint_attr,
+			 "waiting for the first snapshot...");
 		return true;
 	}
 	if (!model->nr_visible) {
@@ -248,8 +249,9 @@ static void draw_row_cells(struct lrs_tui *tui, const struct lrs_model *model,
 		lrs_fmt__rate_ns(wbuf, sizeof(wbuf), tui__row_per_s(model, row->wait_ns));
 		if (l->total_w >= LRS_CELL_FULL_W)
 			tui__putf(y, x, l->total_w - 1, A_BOLD, " %*s %*s", LRS_CELL_WAIT_W, wbuf,
-				  LRS_CELL_COUNT_W, lrs_fmt__count(cbuf, sizeof(cbuf),
-				  tui__row_per_s(model, row->contended)));
+				  LRS_CELL_COUNT_W,
+				  lrs_fmt__count(cbuf, sizeof(cbuf),
+						 tui__row_per_s(model, row->contended)));
 		else
 			tui__putf(y, x, l->total_w - 1, A_BOLD, " %*s", LRS_CELL_WAIT_W, wbuf);
 	}

@@ -57,13 +57,13 @@ void tui__draw_help(struct lrs_tui *tui)
 	draw_box(help.y0, help.x0, help.h, help.w);
 	tui__put(help.y0, help.x0 + 2, help.w - 4, A_BOLD, " help (h closes) ");
 	for (int i = 0; i < help.body_h && top + (size_t)i < help.nr_lines; i++)
-		tui__put(help.y0 + 2 + i, help.x0 + 3, help.inner_w, top + (size_t)i == 0 ? A_BOLD : 0,
-			 help.lines[top + (size_t)i]);
+		tui__put(help.y0 + 2 + i, help.x0 + 3, help.inner_w,
+			 top + (size_t)i == 0 ? A_BOLD : 0, help.lines[top + (size_t)i]);
 	if (help.max_top) {
 		char where[96];
 
-		snprintf(where, sizeof(where), " %zu-%zu of %zu lines: arrows, PgUp PgDn ",
-			 top + 1, top + (size_t)help.body_h, help.nr_lines);
+		snprintf(where, sizeof(where), " %zu-%zu of %zu lines: arrows, PgUp PgDn ", top + 1,
+			 top + (size_t)help.body_h, help.nr_lines);
 		tui__put(help.y0 + help.h - 1, help.x0 + 2, help.w - 4, A_BOLD, where);
 		/* what is above and below, at the right edge */
 		if (top)
@@ -77,7 +77,7 @@ void tui__draw_help(struct lrs_tui *tui)
 bool tui__help_key(struct lrs_tui *tui, enum lrs_action act)
 {
 	if (!tui->state.show_help) {
-		tui->help_top = 0;	/* it opens at its top */
+		tui->help_top = 0; /* it opens at its top */
 		return false;
 	}
 	if (!lrs_help__scrolls(act))

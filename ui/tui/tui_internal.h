@@ -31,27 +31,27 @@ struct lrs_tui {
 	bool utf8;
 	attr_t level_attr[LRS_COLOUR_LEVELS + 1];
 	attr_t warn_attr, title_attr, key_attr, other_memcg_attr, faint_attr;
-	attr_t diverge_attr[2 * LRS_DIVERGING_LEVELS + 1];	/* diff: level + LRS_DIVERGING_LEVELS */
+	attr_t diverge_attr[2 * LRS_DIVERGING_LEVELS + 1]; /* diff: level + LRS_DIVERGING_LEVELS */
 
-	struct lrs_view_layout layout;	/* of the last frame */
-	size_t top;			/* first heatmap row shown */
-	size_t first_node;		/* first node column shown */
+	struct lrs_view_layout layout; /* of the last frame */
+	size_t top;		       /* first heatmap row shown */
+	size_t first_node;	       /* first node column shown */
 
 	/* the time view (key t): each row's wait history as a strip of cells */
 	bool time_view;
-	bool time_all_nodes;		/* strips sum all nodes: "all nodes" is selected */
-	double *strips;			/* rows_h x nr_time_cols of this frame; NAN: no history */
+	bool time_all_nodes; /* strips sum all nodes: "all nodes" is selected */
+	double *strips;	     /* rows_h x nr_time_cols of this frame; NAN: no history */
 	size_t strips_cap;
-	double strips_max;		/* the top of the colour scale in the time view */
+	double strips_max; /* the top of the colour scale in the time view */
 
 	const char *source_name;
 	double interval_s;
 
-	struct lrs_view_state state;	/* pause, detail pane, help: the screen's own */
-	struct lrs_filter_edit filter;	/* the filter prompt */
-	bool replay;			/* the source is a recording: its transport keys are shown */
+	struct lrs_view_state state;   /* pause, detail pane, help: the screen's own */
+	struct lrs_filter_edit filter; /* the filter prompt */
+	bool replay;		       /* the source is a recording: its transport keys are shown */
 
-	struct tui_msg msgs[TUI_MSGS];	/* a ring; the newest at nr_msgs - 1 */
+	struct tui_msg msgs[TUI_MSGS]; /* a ring; the newest at nr_msgs - 1 */
 	size_t nr_msgs;
 
 	struct lrs_detail_waiter waiters[TUI_MAX_WAITERS];

@@ -21,15 +21,17 @@ void tui__draw_matrix(struct lrs_tui *tui, const struct lrs_model *model)
 	for (y = y0; y < l->status_y; y++)
 		tui__fill(y, 0, w, 0);
 	tui__rule(y0, 0, w, tui->faint_attr, NULL);
-	tui__putf(y0, 2, w - 4, A_BOLD, " memcg x memcg: wait imposed since start; "
+	tui__putf(y0, 2, w - 4, A_BOLD,
+		  " memcg x memcg: wait imposed since start; "
 		  "rows: waiting memcg, columns: %s ",
 		  tui->matrix_by_holder ? "holder's memcg" : "lruvec owner");
 	tui__put(y0 + 1, 1, w - 1, tui->faint_attr,
 		 tui->matrix_by_holder ? "c: columns by lruvec owner   x: back to the heatmap" :
 					 "c: columns by holder's memcg   x: back to the heatmap");
 	if (!hs) {
-		tui__put(y0 + 3, 1, w - 1, tui->warn_attr,
-			 "holders are off: start with --holders (or replay a recording made with it)");
+		tui__put(
+			y0 + 3, 1, w - 1, tui->warn_attr,
+			"holders are off: start with --holders (or replay a recording made with it)");
 		return;
 	}
 	if (lrs_holders_view__matrix(hs, tui->matrix_by_holder, m)) {
@@ -58,8 +60,8 @@ void tui__draw_matrix(struct lrs_tui *tui, const struct lrs_model *model)
 		col_w = (w - name_w) / (int)m->nr_cols;
 	col_w = col_w < 11 ? 11 : col_w > 40 ? 40 : col_w;
 	y = y0 + 3;
-	tui__putf(y, 0, name_w, A_BOLD, "%*s", name_w, tui->matrix_by_holder ? "waiter \\ holder" :
-									       "waiter \\ owner");
+	tui__putf(y, 0, name_w, A_BOLD, "%*s", name_w,
+		  tui->matrix_by_holder ? "waiter \\ holder" : "waiter \\ owner");
 	for (size_t k = 0; k < m->nr_cols && name_w + (int)(k + 1) * col_w <= w; k++) {
 		tui__sanitize(t, sizeof(t), lrs_holders_view__name(hs, m->col_ids[k]));
 		lrs_fmt__path(buf, sizeof(buf), t, col_w - 1);
@@ -78,8 +80,8 @@ void tui__draw_matrix(struct lrs_tui *tui, const struct lrs_model *model)
 				break;
 			tui__fill(y, x + 1, col_w - 1, tui->level_attr[level]);
 			tui__putf(y, x + 1, col_w - 1, tui->level_attr[level], "%c%*s",
-				  tui->mode == LRS_COLOUR_NONE ? lrs_colour__glyph(level) : ' ', col_w - 2,
-				  v ? lrs_fmt__ns(t, sizeof(t), (double)v) : ".");
+				  tui->mode == LRS_COLOUR_NONE ? lrs_colour__glyph(level) : ' ',
+				  col_w - 2, v ? lrs_fmt__ns(t, sizeof(t), (double)v) : ".");
 		}
 	}
 }

@@ -17,7 +17,8 @@ void tui__draw_others(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
 	int y = l->others_y, w = l->width, name_w;
-	size_t shown = (size_t)(l->others_h > 1 ? l->others_h - 1 : 0), active = tui__others_active(model);
+	size_t shown = (size_t)(l->others_h > 1 ? l->others_h - 1 : 0),
+	       active = tui__others_active(model);
 	char a[32], b[32], c[32];
 
 	if (l->others_h <= 0)
@@ -51,7 +52,8 @@ void tui__draw_others(struct lrs_tui *tui, const struct lrs_model *model)
 			  " %9s %8s %8s  0x%016llx",
 			  lrs_fmt__rate_ns(a, sizeof(a), o->wait_ns_per_s),
 			  lrs_fmt__count(b, sizeof(b), tui__row_per_s(model, o->contended)),
-			  lrs_fmt__ns(c, sizeof(c), o->contended ? (double)o->wait_ns / (double)o->contended : 0),
+			  lrs_fmt__ns(c, sizeof(c),
+				      o->contended ? (double)o->wait_ns / (double)o->contended : 0),
 			  (unsigned long long)(o->lock ? o->lock->lock_addr : 0));
 	}
 }

@@ -7,13 +7,13 @@
 #include "ui/tui/tui_internal.h"
 
 enum tui_pair {
-	PAIR_LEVEL0 = 1,	/* ..PAIR_LEVEL0 + LRS_COLOUR_LEVELS */
+	PAIR_LEVEL0 = 1, /* ..PAIR_LEVEL0 + LRS_COLOUR_LEVELS */
 	PAIR_WARN = PAIR_LEVEL0 + LRS_COLOUR_LEVELS + 1,
 	PAIR_TITLE,
 	PAIR_KEY,
 	PAIR_OTHER_MEMCG,
 	PAIR_FAINT,
-	PAIR_DIVERGE0,		/* ..PAIR_DIVERGE0 + 2 * LRS_DIVERGING_LEVELS: diff's ratios */
+	PAIR_DIVERGE0, /* ..PAIR_DIVERGE0 + 2 * LRS_DIVERGING_LEVELS: diff's ratios */
 };
 
 /* Printable ASCII only: kernel strings (comm, paths) may hold anything. */

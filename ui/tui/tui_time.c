@@ -24,14 +24,16 @@ static void strip__values(const struct lrs_tui *tui, const struct lrs_model *mod
 	for (size_t c = 0; c < cols; c++)
 		out[c] = lrs_view_layout__history_index(c, cols, model->history_len) < 0 ? NAN : 0;
 	for (size_t n = n0; n < n1 && n < model->nr_nodes; n++) {
-		const struct lrs_history *h = lrs_model__history(model, row->memcg_id, model->nodes[n]);
+		const struct lrs_history *h =
+			lrs_model__history(model, row->memcg_id, model->nodes[n]);
 
 		if (!h)
 			continue;
 		/* columns map to consecutive history entries from the first one shown on */
 		for (size_t c = 0; c < cols; c++) {
 			long j = first >= 0 ? first + (long)c :
-				 lrs_view_layout__history_index(c, cols, model->history_len);
+					      lrs_view_layout__history_index(c, cols,
+									     model->history_len);
 
 			if (j >= 0)
 				out[c] += lrs_history__at(model, h, (size_t)j);
@@ -104,13 +106,16 @@ static void draw_time_value(struct lrs_tui *tui, const struct lrs_model *model,
 	const struct lrs_view_layout *l = &tui->layout;
 	const struct lrs_cell *cell = model->nr_nodes ? &row->cells[model->sel_node_idx] : NULL;
 	double v = tui->time_all_nodes ? tui__row_per_s(model, row->wait_ns) :
-		   cell ? cell->wait_ns_per_s : 0;
+		   cell		       ? cell->wait_ns_per_s :
+					 0;
 	bool none = !tui->time_all_nodes && (!cell || !cell->lruvec);
 	attr_t a = is_sel ? A_REVERSE | A_BOLD : v > 0 ? A_BOLD : tui->faint_attr;
 	char buf[32];
 
 	tui__putf(y, l->value_x + 1, LRS_TIME_VALUE_W - 1, a, " %*s", LRS_CELL_WAIT_W,
-		  none ? "-" : v > 0 ? lrs_fmt__rate_ns(buf, sizeof(buf), v) : ".");
+		  none	? "-" :
+		  v > 0 ? lrs_fmt__rate_ns(buf, sizeof(buf), v) :
+			  ".");
 }
 
 /* Headings: which node the strips show (the selected one reversed), and "now". */
