@@ -42,6 +42,8 @@ pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 CFLAGS_COMMON := -std=gnu11 -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-I. -I$(BUILD) -D_GNU_SOURCE -DLRS_GUI=$(GUI) -MMD -MP $(SAN_FLAGS)
 CFLAGS  ?=
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment (dpkg-buildflags) reach every host object
+# and link; the BPF objects (clang -target bpf) take none of them.
 
 # ---- layers: one static archive each, linked in this order (a layer uses only those after it) ----
 LAYERS := demo export text tui gui ui walk replay live model
@@ -161,7 +163,7 @@ $(call obj_of,$(live_SRCS)): | $(BPF_SKELS)
 $(BUILD)/obj/%.o: %.c | deps-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) $(LAYER_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS_COMMON) $(LAYER_CFLAGS) $(CFLAGS) -c $< -o $@
 
 define layer_rule
 $(call layer_lib,$(1)): $(call obj_of,$($(1)_SRCS))
@@ -173,7 +175,7 @@ $(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
 
 $(BUILD)/lruscope: $(call obj_of,$(CLI_SRCS)) $(call layers_ar,$(LAYERS))
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(SAN_FLAGS) $(CFLAGS) -o $@ $(call obj_of,$(CLI_SRCS)) $(call layers_ld,$(LAYERS))
+	$(Q)$(CC) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(call obj_of,$(CLI_SRCS)) $(call layers_ld,$(LAYERS))
 
 # the tests' support code (synthetic snapshots, reading PNGs back): never shipped
 TEST_SUPPORT_LIB := $(BUILD)/lib/liblrs-testsupport.a
@@ -186,7 +188,7 @@ define test_rule
 $(BUILD)/tests/$(1)/$(2): tests/$(1)/$(2).c $($(2)_SRCS) $(TEST_SUPPORT_LIB) $(call layers_ar,$($(2)_LAYERS) model)
 	$$(call msg,CC,$$@)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_COMMON) $$(CFLAGS) -Itests/unit -o $$@ $$< $($(2)_SRCS) $(TEST_SUPPORT_LIB) \
+	$$(Q)$$(CC) $$(CPPFLAGS) $$(CFLAGS_COMMON) $$(CFLAGS) $$(LDFLAGS) -Itests/unit -o $$@ $$< $($(2)_SRCS) $(TEST_SUPPORT_LIB) \
 		$(call layers_ld,$($(2)_LAYERS) model) $($(2)_LIBS) \
 		$(if $(filter unit,$(1)),$(call pc_libs,cmocka,-lcmocka)) \
 		$(if $(filter gui,$($(2)_LAYERS)),$(call pc_libs,libpng,-lpng))
