@@ -329,7 +329,8 @@ static int decode_others(struct lrs_jerr *e, const struct lrs_jval *arr, struct 
 		if (o->type != LRS_JOBJ)
 			return lrs_jerr__set(e, "an entry of \"other_locks\" is not an object");
 		if (!lrs_jval__get(o, "lock"))
-			return lrs_jerr__set(e, "an entry of \"other_locks\" has no \"lock\" address");
+			return lrs_jerr__set(e,
+					     "an entry of \"other_locks\" has no \"lock\" address");
 		err = lrs_jval__opt_addr(e, o, "lock", &addr);
 		if (err)
 			return err;
