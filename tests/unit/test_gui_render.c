@@ -430,7 +430,12 @@ int main(void)
 		cmocka_unit_test(test_render_holders),
 	};
 
-	snprintf(out_dir, sizeof(out_dir), "%s/tests/gui", build && *build ? build : "build");
+	/* the frames kept to look at; a fresh tree has no build/tests yet (the sanitized run first) */
+	snprintf(out_dir, sizeof(out_dir), "%s", build && *build ? build : "build");
+	mkdir(out_dir, 0755);
+	strncat(out_dir, "/tests", sizeof(out_dir) - strlen(out_dir) - 1);
+	mkdir(out_dir, 0755);
+	strncat(out_dir, "/gui", sizeof(out_dir) - strlen(out_dir) - 1);
 	mkdir(out_dir, 0755);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
