@@ -90,11 +90,13 @@ static int take_retry(struct lrs_source *src, struct lrs_snapshot **out,
 {
 	int ret = -EIO;
 
-	for (int i = 0; i < 5 && !*stop; i++) {
+	/* 200 ms, then longer: a busy guest can take seconds to settle its cgroups */
+	for (int i = 0; i < 8 && !*stop; i++) {
 		ret = src->take(src, out);
 		if (!ret)
 			return 0;
-		usleep(200000);
+		if (i < 7)
+			usleep(200000u * (i < 4 ? 1 : 1u << (i - 3)));
 	}
 	return ret;
 }

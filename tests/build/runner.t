@@ -8,7 +8,7 @@
 # does a cmocka binary whose "Running N test(s)" is not what it counted.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 35
+tap_plan 36
 tmp=$(mktemp -d /tmp/lrs-test-runner.XXXXXX)
 # d-leaves.t's leftover is ended here, also when a check fails
 trap 'kill "$(cat "$tmp/d.left" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -190,12 +190,12 @@ cat >"$tmp/live/tests/x/g-live.t" <<'SH'
 # live: traced
 echo "1..2"
 echo "ok - g ran where waits are traced ($LRS_WHERE)"
-echo "ok - g second"
+echo "ok - g second, nice $(nice)"
 SH
 cat >"$tmp/live/tests/x/h-here.t" <<'SH'
 #!/usr/bin/env bash
 echo "1..1"
-echo "ok - h ran here ($LRS_WHERE)"
+echo "ok - h ran here ($LRS_WHERE), nice $(nice)"
 SH
 cat >"$tmp/live/tests/x/k-kcore.t" <<'SH'
 #!/usr/bin/env bash
@@ -229,6 +229,13 @@ tap_check "runner: untraced: the live test ran in the guest, the others here" \
 tap_check "runner: untraced: it is counted as any test, and named as run in the lab guest" \
 	bash -c 'grep -qF "(tests/x/g-live.t, in the lab guest: 2 passed, 0 failed, 0 skipped" "$1" &&
 		grep -qx "4 passed, 0 failed, 0 skipped" "$1" && grep -qx "  tests/x/g-live.t: 2 passed, 0 failed, 0 skipped" "$1"' _ "$tmp/untraced"
+# the live guest's thread gets a core before the tests here (it times what its guest does)
+if [ "$(id -u)" = 0 ]; then
+	tap_check "runner: untraced, as root: the live guest's runner at nice -10, the tests here at 0" \
+		bash -c 'grep -qx "ok - g second, nice -10" "$1" && grep -qx "ok - h ran here (host), nice 0" "$1"' _ "$tmp/untraced"
+else
+	tap_skip "runner: the live guest's niceness" "not root: nice cannot be raised"
+fi
 tap_check "runner: traced: the traced-waits test ran here, the unreadable kernel's in the guest" \
 	bash -c 'grep -q "^ok - g ran where waits are traced (host)" "$1" && grep -qx "4 passed, 0 failed, 0 skipped" "$1" &&
 		grep -q "^ok - k read the kernel (guest)" "$1" && grep -qx "  tests/x/k-kcore.t: 1 passed, 0 failed, 0 skipped" "$1" &&

@@ -54,8 +54,23 @@ for i in $(seq 1 40); do
 	sleep 0.5
 done
 sleep 2
-/lruscope report -d "$dur" -f json > /mnt/nodes.json 2> /mnt/report.err
-echo "LRS report_rc $?"
+# contended N: the report in /mnt/nodes.json counts waits on memcg lrs-test-nodeN-shared's
+# lruvec on node N (one line per lruvec object of the one-line JSON)
+contended() {
+	awk '{ n = split($0, a, "[{]\"memcg\":"); for (i = 2; i <= n; i++) print a[i] }' /mnt/nodes.json |
+		grep "^\"/lrs-test-node$1-shared\"," | grep "\"node\":$1," | grep -q '"contended":[1-9]'
+}
+# A window with no wait on a node's lock is a load not yet running (its file still being
+# written, the guest's one host thread busy elsewhere): another window, up to 6 in all,
+# rather than a failure of the attribution the host checks.
+for try in 1 2 3 4 5 6; do
+	/lruscope report -d "$dur" -f json > /mnt/nodes.json 2> /mnt/report.err
+	rc=$?
+	[ "$rc" = 0 ] || break
+	contended 0 && contended 1 && break
+	echo "LRS window $try: no wait yet on one node's lock; another window"
+done
+echo "LRS report_rc $rc"
 # the guest's own account of where each memcg's pages are, while its readers still run
 for n in 0 1; do
 	m=/lrs-test-node$n-shared
