@@ -171,6 +171,9 @@ grep -q "other locks (top" "$WORK/first.txt" &&
 # select our memcg with the filter, then the detail pane is about it
 tm send-keys -t "$S1" / ; tm send-keys -t "$S1" -l "$leaf"; tm send-keys -t "$S1" Enter
 if wait_for "$S1" "$leaf@N[0-9]+ +lock 0x" 10 && wait_for "$S1" "top waiters" 5; then
+	# the pane is about the last interval: wait for one that the load contended (in a
+	# TCG guest, seconds can pass between waits)
+	wait_for "$S1" "contended [0-9.]+[kMG]? \(" 20
 	save_screen "$S1" detail
 	if grep -q "LRU pages: .*inactive_file" "$WORK/detail.txt" && grep -q "wait histogram" "$WORK/detail.txt" &&
 		grep -q "top waiting stacks" "$WORK/detail.txt" && grep -Eq "contended [0-9.]+[kMG]? \(" "$WORK/detail.txt"; then
