@@ -205,15 +205,24 @@ lrs_screen_wait() {
 }
 # lrs_screen_show: LRS_SCREEN as TAP comment lines.
 lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
-# lrs_screen_check NAME SESSION REGEX SECS [COMMAND...]: a check that the pane of
-# the server on SOCK shows REGEX within SECS and then, if given, that COMMAND
-# succeeds on what it showed (in LRS_SCREEN); prints the screen when not.
+# lrs_screen_check NAME SESSION REGEX SECS [COMMAND...]: a check that, within SECS,
+# the pane of the server on SOCK shows REGEX and, if given, COMMAND succeeds on that
+# same screen (in LRS_SCREEN); prints the last screen when not. One screen for both:
+# a capture can fall between the bytes of one frame (the header redrawn, the bottom
+# line not yet), so a screen that has REGEX but fails COMMAND is captured again.
 # Returns the verdict (0: ok).
 lrs_screen_check() {
-	local name=$1 s=$2 re=$3 secs=$4 ok=1
+	local name=$1 s=$2 re=$3 secs=$4 ok=0 i
 	shift 4
-	lrs_screen_wait "$SOCK" "$s" "$re" "$secs" || ok=0
-	[ "$ok" = 1 ] && [ $# -gt 0 ] && { "$@" || ok=0; }
+	secs=$(lrs_secs "$secs")
+	for ((i = 0; i < secs * 4; i++)); do
+		LRS_SCREEN=$(tmux -L "$SOCK" capture-pane -p -t "$s" 2>&1)
+		if grep -Eq -- "$re" <<<"$LRS_SCREEN" && { [ $# -eq 0 ] || "$@"; }; then
+			ok=1
+			break
+		fi
+		sleep 0.25
+	done
 	tap_check "$name" [ "$ok" = 1 ]
 	[ "$ok" = 1 ] || lrs_screen_show
 	[ "$ok" = 1 ]
