@@ -25,6 +25,13 @@ boost=""
 if [ "$(id -u)" = 0 ] && [ -z "${LRS_NO_BOOST:-}" ]; then
 	cpu_v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ {print $2; exit}' /proc/mounts)
 	cpu_v2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+	# the cgroup of a run that ended without its trap (SIGKILL, a restart of the machine):
+	# lrs-test-run-PID, PID no longer a runner, no task left in it
+	for stale in "$cpu_v1"/lrs-test-run-* "$cpu_v2"/lrs-test-run-*; do
+		[ -d "$stale" ] || continue
+		grep -qs run-all "/proc/${stale##*-}/cmdline" && continue
+		[ -s "$stale/cgroup.procs" ] || rmdir "$stale" 2>/dev/null
+	done
 	if [ -n "$cpu_v1" ] && mkdir "$cpu_v1/lrs-test-run-$$" 2>/dev/null; then
 		boost=$cpu_v1/lrs-test-run-$$
 		echo 32768 >"$boost/cpu.shares"
@@ -34,7 +41,21 @@ if [ "$(id -u)" = 0 ] && [ -z "${LRS_NO_BOOST:-}" ]; then
 		echo 10000 >"$boost/cpu.weight"
 	fi
 fi
-trap '[ -z "${live_pid:-}" ] || kill "$live_pid" 2>/dev/null; rm -rf "$log"; [ -z "$boost" ] || rmdir "$boost" 2>/dev/null || echo "run-all: $boost still holds tasks" >&2' EXIT
+# end_boost: what a test left running in the boost cgroup (a process it started and did
+# not end) is ended, TERM then KILL, so that the cgroup can go; rmdir is tried again
+# while it is busy (an exiting task holds the cgroup a moment after leaving cgroup.procs)
+end_boost() {
+	local i
+	[ -n "$boost" ] && [ -d "$boost" ] || return 0
+	for i in $(seq 1 40); do
+		rmdir "$boost" 2>/dev/null && return 0
+		[ "$i" = 1 ] && xargs -r kill -TERM <"$boost/cgroup.procs" 2>/dev/null
+		[ "$i" = 20 ] && xargs -r kill -KILL <"$boost/cgroup.procs" 2>/dev/null
+		sleep 0.25
+	done
+	echo "run-all: $boost still holds tasks: $(tr '\n' ' ' <"$boost/cgroup.procs")" >&2
+}
+trap '[ -z "${live_pid:-}" ] || kill "$live_pid" 2>/dev/null; rm -rf "$log"; end_boost' EXIT
 
 # A test that hangs must cost one failure, not the whole run: each .t runs in
 # a session of its own, and a watchdog ends that session after its time limit

@@ -8,10 +8,12 @@
 # does a cmocka binary whose "Running N test(s)" is not what it counted.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 36
+tap_plan 39
 tmp=$(mktemp -d /tmp/lrs-test-runner.XXXXXX)
 # d-leaves.t's leftover is ended here, also when a check fails
-trap 'kill "$(cat "$tmp/d.left" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
+# and the cgroup section's: its leftover process, its stand-in stale cgroup
+trap 'kill "$(cat "$tmp/d.left" 2>/dev/null)" "$(cat "$tmp/cg.left" 2>/dev/null)" 2>/dev/null
+	[ -z "${stale:-}" ] || rmdir "$stale" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # a tree of three tests for run-all.sh: one hangs in a wait on a background
 # child, one hangs with a longer limit of its own, one passes
@@ -268,3 +270,40 @@ tap_check "runner: a lab test marked '# guest: shared' is told so, the others no
 tap_check "runner: the shared lab test, then the live guest's tests, then the lab test alone" \
 	bash -c 'a=$(grep -n "^== tests/lab/b-shared.t" "$1" | cut -d: -f1); b=$(grep -n "^== tests/x/g-live.t (in the lab guest)" "$1" | cut -d: -f1);
 		c=$(grep -n "^== tests/lab/a-alone.t" "$1" | cut -d: -f1); [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] && [ "$a" -lt "$b" ] && [ "$b" -lt "$c" ]' _ "$tmp/order.out"
+
+# The runner's cpu cgroup (lrs-test-run-PID, root only): gone at its end, also when a test
+# left a process running in it (ended there: gone, or a zombie its new parent has yet to reap); and the empty one of a run killed before its
+# trap (its PID no runner now) removed when the next run starts.
+cpu_root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ {print $2; exit}' /proc/mounts)
+[ -n "$cpu_root" ] || { cpu_root=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+	grep -qw cpu "$cpu_root/cgroup.subtree_control" 2>/dev/null || cpu_root=; }
+if [ "$(id -u)" = 0 ] && [ -n "$cpu_root" ]; then
+	sleep 0 & dead=$!; wait "$dead"	# a PID that ran no runner and is gone
+	stale=$cpu_root/lrs-test-run-$dead
+	mkdir "$stale"
+	before=$(ls -d "$cpu_root"/lrs-test-run-* | grep -vxF "$stale")
+	mkdir -p "$tmp/cg/tests/x"
+	cat >"$tmp/cg/tests/x/leaves.t" <<SH
+#!/usr/bin/env bash
+echo "1..1"
+setsid sleep 600 </dev/null >/dev/null 2>&1 &
+echo \$! >"$tmp/cg.left"
+echo "ok - leaves a process in \$(grep -E ':cpu(,|:|$)|^0::' /proc/self/cgroup | head -1)"
+SH
+	chmod +x "$tmp/cg/tests/x/leaves.t"
+	LRS_ROOT=$tmp/cg LRS_BUILD=$tmp/build-live LRS_WHERE=host \
+		LRS_SPIN_VERDICT="traced: a stand-in verdict" LRS_KCORE_VERDICT="readable: a stand-in" \
+		"$LRS_ROOT/tests/run-all.sh" </dev/null >"$tmp/cg.out" 2>&1
+	sed 's/^/#   /' "$tmp/cg.out"
+	after=$(ls -d "$cpu_root"/lrs-test-run-* 2>/dev/null)
+	left=$(cat "$tmp/cg.left" 2>/dev/null)
+	tap_check "runner: its test ran in a cgroup of its own ($(grep -o 'lrs-test-run-[0-9]*' "$tmp/cg.out" | head -1))" \
+		grep -q "^ok - leaves a process in .*/lrs-test-run-[0-9]" "$tmp/cg.out"
+	tap_check "runner: at its end its cgroup is gone, the process a test left there ended (before: $(echo $before); after: $(echo $after); left: ${left:-none} $(ps -o stat=,args= -p "${left:-0}"))" \
+		bash -c '[ "$1" = "$2" ] && [ -n "$3" ] && ! ps -o stat= -p "$3" | grep -qv "^Z"' _ "$before" "$(grep -vxF "$stale" <<<"$after")" "$left"
+	tap_check "runner: the empty cgroup of a killed run ($stale) removed at the start" [ ! -d "$stale" ]
+else
+	tap_skip_each "not root, or no cpu controller: no cgroup of its own" \
+		"runner: its test ran in a cgroup of its own" "runner: at its end its cgroup is gone" \
+		"runner: the empty cgroup of a killed run removed at the start"
+fi
