@@ -8,7 +8,7 @@
 # no root needed. See tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 14
+tap_plan 15
 lrs_tmux_test replay
 chmod 755 "$WORK"		# user nobody reads the recording too
 
@@ -116,6 +116,20 @@ all_rows() {
 }
 lrs_screen_check "$T: Esc with no filter before: no filter, all five rows back" filter "$unfiltered" 5 all_rows "$ok"
 tm kill-session -t filter
+
+# ---- the header's totals: two memcgs' lruvec waits summed, the other locks apart ---------
+FLAT=$WORK/flat.jsonl
+PYTHONPATH=$LRS_ROOT/tests/lib /usr/bin/python3 - "$FLAT" <<'PY'
+import sys
+import lrs_recording
+lrs_recording.write(sys.argv[1], ["/lrs-r-four", "/lrs-r-one"], 4,
+                    lambda i, m, n: 4e6 if m.endswith("four") else 1e6, nodes=(0,))
+PY
+chmod 644 "$FLAT"
+tm new-session -d -s totals -x 160 -y 50 "env -i PATH=$PATH HOME=/ TERM=xterm-256color $LRS_BIN replay $FLAT; sleep 60"
+lrs_screen_check "$T: the header sums the lruvec locks' wait (4 + 1 ms/s) and shows the other locks apart" \
+	totals '\|  lruvec locks 5\.0ms/s [0-9.]+k?/s  other locks 0 0/s' 10
+tm kill-session -t totals
 
 # ---- - : a shorter interval, down to 0.2 s -----------------------------------------
 start interval

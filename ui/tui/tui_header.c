@@ -25,12 +25,23 @@ static void draw_header_instant(struct lrs_tui *tui, const struct lrs_model *mod
 		  busy == 1 ? "" : "s");
 }
 
+/* "WAIT/s N/s" of a kind of lock (the wait rate bold); returns the column after it */
+static int put_rates(const struct lrs_model *model, int y, int x, int w, uint64_t wait_ns,
+		     uint64_t contended)
+{
+	char a[32], b[32];
+
+	x = tui__putf(y, x, w - x, A_BOLD, "%s",
+		      lrs_fmt__rate_ns(a, sizeof(a), tui__row_per_s(model, wait_ns)));
+	return tui__putf(y, x, w - x, 0, " %s/s",
+			 lrs_fmt__count(b, sizeof(b), tui__row_per_s(model, contended)));
+}
+
 void tui__draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 {
 	const struct lrs_view_layout *l = &tui->layout;
 	const struct lrs_snapshot *cur = model->cur;
 	int y = l->header_y, w = l->width, x;
-	char a[32], b[32];
 
 	if (l->header_h < 1)
 		return;
@@ -48,19 +59,9 @@ void tui__draw_header(struct lrs_tui *tui, const struct lrs_model *model)
 	if (!model->prev) {
 		x = tui__put(y, x, w - x, tui->warn_attr, "first interval...");
 	} else {
-		x = tui__putf(y, x, w - x, A_BOLD, "%s",
-			      lrs_fmt__rate_ns(a, sizeof(a),
-					       tui__row_per_s(model, model->lruvec_wait_ns)));
-		x = tui__putf(y, x, w - x, 0, " %s/s",
-			      lrs_fmt__count(b, sizeof(b),
-					     tui__row_per_s(model, model->lruvec_contended)));
+		x = put_rates(model, y, x, w, model->lruvec_wait_ns, model->lruvec_contended);
 		x = tui__put(y, x, w - x, 0, "  other locks ");
-		x = tui__putf(y, x, w - x, A_BOLD, "%s",
-			      lrs_fmt__rate_ns(a, sizeof(a),
-					       tui__row_per_s(model, model->other_wait_ns)));
-		x = tui__putf(y, x, w - x, 0, " %s/s",
-			      lrs_fmt__count(b, sizeof(b),
-					     tui__row_per_s(model, model->other_contended)));
+		x = put_rates(model, y, x, w, model->other_wait_ns, model->other_contended);
 	}
 	if (tui->state.paused)
 		tui__put(y, x + 2 < w ? x + 2 : x, w - x - 2, tui->warn_attr | A_REVERSE,
