@@ -19,8 +19,7 @@ same_ivals=$(lrs_guest_arg lrs_same_ivals 30)
 same=$(lrs_guest_arg lrs_same 1)
 echo "LRS kernel $(uname -r)"
 lrs_guest_cgroups v2
-mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
-export LRS_WORKDIR=/mnt HOME=/tmp
+lrs_guest_data_disk
 echo "LRS lru_gen $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo none)"
 # whether removing a memcg moves its LRU folios to the parent (under lruvec locks)
 echo "LRS lru_reparent $(grep -c ' lru_reparent_memcg$' /proc/kallsyms)"

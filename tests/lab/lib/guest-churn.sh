@@ -12,8 +12,7 @@ cg=$(lrs_guest_arg lrs_cg v2)
 n=$(lrs_guest_arg lrs_churn 24)
 echo "LRS kernel $(uname -r)"
 lrs_guest_cgroups "$cg"
-mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
-export LRS_WORKDIR=/mnt HOME=/tmp
+lrs_guest_data_disk
 
 /lruscope report -d 600 -f json > /mnt/churn.json 2> /mnt/report.err &
 rp=$!

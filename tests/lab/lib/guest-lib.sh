@@ -33,6 +33,12 @@ lrs_guest_cgroups() {
 	echo "LRS mode $1"
 }
 
+# The ext4 data disk at /mnt, where lruscope writes its files and the host reads them back.
+lrs_guest_data_disk() {
+	mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
+	export LRS_WORKDIR=/mnt HOME=/tmp
+}
+
 # lrs_attached PID: wait (up to 10 minutes) until lruscope PID holds BPF links and no new one
 # came for 5 s: every hook is in (loading and verifying takes minutes under TCG), and its
 # first snapshot, where a report's window starts, follows at once. 1 if it ended first.

@@ -30,8 +30,7 @@ echo "LRS kernel $(uname -r)"
 echo "LRS cpu_flags $(grep -m1 -o ' hypervisor' /proc/cpuinfo | tr -d ' ')"
 mount -t cgroup2 none /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
-export LRS_WORKDIR=/mnt HOME=/tmp
+lrs_guest_data_disk
 ncpu=$(nproc)
 [ -n "$readers" ] || readers=$((2 * ncpu))
 layout=shared

@@ -1,0 +1,63 @@
+#!/bin/busybox sh
+# PID 1 of the kernel-memory bench guests (tests/lab/lib/kmem_bench.py): what lruscope costs
+# the kernel in memory, read from /proc/meminfo, on a load and with its maps full.
+#   1. "base": nothing running; "load": a readtwice load, lrs_readers readers in one memcg per
+#      two (lrs-test-kmem-*), no tool;
+#   2. `lruscope report` attached ("attached") and after lrs_dur seconds of the load ("end");
+#   3. its counter maps filled on purpose by /lrs-fillmaps ("full"); then the report ended
+#      ("after": what it gave back).
+# Each reading is a line "LRS mem LABEL PERCPU_KB SLAB_KB VMALLOC_KB MEMFREE_KB"; the kernel's
+# own estimate of the maps' size (fdinfo memlock) is "LRS memlock LABEL BYTES".
+. /guest-lib.sh
+lrs_guest_boot
+dur=$(lrs_guest_arg lrs_dur 30)
+readers=$(lrs_guest_arg lrs_readers 16)
+echo "LRS kernel $(uname -r) cpus $(nproc)"
+lrs_guest_cgroups v2
+lrs_guest_data_disk
+
+mem() {
+	awk -v l="$1" '/^Percpu:/ {p=$2} /^Slab:/ {s=$2} /^VmallocUsed:/ {v=$2} /^MemFree:/ {f=$2}
+		END {print "LRS mem " l " " p " " s " " v " " f}' /proc/meminfo
+}
+# memlock LABEL PID: the sum of fdinfo memlock over PID's BPF maps
+memlock() {
+	n=0
+	for fd in /proc/$2/fdinfo/*; do
+		grep -q '^map_type:' "$fd" 2>/dev/null || continue
+		n=$((n + $(awk '/^memlock:/ {print $2}' "$fd")))
+	done
+	echo "LRS memlock $1 $n"
+}
+( while :; do sleep 30; echo "LRS hb $(cut -d' ' -f1 /proc/uptime)"; done ) &
+hb=$!
+sleep 2
+mem base
+/lruscope workload --layout isolated --readers "$readers" --duration 0 --size 64m --limit 8m \
+	--prefix lrs-test-kmem- > /mnt/workload.out 2>&1 &
+load=$!
+sleep 10
+mem load
+/lruscope report -d 3600 -f json > /mnt/report.json 2> /mnt/report.err &
+rep=$!
+lrs_attached $rep || echo "LRS warn report never attached"
+mem attached
+memlock attached $rep
+sleep "$dur"
+mem end
+/lrs-fillmaps lock_stats waiter_stats stack_stats holder_stats matrix_stats
+mem full
+memlock full $rep
+kill -INT $rep
+wait $rep
+echo "LRS rc report $?"
+sleep 5 # the maps are freed after an RCU grace period
+mem after
+kill $hb
+kill -TERM $load
+wait $load
+dmesg | grep -i -E "lockup|rcu.*stall|BUG|allocation failure" | head -10 | sed 's/^/LRS kmsg /'
+sync
+umount /mnt
+echo LRS-KMEM-DONE
+poweroff -f
