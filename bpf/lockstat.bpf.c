@@ -41,6 +41,10 @@ const volatile bool have_task_btf = true;
  * tracepoint programs leave plain spinlock waits (flags LCB_F_SPIN) to them.
  */
 const volatile bool spin_slowpath = false;
+/* lock_stats (per CPU) takes new locks; false: every lock in lock_stats_shared */
+const volatile bool percpu_locks = true;
+/* lock_stats_shared takes the locks lock_stats has no room for; false: drops */
+const volatile bool shared_locks = false;
 
 /* Every event we could not account is counted here, never dropped silently. */
 __u64 drop_task = 0;	   /* end without begin, or nesting deeper than we keep */
@@ -55,15 +59,21 @@ __u64 drop_insert_failed = 0;
 __u64 drop_negative_time = 0; /* end before begin */
 
 /*
- * Map sizes are set from user space (bpf_map__set_max_entries). The counters
- * are per CPU: every waiter of a hot lock adds to its own CPU's copy, so the
- * common path writes no cache line another CPU writes (user space sums the
- * copies, collector/live/percpu_merge.h). A copy created here holds the
+ * Map sizes are set from user space (bpf_map__set_max_entries). A lock's
+ * counters are per CPU: every waiter of a hot lock adds to its own CPU's copy,
+ * so the common path writes no cache line another CPU writes (user space sums
+ * the copies, collector/live/percpu_merge.h). A copy created here holds the
  * init value only on the creating CPU, the others start zeroed: the identity
- * fields (a lock's flags, kind, owner_node; a waiter's memcg and comm) are
- * taken from the copy that has them. All three allocate on use: preallocated,
- * 16,384 locks would take 6 MB a CPU while a busy machine contends on a few
- * hundred.
+ * fields (a lock's flags, kind, owner_node) are taken from the copy that has
+ * them. All three maps allocate on use: preallocated, 16,384 locks would take
+ * 6 MB a CPU while a busy machine contends on a few hundred.
+ *
+ * Waiters and stacks are shared, with atomic adds: a waiter's row is keyed by
+ * its task, which waits on one CPU at a time, and a stack's row is written only
+ * by a sampled wait (one per CPU per stack_gap_ns at most). Per CPU, each would
+ * cost memory in CPUs squared (a copy per CPU of every row, and the kernel's
+ * allocator keeps a cache of such rows on every CPU that inserts) for no cache
+ * line that is actually fought over.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -73,8 +83,22 @@ struct {
 	__type(value, struct lock_stat);
 } lock_stats SEC(".maps");
 
+/*
+ * Locks beyond lock_stats' room: user space sizes lock_stats to a memory budget
+ * over the CPU count (each entry is a copy per CPU), and the locks contended
+ * after it is full are counted here, shared, with atomic adds. Nothing is
+ * lost: only a lock that finds both full is dropped (drops.stats_full).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, struct lock_key);
+	__type(value, struct lock_stat);
+} lock_stats_shared SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct waiter_key);
@@ -82,7 +106,7 @@ struct {
 } waiter_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 8192);
 	__type(key, struct stack_key);
@@ -384,9 +408,66 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
+/* A wait in this CPU's copy of a lock's counters: plain adds. */
+static __always_inline void count_wait(struct lock_stat *st, __u64 wait)
+{
+	st->contended++;
+	st->wait_ns += wait;
+	st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)]++;
+	if (wait > st->wait_max_ns)
+		st->wait_max_ns = wait;
+}
+
 /*
- * Count a finished wait in this CPU's copies (plain adds: no other CPU writes
- * them, and tracing programs do not nest on a CPU). A call of its own: its
+ * A wait on a lock without a per-CPU entry: make it one if lock_stats has room,
+ * else count it in lock_stats_shared (atomic adds; wait_max_ns is a plain
+ * store: a concurrent larger wait may be lost, 5.10 has no compare-and-swap).
+ * False when the wait could not be counted (counted as a drop).
+ */
+static __always_inline bool account_shared(struct pending *p, struct lock_key *key, __u64 wait)
+{
+	struct lock_stat *st = shared_locks ? bpf_map_lookup_elem(&lock_stats_shared, key) : NULL;
+
+	if (!st) {
+		struct lock_stat init = {
+			.flags = p->flags & ~(PENDING_F_WAITING | PENDING_F_SLOWPATH),
+			.kind = p->kind,
+			.owner_node = p->owner_node,
+			.identity = 1,
+		};
+		if (percpu_locks) {
+			long err = bpf_map_update_elem(&lock_stats, key, &init, BPF_NOEXIST);
+			struct lock_stat *mine = bpf_map_lookup_elem(&lock_stats, key);
+
+			if (mine) {
+				count_wait(mine, wait);
+				return true;
+			}
+			if (err != -E2BIG) { /* room, but the insert failed */
+				__sync_fetch_and_add(&drop_insert_failed, 1);
+				return false;
+			}
+		}
+		if (!shared_locks) { /* --max-locks all per CPU, and all taken */
+			__sync_fetch_and_add(&drop_stats_full, 1);
+			return false;
+		}
+		st = map_lookup_or_init(&lock_stats_shared, key, &init, &drop_stats_full);
+		if (!st)
+			return false;
+	}
+	__sync_fetch_and_add(&st->contended, 1);
+	__sync_fetch_and_add(&st->wait_ns, wait);
+	__sync_fetch_and_add(&st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)], 1);
+	if (wait > st->wait_max_ns)
+		st->wait_max_ns = wait;
+	return true;
+}
+
+/*
+ * Count a finished wait: the lock's counters in this CPU's copy (plain adds: no
+ * other CPU writes it, and tracing programs do not nest on a CPU), its waiter
+ * and stack rows in the shared maps. A call of its own: its
  * 300-byte initial value then sits in a frame beside the holder code's, not
  * under it (6.1 allows 512 bytes for a chain of calls).
  */
@@ -403,25 +484,12 @@ static __noinline void account(struct pending *p, __u64 now)
 	wait = now - p->start_ns;
 
 	/* a plain lookup first: the hot path builds no 300-byte init */
-	st = bpf_map_lookup_elem(&lock_stats, &key);
-	if (!st) {
-		struct lock_stat init = {
-			.flags = p->flags & ~(PENDING_F_WAITING | PENDING_F_SLOWPATH),
-			.kind = p->kind,
-			.owner_node = p->owner_node,
-			.identity = 1,
-		};
-
-		st = map_lookup_or_init(&lock_stats, &key, &init, &drop_stats_full);
-		if (!st)
-			return;
+	st = percpu_locks ? bpf_map_lookup_elem(&lock_stats, &key) : NULL;
+	if (st) {
+		count_wait(st, wait);
+	} else if (!account_shared(p, &key, wait)) {
+		return;
 	}
-	st->contended++;
-	st->wait_ns += wait;
-	st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)]++;
-	if (wait > st->wait_max_ns)
-		st->wait_max_ns = wait;
-
 	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK) {
 		struct waiter_key wk = {
 			.lock_addr = p->lock_addr,
@@ -437,9 +505,9 @@ static __noinline void account(struct pending *p, __u64 now)
 			bpf_get_current_comm(init.comm, sizeof(init.comm));
 			ws = map_lookup_or_init(&waiter_stats, &wk, &init, &drop_stats_full);
 		}
-		if (ws) {
-			ws->contended++;
-			ws->wait_ns += wait;
+		if (ws) { /* shared: another CPU may add to it (the task moved) */
+			__sync_fetch_and_add(&ws->contended, 1);
+			__sync_fetch_and_add(&ws->wait_ns, wait);
 		}
 	}
 
@@ -454,8 +522,8 @@ static __noinline void account(struct pending *p, __u64 now)
 			map_lookup_or_init(&stack_stats, &sk, &init, &drop_stats_full);
 
 		if (ss) {
-			ss->contended++;
-			ss->wait_ns += wait;
+			__sync_fetch_and_add(&ss->contended, 1);
+			__sync_fetch_and_add(&ss->wait_ns, wait);
 		}
 	}
 }

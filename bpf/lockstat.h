@@ -71,10 +71,9 @@ struct waiter_stat {
 };
 
 /*
- * lock_stats, waiter_stats and stack_stats are per-CPU maps: user space reads
- * one value per possible CPU and merges them (collector/live/percpu_merge.h).
- * A waiter's identity (waiter_cgid, comm) is set only in the copy of the CPU
- * that created the entry; the others hold zeros there.
+ * lock_stats is a per-CPU map: user space reads one value per possible CPU and
+ * merges them (collector/live/percpu_merge.h). waiter_stats and stack_stats
+ * are shared maps, one value a row (the same merge, of one copy).
  */
 
 /* Sampled waiting stacks per lock. */

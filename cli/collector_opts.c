@@ -51,14 +51,24 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 ".I N\n"
 		 "waits, at most one per CPU per 5 ms (default 16; 0 takes no stacks).\n" },
 	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
-	  "locks the BPF map holds (default 16384, 1 to " STR(
-		  LRS_MAX_LOCKS_MAX) "); waits on "
-				     "locks beyond it are counted in drops.stats_full",
-	  .man = "Locks the BPF map holds (default 16384, 1 to " STR(
-		  LRS_MAX_LOCKS_MAX) ": the "
-				     "kernel sizes the map's\n"
+	  "locks the BPF maps hold (default 16384, 1 to " STR(
+		  LRS_MAX_LOCKS_MAX) "); waits on locks beyond it are counted in drops.stats_full",
+	  .man = "Locks the BPF maps hold (default 16384, 1 to " STR(
+		  LRS_MAX_LOCKS_MAX) ": the kernel sizes the maps'\n"
 				     "hash buckets for it); waits on locks beyond it are counted in\n"
 				     ".BR drops.stats_full .\n" },
+	{ "percpu-locks", LRS_COPT_PERCPU_LOCKS, 0, "N",
+	  "locks counted per CPU, the first contended (default: as many as 32 MiB of per-CPU "
+	  "copies hold, at least 256); the others are counted in a shared table, with atomic adds",
+	  .man = "Locks whose counters are kept per CPU: the first\n"
+		 ".I N\n"
+		 "locks contended (default: as many as 32 MiB of per\\-CPU copies hold, at least\n"
+		 "256, at most\n"
+		 ".BR \\-\\-max\\-locks ).\n"
+		 "A per\\-CPU copy spares the CPUs queued on a hot lock a fight over its counters'\n"
+		 "cache lines, and costs 296 bytes a CPU; the locks after those are counted in a\n"
+		 "shared table with atomic adds, so the kernel memory lruscope takes stays bounded\n"
+		 "as CPUs grow. 0 counts every lock in the shared table.\n" },
 	{ "holders", LRS_COPT_HOLDERS, 0, NULL,
 	  "also infer who held the lruvec locks others waited on (docs/holders.md)",
 	  .man = "Also infer who held the lruvec locks others waited on: a holder table and a\n"
@@ -107,6 +117,15 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 				value, (unsigned int)LRS_MAX_LOCKS_MAX);
 			return -EINVAL;
 		}
+		return 0;
+	case LRS_COPT_PERCPU_LOCKS:
+		if (lrs_parse_uint(value, (unsigned int)LRS_MAX_LOCKS_MAX, &opts->percpu_locks)) {
+			fprintf(stderr,
+				"lruscope %s: --percpu-locks '%s': want a number from 0 to %u\n",
+				cmd, value, (unsigned int)LRS_MAX_LOCKS_MAX);
+			return -EINVAL;
+		}
+		opts->percpu_locks_set = true;
 		return 0;
 	case LRS_COPT_HOLDERS:
 		opts->holders = true;

@@ -423,6 +423,8 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	struct lrs_lockstat_opts lopts = {
 		.stack_every = opts->stack_every,
 		.max_locks = opts->max_locks,
+		.percpu_locks = opts->percpu_locks,
+		.percpu_locks_set = opts->percpu_locks_set,
 		.max_waiters = opts->max_waiters,
 		.max_stacks = opts->max_stacks,
 		.verbose = opts->verbose,

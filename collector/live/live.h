@@ -9,17 +9,19 @@
 #include "collector/source.h"
 
 struct lrs_collector_opts {
-	double interval_s;	  /* default 1.0 */
-	const char *cgroup_root;  /* memory hierarchy mount; NULL: detect v1/v2 */
-	unsigned int stack_every; /* take a waiter stack on 1 in N contentions; 0: none */
-	unsigned int max_locks;	  /* lock map entries */
-	unsigned int max_waiters; /* waiter map entries */
-	unsigned int max_stacks;  /* stack map entries */
-	unsigned int max_memcgs;  /* memcgs the lruvec iterator's maps hold */
-	bool verbose;		  /* libbpf messages on stderr */
-	bool holders;		  /* track lock holders (model/holders.h) */
-	bool bpf_stats;		  /* turn on BPF run-time stats: snapshots carry bpf_cost */
-	int spin_source;	  /* enum lrs_spin_request (collector/live/spin_choice.h) */
+	double interval_s;	   /* default 1.0 */
+	const char *cgroup_root;   /* memory hierarchy mount; NULL: detect v1/v2 */
+	unsigned int stack_every;  /* take a waiter stack on 1 in N contentions; 0: none */
+	unsigned int max_locks;	   /* lock map entries */
+	unsigned int percpu_locks; /* of those, with per-CPU counters, if percpu_locks_set */
+	bool percpu_locks_set;	   /* else as many as LRS_PERCPU_LOCK_BUDGET holds */
+	unsigned int max_waiters;  /* waiter map entries */
+	unsigned int max_stacks;   /* stack map entries */
+	unsigned int max_memcgs;   /* memcgs the lruvec iterator's maps hold */
+	bool verbose;		   /* libbpf messages on stderr */
+	bool holders;		   /* track lock holders (model/holders.h) */
+	bool bpf_stats;		   /* turn on BPF run-time stats: snapshots carry bpf_cost */
+	int spin_source;	   /* enum lrs_spin_request (collector/live/spin_choice.h) */
 };
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);

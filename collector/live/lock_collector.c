@@ -68,6 +68,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 			  char *err, size_t err_len)
 {
 	struct lrs_lockstat *ls = calloc(1, sizeof(*ls));
+	unsigned int room;
 	int ret;
 
 	if (!ls)
@@ -83,7 +84,6 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	}
 	ls->skel->rodata->stack_every = opts->stack_every;
 	ls->skel->rodata->nr_nodes = opts->nr_nodes;
-	bpf_map__set_max_entries(ls->skel->maps.lock_stats, opts->max_locks);
 	bpf_map__set_max_entries(ls->skel->maps.waiter_stats, opts->max_waiters);
 	bpf_map__set_max_entries(ls->skel->maps.stack_stats, opts->max_stacks);
 	bpf_map__set_max_entries(ls->skel->maps.stacks, opts->max_stacks);
@@ -100,6 +100,15 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	}
 	ls->nr_cpus = ret;
 	ls->skel->rodata->nr_cpus = (__u32)ret;
+	/* max_locks in all: the first room per CPU, the rest in the shared table */
+	room = opts->percpu_locks_set ? opts->percpu_locks :
+					lrs_percpu__lock_room(opts->max_locks, ls->nr_cpus);
+	room = room < opts->max_locks ? room : opts->max_locks;
+	ls->skel->rodata->percpu_locks = room > 0;
+	ls->skel->rodata->shared_locks = room < opts->max_locks;
+	bpf_map__set_max_entries(ls->skel->maps.lock_stats, room ? room : 1);
+	bpf_map__set_max_entries(ls->skel->maps.lock_stats_shared,
+				 room < opts->max_locks ? opts->max_locks - room : 1);
 	bpf_program__set_autoload(ls->skel->progs.holders_sched_switch, opts->track_holders);
 	if (!opts->track_holders)
 		bpf_map__set_max_entries(ls->skel->maps.cpu_curr, 1);
@@ -185,13 +194,35 @@ static int read_percpu_map(const struct lrs_lockstat *ls, const struct bpf_map *
 				     keys, (void **)values, n);
 }
 
+/* Read a shared map as read_percpu_map does, as one copy: the same merge takes it. */
+static int read_shared_map(const struct bpf_map *map, size_t key_size, size_t value_size,
+			   void **keys, char **values, size_t *stride, size_t *n)
+{
+	*stride = value_size;
+	return lrs_bpf_map__read_all(bpf_map__fd(map), key_size, value_size, keys, (void **)values,
+				     n);
+}
+
+static void lock_row(struct lrs_lock_row *r, const struct lock_key *k, const struct lock_stat *v)
+{
+	r->lock_addr = k->lock_addr;
+	r->owner_cgid = k->owner_cgid;
+	r->kind = v->kind;
+	r->flags = v->flags;
+	r->owner_node = v->owner_node;
+	r->counters.contended = v->contended;
+	r->counters.wait_ns = v->wait_ns;
+	r->counters.wait_max_ns = v->wait_max_ns;
+	memcpy(r->counters.hist, v->hist, sizeof(r->counters.hist));
+}
+
 int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 {
-	struct lock_key *lk = NULL;
+	struct lock_key *lk = NULL, *shk = NULL;
 	struct waiter_key *wk = NULL;
 	struct stack_key *sk = NULL;
-	char *lv = NULL, *wv = NULL, *sv = NULL;
-	size_t n, stride;
+	char *lv = NULL, *shv = NULL, *wv = NULL, *sv = NULL;
+	size_t n, stride, nsh = 0, sh_stride;
 	int ret;
 
 	memset(rd, 0, sizeof(*rd));
@@ -199,30 +230,30 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 			      (void **)&lk, &lv, &stride, &n);
 	if (ret)
 		goto out;
-	rd->locks = calloc(n ? n : 1, sizeof(*rd->locks));
+	ret = read_shared_map(ls->skel->maps.lock_stats_shared, sizeof(*shk),
+			      sizeof(struct lock_stat), (void **)&shk, &shv, &sh_stride, &nsh);
+	if (ret)
+		goto out;
+	rd->locks = calloc(n + nsh ? n + nsh : 1, sizeof(*rd->locks));
 	if (!rd->locks) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct lrs_lock_row *r = &rd->locks[i];
+	/* the per-CPU entries, then the shared ones: a lock is in one of the two */
+	for (size_t i = 0; i < n + nsh; i++) {
 		struct lock_stat v;
 
-		lrs_percpu__merge_lock(lv + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &v);
-		r->lock_addr = lk[i].lock_addr;
-		r->owner_cgid = lk[i].owner_cgid;
-		r->kind = v.kind;
-		r->flags = v.flags;
-		r->owner_node = v.owner_node;
-		r->counters.contended = v.contended;
-		r->counters.wait_ns = v.wait_ns;
-		r->counters.wait_max_ns = v.wait_max_ns;
-		memcpy(r->counters.hist, v.hist, sizeof(r->counters.hist));
+		if (i < n)
+			lrs_percpu__merge_lock(lv + i * stride * ls->nr_cpus, stride, ls->nr_cpus,
+					       &v);
+		else
+			lrs_percpu__merge_lock(shv + (i - n) * sh_stride, sh_stride, 1, &v);
+		lock_row(&rd->locks[i], i < n ? &lk[i] : &shk[i - n], &v);
 	}
-	rd->nr_locks = n;
+	rd->nr_locks = n + nsh;
 
-	ret = read_percpu_map(ls, ls->skel->maps.waiter_stats, sizeof(*wk),
-			      sizeof(struct waiter_stat), (void **)&wk, &wv, &stride, &n);
+	ret = read_shared_map(ls->skel->maps.waiter_stats, sizeof(*wk), sizeof(struct waiter_stat),
+			      (void **)&wk, &wv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->waiters = calloc(n ? n : 1, sizeof(*rd->waiters));
@@ -234,7 +265,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 		struct lrs_waiter_row *r = &rd->waiters[i];
 		struct waiter_stat v;
 
-		lrs_percpu__merge_waiter(wv + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &v);
+		lrs_percpu__merge_waiter(wv + i * stride, stride, 1, &v);
 		r->lock_addr = wk[i].lock_addr;
 		r->owner_cgid = wk[i].owner_cgid;
 		r->pid = wk[i].pid;
@@ -246,8 +277,8 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	rd->nr_waiters = n;
 
-	ret = read_percpu_map(ls, ls->skel->maps.stack_stats, sizeof(*sk),
-			      sizeof(struct stack_stat), (void **)&sk, &sv, &stride, &n);
+	ret = read_shared_map(ls->skel->maps.stack_stats, sizeof(*sk), sizeof(struct stack_stat),
+			      (void **)&sk, &sv, &stride, &n);
 	if (ret)
 		goto out;
 	rd->stacks = calloc(n ? n : 1, sizeof(*rd->stacks));
@@ -259,7 +290,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 		struct lrs_stack_row *r = &rd->stacks[i];
 		struct stack_stat v;
 
-		lrs_percpu__merge_stack(sv + i * stride * ls->nr_cpus, stride, ls->nr_cpus, &v);
+		lrs_percpu__merge_stack(sv + i * stride, stride, 1, &v);
 		r->lock_addr = sk[i].lock_addr;
 		r->owner_cgid = sk[i].owner_cgid;
 		r->stack_id = sk[i].stack_id;
@@ -276,6 +307,8 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 out:
 	free(lk);
 	free(lv);
+	free(shk);
+	free(shv);
 	free(wk);
 	free(wv);
 	free(sk);

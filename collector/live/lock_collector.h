@@ -16,6 +16,8 @@ struct lrs_lockstat_opts {
 	unsigned int stack_every;
 	unsigned int nr_nodes;
 	unsigned int max_locks, max_waiters, max_stacks;
+	unsigned int percpu_locks; /* if percpu_locks_set; else from the budget */
+	bool percpu_locks_set;
 	bool verbose;
 	/* holders (model/holders.h): the estimate; exact: reuse exact_last_fd */
 	bool track_holders;

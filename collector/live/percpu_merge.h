@@ -17,6 +17,17 @@
 /* Bytes between two CPUs' copies of a value of value_size bytes. */
 size_t lrs_percpu__stride(size_t value_size);
 
+/*
+ * Locks that get per-CPU counters (lock_stats' size), of max_locks: as many as
+ * LRS_PERCPU_LOCK_BUDGET holds at a copy per CPU, at least LRS_PERCPU_LOCK_MIN.
+ * The locks contended after those are counted in the shared map
+ * (lock_stats_shared, the rest of max_locks): kernel memory stays bounded as
+ * CPUs grow.
+ */
+#define LRS_PERCPU_LOCK_BUDGET (32u << 20)
+#define LRS_PERCPU_LOCK_MIN 256u
+unsigned int lrs_percpu__lock_room(unsigned int max_locks, int nr_cpus);
+
 /* copies: nr_cpus values stride bytes apart, as a per-CPU map lookup returns them. */
 void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, struct lock_stat *out);
 void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,

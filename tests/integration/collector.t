@@ -18,8 +18,9 @@ if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 	tap_plan 1; tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
 fi
 # 1. attribution 22 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
-# 4. map full 1; 5. per-CPU counters against bpftrace 11; 6. SIGINT and clean-up 4
-tap_plan 48
+# 4. map full 1; 5. per-CPU counters, and the shared table, against bpftrace 16;
+# 6. SIGINT and clean-up 4
+tap_plan 53
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -236,7 +237,9 @@ fi
 # Four dd writers on one file queue on its inode's rwsem (a wait every kernel
 # traces, this one too). bpftrace counts the same waits at the same time, by
 # lock address; both are in place before the writers start and stay after
-# they end, and nobody else takes that lock: the counts must be equal.
+# they end, and nobody else takes that lock: the counts must be equal. A second report
+# counts every lock in the shared table (--percpu-locks 0, the path of the locks past the
+# per-CPU room of a many-CPU machine): its counts must be the same.
 # bpftrace counts write waits on an rwsem only (flags LCB_F_WRITE alone), each
 # keyed by task and lock: where spinlock waits are traced, the rwsem's own
 # wait_lock is waited on inside the rwsem's wait, and a key of the task alone
@@ -250,6 +253,9 @@ if command -v bpftrace >/dev/null; then
 	"$LRS_BIN" report -d 600 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
 	rpid=$!
 	lrs_track_pid "$rpid"
+	"$LRS_BIN" report -d 600 -f json --percpu-locks 0 >"$tmp/shared.json" 2>"$tmp/shared.err" &
+	spid=$!
+	lrs_track_pid "$spid"
 	bpftrace -e '
 BEGIN { printf("ready\n"); }
 tracepoint:lock:contention_begin /comm == "dd" && args->flags == 4 &&
@@ -266,9 +272,10 @@ END { clear(@start); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
 	btpid=$!
 	lrs_track_pid "$btpid"
 	ids=$(lrs_wait_bpf_loaded "$rpid")
+	sids=$(lrs_wait_bpf_loaded "$spid")
 	for _ in $(seq 1 120); do grep -q ready "$tmp/bt.out" && break; sleep 0.25; done
 	sleep 1	# the report's first read is in
-	if [ -n "$ids" ] && grep -q ready "$tmp/bt.out"; then
+	if [ -n "$ids" ] && [ -n "$sids" ] && grep -q ready "$tmp/bt.out"; then
 		: >"$tmp/samefile"
 		ncpu=$(nproc); [ "$ncpu" -gt 2 ] && ncpu=2
 		writers=()
@@ -283,10 +290,11 @@ END { clear(@start); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
 		done
 		for w in "${writers[@]}"; do lrs_wait_for "$w" 60; done
 		sleep 1
-		kill -INT "$btpid" "$rpid"
+		kill -INT "$btpid" "$rpid" "$spid"
 		lrs_wait_for "$btpid" 30
 		lrs_wait_for "$rpid" 30; rc=$?
-		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" <<'EOF'
+		lrs_wait_for "$spid" 30; src=$?
+		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" "$tmp/shared.json" "$src" "$tmp/shared.err" <<'EOF'
 import json, os, re, sys
 from lrs_tap import check
 snap = json.load(open(sys.argv[1]))
@@ -322,9 +330,31 @@ if row:
           0 < sum(s['contended'] for s in r['stacks']) <= r['contended'], json.dumps(r['stacks'])[:300])
 d = snap['drops']
 check('percpu: no map full, no negative time', d['stats_full'] == 0 and d['negative_time'] == 0, json.dumps(d))
+# the same lock, counted in the shared table by the second report
+err = open(sys.argv[6]).read().strip()[-300:]
+try:
+    shared = json.load(open(sys.argv[4]))
+except ValueError:
+    shared = {'other_locks': [], 'drops': {}}
+check('shared table: report --percpu-locks 0 exits 0, no map full',
+      sys.argv[5] == '0' and shared['drops'].get('stats_full') == 0,
+      f"rc {sys.argv[5]}: {err}; drops {shared['drops']}")
+srow = [o for o in shared['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
+s = srow[0] if srow else {'contended': 0, 'wait_ns': 0, 'hist': [], 'flags': 0, 'name': 'none',
+                          'wait_max_ns': 0}
+check(f'shared table: contended equals the independent count ({n})', s['contended'] == n,
+      f"shared {s['contended']}, bpftrace {n}; drops {shared['drops']}")
+w = bt['w'].get(lock, 0)
+check('shared table: wait time within 10% of the independent sum',
+      w > 0 and abs(s['wait_ns'] - w) <= 0.1 * w, f"shared {s['wait_ns']} ns, bpftrace {w} ns")
+check('shared table: histogram counts every wait, max wait one of the total',
+      sum(s['hist']) == s['contended'] > 0 and 0 < s['wait_max_ns'] <= s['wait_ns'],
+      f"{sum(s['hist'])} in the histogram, {s['contended']} contended, max {s['wait_max_ns']}")
+check('shared table: identity kept: a write wait on an rwsem (flags 4)',
+      s['flags'] == 4 and s['name'].startswith('rwsem:W'), f"flags {s['flags']}, name {s['name']}")
 EOF
 	else
-		tap_fail "percpu: lruscope ($ids) and bpftrace ($(head -c 200 "$tmp/bt.err")) loaded"
+		tap_fail "percpu: lruscope ($ids, shared $sids) and bpftrace ($(head -c 200 "$tmp/bt.err")) loaded"
 	fi
 else
 	tap_fail "percpu: bpftrace is missing (make deps installs it)"

@@ -291,6 +291,25 @@ static void test_stride_rounds_up_to_8(void **state)
 	assert_int_equal(lrs_percpu__stride(sizeof(struct lock_stat)), 296);
 }
 
+static void test_lock_room_bounded_by_budget(void **state)
+{
+	size_t copy = lrs_percpu__stride(sizeof(struct lock_stat));
+
+	(void)state;
+	/* a small machine keeps every lock per CPU */
+	assert_int_equal(lrs_percpu__lock_room(16384, 2), 16384);
+	/* a large one as many as the budget holds: within it, and one more would not be */
+	unsigned int room = lrs_percpu__lock_room(16384, 104);
+
+	assert_true(room < 16384);
+	assert_true((size_t)room * copy * 104 <= LRS_PERCPU_LOCK_BUDGET);
+	assert_true((size_t)(room + 1) * copy * 104 > LRS_PERCPU_LOCK_BUDGET);
+	/* never fewer than the floor, never more than asked */
+	assert_int_equal(lrs_percpu__lock_room(16384, 8192), LRS_PERCPU_LOCK_MIN);
+	assert_int_equal(lrs_percpu__lock_room(2, 104), 2);
+	assert_int_equal(lrs_percpu__lock_room(2, 0), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_stack_sums),
 		cmocka_unit_test(test_no_identity_is_not_an_lruvec),
 		cmocka_unit_test(test_stride_rounds_up_to_8),
+		cmocka_unit_test(test_lock_room_bounded_by_budget),
 	};
 
 	return cmocka_run_group_tests_name("percpu_merge", tests, NULL, NULL);
