@@ -65,8 +65,8 @@ __u64 drop_negative_time = 0; /* end before begin */
  * the copies, collector/live/percpu_merge.h). A copy created here holds the
  * init value only on the creating CPU, the others start zeroed: the identity
  * fields (a lock's flags, kind, owner_node) are taken from the copy that has
- * them. All three maps allocate on use: preallocated, 16,384 locks would take
- * 6 MB a CPU while a busy machine contends on a few hundred.
+ * them. Every map here allocates on use: preallocated, 16,384 locks would
+ * take 6 MB a CPU while a busy machine contends on a few hundred.
  *
  * Waiters and stacks are shared, with atomic adds: a waiter's row is keyed by
  * its task, which waits on one CPU at a time, and a stack's row is written only
