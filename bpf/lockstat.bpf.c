@@ -46,6 +46,16 @@ const volatile bool percpu_locks = true;
 /* lock_stats_shared takes the locks lock_stats has no room for; false: drops */
 const volatile bool shared_locks = false;
 
+/*
+ * Set by user space once every program is attached. The programs attach one
+ * by one: a wait begun while its begin hook was in and its end hook not yet
+ * would stay on this CPU's stack, and a later end of the same lock by
+ * another task could take it for its own (that task's wait charged to the
+ * first one's memcg, timed from the first one's start). Until then no wait
+ * begins; an end without its begin is counted in drop_task.
+ */
+__u32 armed = 0;
+
 /* Every event we could not account is counted here, never dropped silently. */
 __u64 drop_task = 0;	   /* end without begin, or nesting deeper than we keep */
 __u64 drop_stack = 0;	   /* bpf_get_stackid failed */
@@ -148,8 +158,8 @@ struct pending {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
-	__u32 busy; /* one of our programs runs on this CPU (slowpath mode) */
-	__u32 pad;
+	__u32 busy;	     /* one of our programs runs on this CPU (slowpath mode) */
+	__u32 tp_running;    /* TP_BEGIN, TP_END: which tracepoint program runs on this CPU */
 	__u64 last_stack_ns; /* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 };
@@ -226,6 +236,17 @@ static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *loc
 }
 
 /*
+ * The error of a map update. The JIT calls a map's update directly, and before
+ * Linux 6.4 that function returned an int: the upper half of the 64-bit result
+ * is not sign-extended (-E2BIG reads 0xfffffff9 on 6.1), so only the low half
+ * is the error.
+ */
+static __always_inline int update_errno(long ret)
+{
+	return (int)ret;
+}
+
+/*
  * Look up key, inserting init first if missing (another CPU may insert it at
  * the same time: then its entry is used; in a per-CPU map, this CPU's zeroed
  * copy of it); NULL, counted in *full, when the map is full.
@@ -237,7 +258,7 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 
 	if (v)
 		return v;
-	long err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	int err = update_errno(bpf_map_update_elem(map, key, init, BPF_NOEXIST));
 
 	v = bpf_map_lookup_elem(map, key);
 	if (!v) /* E2BIG: max_entries reached; anything else is not a full map */
@@ -390,6 +411,36 @@ static __always_inline void leave_prog(struct pending_stack *cs)
 		cs->busy = 0;
 }
 
+/*
+ * The kernel runs no program inside itself on a CPU: a wait that begins and
+ * ends inside our contention_end (an interrupt's, or our map update's) has its
+ * end skipped, one inside our contention_begin its begin. Pushed or popped
+ * anyway, it would leave a stale entry on this CPU's stack, which a later end
+ * of the same lock by another task would take for its own (that task's wait
+ * charged to the first one's memcg, from the first one's start). Such a wait
+ * is dropped, counted.
+ */
+#define TP_BEGIN 1u
+#define TP_END 2u
+
+static __always_inline bool enter_tp(struct pending_stack *cs, __u32 mine, __u32 other)
+{
+	if (cs->tp_running & other) {
+		__sync_fetch_and_add(&drop_task, 1);
+		return false;
+	}
+	if (!enter_prog(cs))
+		return false;
+	cs->tp_running |= mine;
+	return true;
+}
+
+static __always_inline void leave_tp(struct pending_stack *cs, __u32 mine)
+{
+	cs->tp_running &= ~mine;
+	leave_prog(cs);
+}
+
 SEC("tp_btf/contention_begin")
 int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 {
@@ -401,10 +452,10 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 	/* a queued spinlock's wait: the slowpath hooks count it, first waiter included */
 	if (spin_slowpath && flags == LCB_F_SPIN)
 		return 0;
-	if (!enter_prog(cs))
+	if (!armed || !enter_tp(cs, TP_BEGIN, TP_END))
 		return 0;
 	begin_wait(ctx, cs, lock, flags);
-	leave_prog(cs);
+	leave_tp(cs, TP_BEGIN);
 	return 0;
 }
 
@@ -436,7 +487,8 @@ static __always_inline bool account_shared(struct pending *p, struct lock_key *k
 			.identity = 1,
 		};
 		if (percpu_locks) {
-			long err = bpf_map_update_elem(&lock_stats, key, &init, BPF_NOEXIST);
+			int err = update_errno(
+				bpf_map_update_elem(&lock_stats, key, &init, BPF_NOEXIST));
 			struct lock_stat *mine = bpf_map_lookup_elem(&lock_stats, key);
 
 			if (mine) {
@@ -579,10 +631,10 @@ int BPF_PROG(contention_end, void *lock, int ret)
 	__u32 zero = 0;
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
 
-	if (!cs || !enter_prog(cs))
+	if (!cs || !enter_tp(cs, TP_END, TP_BEGIN))
 		return 0;
 	end_wait(cs, lock, now);
-	leave_prog(cs);
+	leave_tp(cs, TP_END);
 	return 0;
 }
 

@@ -21,7 +21,7 @@ static __always_inline int slowpath_enter(void *ctx, void *lock, const bool comp
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
 	__u32 d;
 
-	if (!cs || !enter_prog(cs))
+	if (!armed || !cs || !enter_prog(cs))
 		return 0;
 	d = cs->depth;
 	if (d >= CPU_DEPTH) {

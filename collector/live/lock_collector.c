@@ -64,6 +64,14 @@ static void preallocate_maps(struct lockstat_bpf *skel)
 			bpf_map__set_map_flags(map, bpf_map__map_flags(map) & ~BPF_F_NO_PREALLOC);
 }
 
+/* A per-CPU map's entries, its default size at most: as many as budget holds over nr_cpus. */
+static void bound_per_cpu(struct bpf_map *map, size_t value_size, size_t budget, unsigned int min,
+			  int nr_cpus)
+{
+	bpf_map__set_max_entries(map, lrs_percpu__room(value_size, budget, min,
+						       bpf_map__max_entries(map), nr_cpus));
+}
+
 int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_lockstat **out,
 			  char *err, size_t err_len)
 {
@@ -118,8 +126,17 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		bpf_map__set_max_entries(ls->skel->maps.lock_last, 1);
 		bpf_map__set_max_entries(ls->skel->maps.holder_stats, 1);
 		bpf_map__set_max_entries(ls->skel->maps.matrix_stats, 1);
+	} else {
+		bound_per_cpu(ls->skel->maps.holder_stats, sizeof(struct holder_stat),
+			      LRS_PERCPU_HOLDER_BUDGET, LRS_PERCPU_HOLDER_MIN, ls->nr_cpus);
+		bound_per_cpu(ls->skel->maps.matrix_stats, sizeof(struct matrix_stat),
+			      LRS_PERCPU_MATRIX_BUDGET, LRS_PERCPU_MATRIX_MIN, ls->nr_cpus);
 	}
 	if (ls->skel->rodata->exact_holders) {
+		bound_per_cpu(ls->skel->maps.exact_stats, sizeof(struct holder_stat),
+			      LRS_PERCPU_HOLDER_BUDGET, LRS_PERCPU_HOLDER_MIN, ls->nr_cpus);
+		bound_per_cpu(ls->skel->maps.exact_matrix, sizeof(struct matrix_stat),
+			      LRS_PERCPU_MATRIX_BUDGET, LRS_PERCPU_MATRIX_MIN, ls->nr_cpus);
 		ret = bpf_map__reuse_fd(ls->skel->maps.exact_last, opts->exact_last_fd);
 		if (ret) {
 			snprintf(err, err_len,
@@ -180,6 +197,8 @@ int lrs_lockstat__start(struct lrs_lockstat *ls, char *err, size_t err_len)
 				 strerror(-ret));
 		return ret;
 	}
+	/* every hook is in: waits may begin (see armed in lockstat.bpf.c) */
+	ls->skel->bss->armed = 1;
 	ls->attached = true;
 	return 0;
 }

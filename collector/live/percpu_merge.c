@@ -9,15 +9,21 @@ size_t lrs_percpu__stride(size_t value_size)
 	return (value_size + 7) & ~(size_t)7;
 }
 
+unsigned int lrs_percpu__room(size_t value_size, size_t budget, unsigned int min,
+			      unsigned int max_entries, int nr_cpus)
+{
+	size_t per_entry = lrs_percpu__stride(value_size) * (size_t)(nr_cpus > 0 ? nr_cpus : 1);
+	size_t room = budget / per_entry;
+
+	if (room < min)
+		room = min;
+	return room < max_entries ? (unsigned int)room : max_entries;
+}
+
 unsigned int lrs_percpu__lock_room(unsigned int max_locks, int nr_cpus)
 {
-	size_t per_lock =
-		lrs_percpu__stride(sizeof(struct lock_stat)) * (size_t)(nr_cpus > 0 ? nr_cpus : 1);
-	size_t room = LRS_PERCPU_LOCK_BUDGET / per_lock;
-
-	if (room < LRS_PERCPU_LOCK_MIN)
-		room = LRS_PERCPU_LOCK_MIN;
-	return room < max_locks ? (unsigned int)room : max_locks;
+	return lrs_percpu__room(sizeof(struct lock_stat), LRS_PERCPU_LOCK_BUDGET,
+				LRS_PERCPU_LOCK_MIN, max_locks, nr_cpus);
 }
 
 static const void *copy_of(const void *copies, size_t stride, int cpu)

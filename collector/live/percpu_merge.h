@@ -28,6 +28,25 @@ size_t lrs_percpu__stride(size_t value_size);
 #define LRS_PERCPU_LOCK_MIN 256u
 unsigned int lrs_percpu__lock_room(unsigned int max_locks, int nr_cpus);
 
+/*
+ * Entries of a per-CPU map with values of value_size bytes that budget bytes
+ * hold at a copy per CPU: at least min, at most max_entries.
+ */
+unsigned int lrs_percpu__room(size_t value_size, size_t budget, unsigned int min,
+			      unsigned int max_entries, int nr_cpus);
+
+/*
+ * The holder estimate's per-CPU tables (--holders: holder_stats and
+ * matrix_stats, and exact mode's copies of them) are bounded the same way.
+ * They have no shared table behind them: a row past the room is counted in
+ * holders.drop_full, and the rows kept are the first ones charged, which on
+ * a hot lock are its hot holders.
+ */
+#define LRS_PERCPU_HOLDER_BUDGET (8u << 20)
+#define LRS_PERCPU_HOLDER_MIN 256u
+#define LRS_PERCPU_MATRIX_BUDGET (2u << 20)
+#define LRS_PERCPU_MATRIX_MIN 64u
+
 /* copies: nr_cpus values stride bytes apart, as a per-CPU map lookup returns them. */
 void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, struct lock_stat *out);
 void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,

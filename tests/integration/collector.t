@@ -18,9 +18,9 @@ if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 	tap_plan 1; tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
 fi
 # 1. attribution 23 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
-# 4. map full 1; 5. per-CPU counters, and the shared table, against bpftrace 16;
+# 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace 16;
 # 6. SIGINT and clean-up 4
-tap_plan 54
+tap_plan 55
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -122,7 +122,8 @@ check('collector: lruvec wait is in the test memcgs (>= 90%)', total > 0 and our
 # whatever ran there, so the lock's memcg and the waiter's can differ. A reader
 # also waits before it joins its memcg (between fork and the move: its first
 # copy-on-write faults), in the memcg it was forked in, this test's own: those
-# waits are a row of their own, under that memcg. Under any third memcg, none.
+# waits are a row of their own, under that memcg, a tenth of its wait at most.
+# Under any third memcg, none.
 def own_memcg():
     lines = open('/proc/self/cgroup').read().splitlines()
     v1 = [l.split(':', 2)[2] for l in lines if l.split(':')[1] == 'memory']
@@ -150,9 +151,11 @@ bad = [(p, pids[p], elsewhere[p], in_memcg.get(p, 0)) for p in elsewhere]
 check('collector: the readers appear as waiters', seen >= 2, f'{seen} reader waiters')
 check("collector: every reader is shown in its own memcg, or in the one it was forked in, never in a third",
       seen and not bad, f'{seen} reader waiters; (pid, memcg, ns elsewhere, ns in it): {bad}')
-check("collector: the readers wait more in their memcgs than before they joined them",
-      sum(in_memcg.values()) > sum(before_join.values()),
-      f'{sum(in_memcg.values())} ns in them, {sum(before_join.values())} ns before')
+early = [(p, pids[p], before_join[p], in_memcg.get(p, 0)) for p in before_join
+         if before_join[p] > 0.1 * (before_join[p] + in_memcg.get(p, 0))]
+check("collector: every reader waits in its own memcg (90% of its wait or more), not before joining it",
+      sum(in_memcg.values()) > 0 and not early,
+      f'{sum(in_memcg.values())} ns in them; (pid, memcg, ns before the join, ns in it): {early}')
 check("collector: readers wait mostly on their own memcg's lruvec (>= 50%)",
       all_wait and own_wait >= 0.5 * all_wait, f'{own_wait} of {all_wait} ns')
 lru_locks = {lv['lock'] for lv in snap['lruvecs']}
@@ -221,7 +224,10 @@ tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" \
 	bash -c '[ "$1" -eq 1 ] && grep -q /proc "$2"' _ "$rc" "$tmp/e5"
 
 # --- 4. a full lock map is counted, never silently dropped -------------------
-"$LRS_BIN" report -d "$(lrs_secs 3)" --max-locks 2 -f json >"$tmp/full.json" 2>"$tmp/full.err" &
+# Room for one lock per CPU and one in the shared table: the second lock contended
+# must be handed over to the shared table (the per-CPU insert refused with E2BIG),
+# and every later one counted as a drop.
+"$LRS_BIN" report -d "$(lrs_secs 3)" --max-locks 2 --percpu-locks 1 -f json >"$tmp/full.json" 2>"$tmp/full.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
 lrs_wait_bpf_loaded "$report_pid" >/dev/null
@@ -235,18 +241,18 @@ import json, sys
 from lrs_tap import check
 snap = json.load(open(sys.argv[1]))
 locks = sum(1 for lv in snap['lruvecs'] if lv['contended']) + len(snap['other_locks'])
-full = snap['drops']['stats_full']
-# a full map refuses inserts with E2BIG (stats_full); 6.1 refuses some with another error
-# (insert_failed): either way the waits are counted, never dropped silently
-full += snap['drops']['insert_failed']
-ok = sys.argv[2] == '0' and locks <= 2 and full > 0
-check('map full: waits past --max-locks are counted (stats_full or insert_failed)', ok,
-      f'{locks} locks kept, {full} waits counted in drops.stats_full; drops {snap["drops"]}')
+drops = snap['drops']
+check('map full: the lock past the per-CPU room is kept in the shared table (2 of 2)',
+      sys.argv[2] == '0' and locks == 2, f'exit {sys.argv[2]}, {locks} locks kept; drops {drops}')
+# E2BIG, read right on every kernel (6.1's map update returns it in 32 bits), is stats_full
+check('map full: waits past --max-locks are counted in drops.stats_full', drops['stats_full'] > 0,
+      f'{drops["stats_full"]} waits in stats_full, {drops["insert_failed"]} in insert_failed')
 EOF
 else
 	kill "$report_pid" 2>/dev/null
 	wait "$report_pid"
-	tap_fail "map full: workload started"
+	tap_fail "map full: workload started (hand-over)"
+	tap_fail "map full: workload started (drops)"
 fi
 
 # --- 5. the per-CPU counters, merged, count what an independent tracer counts --

@@ -310,6 +310,35 @@ static void test_lock_room_bounded_by_budget(void **state)
 	assert_int_equal(lrs_percpu__lock_room(2, 0), 2);
 }
 
+static void test_holder_rooms_bounded_by_budget(void **state)
+{
+	size_t holder = lrs_percpu__stride(sizeof(struct holder_stat));
+	size_t cell = lrs_percpu__stride(sizeof(struct matrix_stat));
+
+	(void)state;
+	/* the map's own size on a small machine */
+	assert_int_equal(lrs_percpu__room(sizeof(struct holder_stat), LRS_PERCPU_HOLDER_BUDGET,
+					  LRS_PERCPU_HOLDER_MIN, 16384, 2),
+			 16384);
+	/* at 104 CPUs within the budget, and one more row would not be */
+	unsigned int rows = lrs_percpu__room(sizeof(struct holder_stat), LRS_PERCPU_HOLDER_BUDGET,
+					     LRS_PERCPU_HOLDER_MIN, 16384, 104);
+
+	assert_true(rows < 16384);
+	assert_true((size_t)rows * holder * 104 <= LRS_PERCPU_HOLDER_BUDGET);
+	assert_true((size_t)(rows + 1) * holder * 104 > LRS_PERCPU_HOLDER_BUDGET);
+	unsigned int cells = lrs_percpu__room(sizeof(struct matrix_stat), LRS_PERCPU_MATRIX_BUDGET,
+					      LRS_PERCPU_MATRIX_MIN, 4096, 104);
+
+	assert_true(cells < 4096);
+	assert_true((size_t)cells * cell * 104 <= LRS_PERCPU_MATRIX_BUDGET);
+	assert_true((size_t)(cells + 1) * cell * 104 > LRS_PERCPU_MATRIX_BUDGET);
+	/* the floor on a huge machine */
+	assert_int_equal(lrs_percpu__room(sizeof(struct matrix_stat), LRS_PERCPU_MATRIX_BUDGET,
+					  LRS_PERCPU_MATRIX_MIN, 4096, 100000),
+			 LRS_PERCPU_MATRIX_MIN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_no_identity_is_not_an_lruvec),
 		cmocka_unit_test(test_stride_rounds_up_to_8),
 		cmocka_unit_test(test_lock_room_bounded_by_budget),
+		cmocka_unit_test(test_holder_rooms_bounded_by_budget),
 	};
 
 	return cmocka_run_group_tests_name("percpu_merge", tests, NULL, NULL);
