@@ -158,8 +158,8 @@ struct pending {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
-	__u32 busy;	     /* one of our programs runs on this CPU (slowpath mode) */
-	__u32 tp_running;    /* TP_BEGIN, TP_END: which tracepoint program runs on this CPU */
+	__u32 busy; /* one of our programs runs on this CPU */
+	__u32 pad;
 	__u64 last_stack_ns; /* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 };
@@ -388,15 +388,19 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 }
 
 /*
- * With the slowpath hooks on, none of our programs runs inside another on the
- * same CPU (cs->busy): a map update of ours that waits on a lock of a map ours
- * holds elsewhere is how a program in the slow path deadlocks (an ABBA through
- * hash-map bucket locks). Such a nested wait is dropped, and counted.
+ * None of our programs runs inside another on the same CPU (cs->busy); such a
+ * nested wait is dropped, counted. With the slowpath hooks, a map update of
+ * ours that waits on a lock of a map ours holds elsewhere is how a program in
+ * the slow path deadlocks (an ABBA through hash-map bucket locks). With the
+ * tracepoints, the kernel skips a program nested in itself: a wait that begins
+ * and ends inside our contention_end (an interrupt's, or our map update's)
+ * would have no end, one inside our contention_begin no begin, and the entry
+ * left on this CPU's stack would be taken by a later end of the same lock,
+ * perhaps another task's (its wait charged to the first one's memcg, timed
+ * from the first one's start).
  */
 static __always_inline bool enter_prog(struct pending_stack *cs)
 {
-	if (!spin_slowpath)
-		return true;
 	if (cs->busy) {
 		__sync_fetch_and_add(&drop_task, 1);
 		return false;
@@ -407,38 +411,7 @@ static __always_inline bool enter_prog(struct pending_stack *cs)
 
 static __always_inline void leave_prog(struct pending_stack *cs)
 {
-	if (spin_slowpath)
-		cs->busy = 0;
-}
-
-/*
- * The kernel runs no program inside itself on a CPU: a wait that begins and
- * ends inside our contention_end (an interrupt's, or our map update's) has its
- * end skipped, one inside our contention_begin its begin. Pushed or popped
- * anyway, it would leave a stale entry on this CPU's stack, which a later end
- * of the same lock by another task would take for its own (that task's wait
- * charged to the first one's memcg, from the first one's start). Such a wait
- * is dropped, counted.
- */
-#define TP_BEGIN 1u
-#define TP_END 2u
-
-static __always_inline bool enter_tp(struct pending_stack *cs, __u32 mine, __u32 other)
-{
-	if (cs->tp_running & other) {
-		__sync_fetch_and_add(&drop_task, 1);
-		return false;
-	}
-	if (!enter_prog(cs))
-		return false;
-	cs->tp_running |= mine;
-	return true;
-}
-
-static __always_inline void leave_tp(struct pending_stack *cs, __u32 mine)
-{
-	cs->tp_running &= ~mine;
-	leave_prog(cs);
+	cs->busy = 0;
 }
 
 SEC("tp_btf/contention_begin")
@@ -452,10 +425,10 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 	/* a queued spinlock's wait: the slowpath hooks count it, first waiter included */
 	if (spin_slowpath && flags == LCB_F_SPIN)
 		return 0;
-	if (!armed || !enter_tp(cs, TP_BEGIN, TP_END))
+	if (!armed || !enter_prog(cs))
 		return 0;
 	begin_wait(ctx, cs, lock, flags);
-	leave_tp(cs, TP_BEGIN);
+	leave_prog(cs);
 	return 0;
 }
 
@@ -631,10 +604,10 @@ int BPF_PROG(contention_end, void *lock, int ret)
 	__u32 zero = 0;
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
 
-	if (!cs || !enter_tp(cs, TP_END, TP_BEGIN))
+	if (!cs || !enter_prog(cs))
 		return 0;
 	end_wait(cs, lock, now);
-	leave_tp(cs, TP_END);
+	leave_prog(cs);
 	return 0;
 }
 
