@@ -186,20 +186,31 @@ rc=$?
 tap_check "demo: --record: that diff exits 0 ($rc: $(head -c 200 "$OUT/diff.err")) with 3 or more intervals a side ($(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["a"]["samples"], d["b"]["samples"])' "$OUT/diff.json" 2>&1 | tail -n1))" \
 	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[2])); sys.exit(sys.argv[1] != "0" or d["a"]["samples"] < 3 or d["b"]["samples"] < 3)' "$rc" "$OUT/diff.json"
 # diff lists only lruvecs that waited: where lruvec locks are traced, the demo's memcgs
-# are listed on their side, and the shared layout's lruvec wait is a significant change
+# are listed on their side, and the shared layout's lruvec contentions are a significant
+# change, its wait down too. On a host the wait's change must be significant as well; in
+# the lab guest (TCG) a lock holder's vCPU can lose its host thread for whole timeslices,
+# so a burst of waits on a lruvec outside the demo (seen on the root memcg's, up to half a
+# second a second in a few intervals) can lift some isolated intervals' wait above the
+# shared ones': the count of contentions is not stretched so.
 diff_sides() {
 	/usr/bin/python3 - "$OUT/diff.json" <<'PY'
-import json, re, sys
+import json, os, re, sys
 d = json.load(open(sys.argv[1]))
 side = {l["memcg"].rsplit("/", 1)[-1]: l["side"] for l in d["lruvecs"]}
 assert side.get("lrs-demo-shared") == "only_a", side
 assert any(re.fullmatch(r"lrs-demo-c[0-9]+", m) and s == "only_b" for m, s in side.items()), side
-t = d["totals"][0]["wait_ns_per_s"]
-assert t["significant"] and t["ratio"] < 1, t
-print("isolated/shared lruvec wait %.2fx, p %.2g" % (t["ratio"], t["p"]))
+w, c = d["totals"][0]["wait_ns_per_s"], d["totals"][0]["contended_per_s"]
+others = ["%s@N%s %.3g s/s" % (l["memcg"], l.get("node"), l["wait_ns_per_s"]["b"] / 1e9)
+          for l in d["lruvecs"] if not re.search(r"/lrs-demo-", l["memcg"])
+          and (l["wait_ns_per_s"].get("b") or 0) > 0]
+why = "wait %s, contended %s; isolated run's other lruvecs: %s" % (w, c, others or "none")
+assert c["significant"] and c["ratio"] < 1 and w["ratio"] < 1, why
+assert w["significant"] or os.environ.get("LRS_LAB_GUEST") == "1", why
+print("isolated/shared lruvec contentions %.3fx, p %.2g; wait %.2fx, p %.2g" %
+      (c["ratio"], c["p"], w["ratio"], w["p"]))
 PY
 }
-tap_check "demo: --record: the diff lists lrs-demo-shared only in A, lrs-demo-c* only in B, the lruvec wait down significantly ($(diff_sides 2>&1 | tail -n1))" \
+tap_check "demo: --record: the diff lists lrs-demo-shared only in A, lrs-demo-c* only in B, the lruvec contentions down significantly ($(diff_sides 2>&1 | tail -n1))" \
 	diff_sides
 "$LRS_BIN" demo --json "${SMALL[@]}" --duration 1 --runs 1 --record "$OUT/rec" >/dev/null 2>"$OUT/err3"
 rc=$?
