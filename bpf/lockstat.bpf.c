@@ -75,8 +75,11 @@ __u64 drop_negative_time = 0; /* end before begin */
  * the copies, collector/live/percpu_merge.h). A copy created here holds the
  * init value only on the creating CPU, the others start zeroed: the identity
  * fields (a lock's flags, kind, owner_node) are taken from the copy that has
- * them. Every map here allocates on use: preallocated, 16,384 locks would
- * take 6 MB a CPU while a busy machine contends on a few hundred.
+ * them. lock_stats is preallocated, sized by user space to a memory budget:
+ * a per-CPU map that allocates on use makes the kernel's allocator keep a
+ * cache of free entries on every CPU that inserts, each entry a copy per CPU,
+ * so its memory grows with CPUs squared (10 MB at 26 CPUs for 99 locks). The
+ * shared maps allocate on use: their entries are one copy.
  *
  * Waiters and stacks are shared, with atomic adds: a waiter's row is keyed by
  * its task, which waits on one CPU at a time, and a stack's row is written only
@@ -87,7 +90,6 @@ __u64 drop_negative_time = 0; /* end before begin */
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct lock_key);
 	__type(value, struct lock_stat);

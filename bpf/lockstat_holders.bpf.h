@@ -26,8 +26,9 @@ const volatile bool exact_holders = false;
 __u64 holder_drop_full = 0; /* lock_last, holder_stats, matrix_stats or exact_* full */
 
 /*
- * The holder maps allocate on use, as lock_stats: preallocated they took
- * 4.8 MB (16,384 locks) and put the collector over its 8 MB budget.
+ * The per-CPU holder maps are preallocated and sized by user space to a
+ * memory budget, as lock_stats (allocated on use, the kernel's per-CPU caches
+ * of free copies grow with CPUs squared); lock_last allocates on use.
  */
 /* estimate vs exact, in estimated hold ns: all compared, right memcg, right task */
 __u64 cmp_est_ns = 0;
@@ -63,7 +64,6 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct holder_key);
 	__type(value, struct holder_stat);
@@ -71,7 +71,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct matrix_key);
 	__type(value, struct matrix_stat);
@@ -94,7 +93,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct holder_key);
 	__type(value, struct holder_stat);
@@ -102,7 +100,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct matrix_key);
 	__type(value, struct matrix_stat);

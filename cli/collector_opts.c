@@ -58,12 +58,12 @@ const struct lrs_opt lrs_opts_collector[] = {
 				     "hash buckets for it); waits on locks beyond it are counted in\n"
 				     ".BR drops.stats_full .\n" },
 	{ "percpu-locks", LRS_COPT_PERCPU_LOCKS, 0, "N",
-	  "locks counted per CPU, the first contended (default: as many as 32 MiB of per-CPU "
-	  "copies hold, at least 256); the others are counted in a shared table, with atomic adds",
+	  "locks counted per CPU, the first contended (default: as many as 4 MiB of per-CPU "
+	  "copies hold, at least 128); the others are counted in a shared table, with atomic adds",
 	  .man = "Locks whose counters are kept per CPU: the first\n"
 		 ".I N\n"
-		 "locks contended (default: as many as 32 MiB of per\\-CPU copies hold, at least\n"
-		 "256, at most\n"
+		 "locks contended (default: as many as 4 MiB of per\\-CPU copies hold, at least\n"
+		 "128, at most\n"
 		 ".BR \\-\\-max\\-locks ).\n"
 		 "A per\\-CPU copy spares the CPUs queued on a hot lock a fight over its counters'\n"
 		 "cache lines, and costs 296 bytes a CPU; the locks after those are counted in a\n"

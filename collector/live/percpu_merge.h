@@ -22,10 +22,11 @@ size_t lrs_percpu__stride(size_t value_size);
  * LRS_PERCPU_LOCK_BUDGET holds at a copy per CPU, at least LRS_PERCPU_LOCK_MIN.
  * The locks contended after those are counted in the shared map
  * (lock_stats_shared, the rest of max_locks): kernel memory stays bounded as
- * CPUs grow.
+ * CPUs grow. lock_stats is preallocated, so the budget is what it costs from
+ * the start, whatever the load.
  */
-#define LRS_PERCPU_LOCK_BUDGET (32u << 20)
-#define LRS_PERCPU_LOCK_MIN 256u
+#define LRS_PERCPU_LOCK_BUDGET (4u << 20)
+#define LRS_PERCPU_LOCK_MIN 128u
 unsigned int lrs_percpu__lock_room(unsigned int max_locks, int nr_cpus);
 
 /*
@@ -42,10 +43,10 @@ unsigned int lrs_percpu__room(size_t value_size, size_t budget, unsigned int min
  * holders.drop_full, and the rows kept are the first ones charged, which on
  * a hot lock are its hot holders.
  */
-#define LRS_PERCPU_HOLDER_BUDGET (8u << 20)
-#define LRS_PERCPU_HOLDER_MIN 256u
-#define LRS_PERCPU_MATRIX_BUDGET (2u << 20)
-#define LRS_PERCPU_MATRIX_MIN 64u
+#define LRS_PERCPU_HOLDER_BUDGET (4u << 20)
+#define LRS_PERCPU_HOLDER_MIN 128u
+#define LRS_PERCPU_MATRIX_BUDGET (1u << 20)
+#define LRS_PERCPU_MATRIX_MIN 32u
 
 /* copies: nr_cpus values stride bytes apart, as a per-CPU map lookup returns them. */
 void lrs_percpu__merge_lock(const void *copies, size_t stride, int nr_cpus, struct lock_stat *out);
