@@ -51,7 +51,8 @@ sources=() model=() ui=() not_live=()
 for f in "${files[@]}"; do
 	case "$f" in *.c|*.h) ;; *) continue ;; esac
 	sources+=("$f")
-	case "$f" in collector/live/*) ;; *) not_live+=("$f") ;; esac
+	# the lab's bench helpers stand outside the layers (lrs-floor loads its own BPF object)
+	case "$f" in collector/live/* | tests/lab/lib/*) ;; *) not_live+=("$f") ;; esac
 	case "$f" in model/*) model+=("$f") ;; ui/*) ui+=("$f") ;; esac
 done
 

@@ -4,7 +4,8 @@
 #   1. "base": nothing running; "load": a readtwice load, lrs_readers readers in one memcg per
 #      two (lrs-test-kmem-*), no tool;
 #   2. `lruscope report` attached ("attached") and after lrs_dur seconds of the load ("end");
-#   3. its counter maps filled on purpose by /lrs-fillmaps ("full"); then the report ended
+#   3. its counter maps filled on purpose by /lrs-fillmaps ("full"; lock_stats_shared by its
+#      name cut to 15 characters, as the kernel keeps it); then the report ended
 #      ("after": what it gave back).
 # Each reading is a line "LRS mem LABEL PERCPU_KB SLAB_KB VMALLOC_KB MEMFREE_KB"; the kernel's
 # own estimate of the maps' size (fdinfo memlock) is "LRS memlock LABEL BYTES".
@@ -45,7 +46,7 @@ mem attached
 memlock attached $rep
 sleep "$dur"
 mem end
-/lrs-fillmaps lock_stats waiter_stats stack_stats holder_stats matrix_stats
+/lrs-fillmaps lock_stats lock_stats_shar waiter_stats stack_stats holder_stats matrix_stats
 mem full
 memlock full $rep
 kill -INT $rep

@@ -4,7 +4,8 @@
 #   lrs_phase=compare: `report --spin-source slowpath` and, inside its window, `report
 #     --spin-source tracepoint` (both ended by SIGINT, so the tracepoint's window lies within
 #     the slowpath's): /slowpath.json, /tracepoint.json; then `report` with the default
-#     source: /auto.json.
+#     source: /auto.json. Where lab-bench packs /lrs-floor, its floor programs run on the same
+#     hooks through both windows (LRS floor lines).
 #   lrs_phase=node: the load in one memcg per container (lrs-test-spin-c*) instead, and
 #     `report -f json` (/node.json) and a text report (/node.txt) over it: on 5.10 every
 #     container waits on its node's one pgdat->lru_lock.
@@ -73,6 +74,13 @@ case "$phase" in
 compare)
 	# BPF run time per program, for the cost of each source on the same waits
 	sysctl -w kernel.bpf_stats_enabled=1 > /dev/null || echo "LRS warn no BPF run-time stats"
+	# lab-bench's floor (timestamp, delta, nothing else) on both sources' hooks, the same waits
+	floor=
+	if [ -x /lrs-floor ]; then
+		/lrs-floor /lrs-floor.bpf.o native_queued_spin_lock_slowpath > /mnt/floor.out 2>&1 &
+		floor=$!
+		for i in $(seq 1 100); do grep -q attached /mnt/floor.out && break; sleep 0.1; done
+	fi
 	/lruscope report -d 3600 -f json --spin-source slowpath > /mnt/slowpath.json 2> /mnt/slowpath.err &
 	sp=$!
 	lrs_attached $sp || echo "LRS warn slowpath report never attached"
@@ -84,6 +92,11 @@ compare)
 	sleep "$dur"
 	stop $tp tracepoint
 	stop $sp slowpath
+	if [ -n "$floor" ]; then
+		kill -INT $floor
+		wait $floor
+		cat /mnt/floor.out
+	fi
 	/lruscope report -d 2 -f json > /mnt/auto.json 2> /mnt/auto.err
 	echo "LRS rc auto $?"
 	# what every view shows where the source is blind (the host replays it in its views)

@@ -19,14 +19,15 @@ def keep(name, data):
             f.write(data or b"")
 
 
-def boot(tap, kdir, work, label, machine, append, files, timeout=900):
-    """Boot a guest, return ({name: bytes}, {name: rc}, serial lines); None if it did not end."""
+def boot(tap, kdir, work, label, machine, append, files, timeout=900, extra=None):
+    """Boot a guest (extra: more {guest path: host path}), return ({name: bytes}, {name: rc},
+    serial lines); None if it did not end."""
+    extra = dict(extra or {}, **{"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")})
     try:
         lines, disk = lab.run_lruscope_guest(kdir, work, os.path.join(lab.HERE, "guest-spin.sh"),
                                              "LRS-SPIN-DONE", labtest.binary(), append=append,
-                                             extra={"/guest-lib.sh": os.path.join(lab.HERE,
-                                                                                  "guest-lib.sh")},
-                                             timeout=timeout, machine=machine, disk="320M")
+                                             extra=extra, timeout=timeout, machine=machine,
+                                             disk="320M")
     except lab.LabError as e:
         tap.check("%s: the guest ran its reports" % label, [str(e)])
         return None
@@ -68,14 +69,15 @@ def source(snap):
     return snap.get("spin_source") or {}
 
 
-def compare(tap, kdir, work, label, machine, append):
+def compare(tap, kdir, work, label, machine, append, extra=None):
     """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
     run) and the bytes of its tracepoint recording, after one check that the reports ran; None,
-    with its 3 other checks skipped, if the guest did not end."""
+    with its 3 other checks skipped, if the guest did not end. extra: more files for the guest
+    (lab-bench's floor)."""
     names = ("slowpath", "tracepoint", "auto")
     got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
                [n + ext for n in names for ext in (".json", ".err")] +
-               ["tracepoint.jsonl"])
+               ["tracepoint.jsonl"], extra=extra)
     if not got:
         tap.skip_n(3, label + " guest", "the guest did not end (above)")
         return None
@@ -104,7 +106,34 @@ def print_cost(label, lines, snaps, min_waits=1000):
     if per.get("tracepoint") and per.get("slowpath"):
         print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
             label, per["slowpath"] / per["tracepoint"]))
+    print_floor(label, lines, per, min_waits)
     return per
+
+
+def print_floor(label, lines, per, min_waits):
+    """Where lab-bench ran its floor (lrs-floor: a timestamp at begin, the delta at end) on the
+    same hooks: its run time per wait, and each source's over it."""
+    runs, waits = {}, {}
+    for ln in lines:
+        w = ln.split()
+        if ln.startswith("LRS floor prog ") and len(w) == 6:
+            src = "tracepoint" if w[3].startswith("floor_tp_") else "slowpath"
+            ns, cnt = runs.get(src, (0, 0))
+            runs[src] = (ns + int(w[4]), cnt + int(w[5]))
+        elif ln.startswith("LRS floor waits ") and len(w) == 6:
+            waits[w[3]] = int(w[4])
+        elif ln.startswith("lrs-floor:"):
+            print("# %s floor: %s" % (label, ln.strip()))
+    for src in ("tracepoint", "slowpath"):
+        if src not in runs or waits.get(src, 0) < min_waits:
+            continue
+        ns, cnt = runs[src]
+        floor = ns / waits[src]
+        print("# %s cost: floor %s: %d ns of BPF in %d runs for %d waits: %.0f ns per wait"
+              % (label, src, ns, cnt, waits[src], floor))
+        if per.get(src):
+            print("# %s cost: lruscope %s / floor per wait: %.2f (budget 1.4)"
+                  % (label, src, per[src] / floor))
 
 
 def tui_first_frame(binary, recording, work):
