@@ -18,9 +18,11 @@ if ls -d "$cgroot"/lrs-demo-* >/dev/null 2>&1; then
 fi
 
 # 8 readers in 4 containers: the shared memcg contends every second, an
-# isolated container's two readers while both run
+# isolated container's two readers while both run. 6 s a layout, stretched in the lab
+# guest: there, under the readers, one capture can take seconds, and a 6 s run was once
+# over before a screen of it was captured
 tm new-session -d -s demo -x 160 -y 50 \
-	"env -i PATH=$PATH HOME=/root TERM=xterm-256color LC_ALL=C $LRS_BIN demo --readers 8 --size 256m --limit 64m --duration 6 --runs 1 -i 1 2>$WORK/err; echo demo-exit-\$?; sleep 60"
+	"env -i PATH=$PATH HOME=/root TERM=xterm-256color LC_ALL=C $LRS_BIN demo --readers 8 --size 256m --limit 64m --duration $(lrs_secs 6) --runs 1 -i 1 2>$WORK/err; echo demo-exit-\$?; sleep 60"
 # the screens, every 0.25 s, until the demo ended (loading, 2 runs of 6 s, the summary). A
 # deadline, not a count of captures: on a busy machine (the lab guest beside a build) each
 # capture is slower, and loading the BPF takes longer, than on a quiet one.
