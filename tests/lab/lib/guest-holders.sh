@@ -7,11 +7,8 @@
 # ext4 data disk (the host reads them with debugfs after the guest stops).
 # Kernel command line words: lrs_dur=SECS (length of each report, default 12), lrs_v (the
 # text report with -v).
-/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
+. /guest-lib.sh
+lrs_guest_boot
 dur=12
 for w in $(cat /proc/cmdline); do
 	case "$w" in lrs_dur=*) dur=${w#lrs_dur=} ;; esac

@@ -4,11 +4,8 @@
 # then prints LRS-DUMP-NOW and idles while the host dumps its memory.
 # Kernel command line words: lrs_cg=v1|v2 (default v2), lrs_bench=N (create N empty memcgs),
 # lrs_mglru=1 (turn the multi-gen LRU on before the workload, where the kernel has it).
-/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
+. /guest-lib.sh
+lrs_guest_boot
 insmod /qemu_fw_cfg.ko || echo "LRS warn insmod qemu_fw_cfg failed"
 cg=v2; bench=0; mglru=0
 for w in $(cat /proc/cmdline); do

@@ -1,12 +1,14 @@
 # Sourced by the lab guests' PID 1 scripts (busybox sh): the first steps every guest takes.
 
-# /proc, /sys, /dev and busybox's applets.
+# /proc, /sys, /dev and busybox's applets; the kernel's text address.
 lrs_guest_boot() {
 	/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
 	/bin/busybox --install -s
 	mount -t proc proc /proc
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev 2>/dev/null
+	# where the kernel's text runs (KASLR): the host names a hung guest's vCPUs by it
+	echo "LRS ktext $(grep -m1 ' _text$' /proc/kallsyms | cut -d' ' -f1)"
 }
 
 # The value of kernel command line word $1=VALUE, or $2 if there is none.

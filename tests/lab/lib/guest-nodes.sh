@@ -7,11 +7,8 @@
 # Kernel command line words: lrs_cg=v1|v2 (default v2: the memory controller on cgroup2,
 # booted with cgroup_no_v1=all; v1: on a v1 hierarchy, cgroup2 mounted beside it without
 # memory, as many distributions did), lrs_dur=SECS (report length, default 10).
-/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
+. /guest-lib.sh
+lrs_guest_boot
 cg=v2; dur=10
 for w in $(cat /proc/cmdline); do
 	case "$w" in

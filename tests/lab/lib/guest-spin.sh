@@ -14,11 +14,7 @@
 # Kernel command line words: lrs_phase=, lrs_dur=SECS (default 10), lrs_readers=N (default 2 per
 # CPU). Results go to the ext4 data disk, read by the host with debugfs after the guest stops.
 . /guest-lib.sh	# lrs_attached
-/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /usr/bin /sbin /usr/sbin
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
+lrs_guest_boot
 phase=compare dur=10 readers=
 for w in $(cat /proc/cmdline); do
 	case "$w" in

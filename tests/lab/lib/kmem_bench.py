@@ -57,7 +57,7 @@ def one(kdir, work, cpus, fill, dur):
     lines, _ = lab.run_lruscope_guest(
         kdir, work, os.path.join(lab.HERE, "guest-kmem.sh"), "LRS-KMEM-DONE",
         labtest.binary(), append="lrs_dur=%d lrs_readers=16" % dur,
-        extra={"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh"), "/lrs-fillmaps": fill},
+        extra={"/lrs-fillmaps": fill},
         timeout=1800, machine=machine)
     mem, memlock, fills = readings(lines)
     for ln in lines:

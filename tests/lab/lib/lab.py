@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import guest_cpus
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
@@ -93,11 +95,13 @@ def debug_image(kdir):
 
 
 def build_initramfs(kdir, work, init=None, extra=None):
-    """init: the guest's PID 1 script (default guest-init.sh); extra: {guest path: host path}."""
+    """init: the guest's PID 1 script (default guest-init.sh), which sources /guest-lib.sh;
+    extra: {guest path: host path}."""
     root = os.path.join(work, "initramfs")
     os.makedirs(os.path.join(root, "bin"))
     shutil.copy("/bin/busybox", os.path.join(root, "bin", "busybox"))
     shutil.copy(init or os.path.join(HERE, "guest-init.sh"), os.path.join(root, "init"))
+    shutil.copy(os.path.join(HERE, "guest-lib.sh"), os.path.join(root, "guest-lib.sh"))
     for dst, src in (extra or {}).items():
         path = os.path.join(root, dst.lstrip("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -221,30 +225,36 @@ class Guest:
                     on_line(line)
                 if line.strip() == marker:
                     return self.lines
-        raise LabError("timed out after %d s waiting for %s; tail: %s"
-                       % (self.timeout, marker, self.lines[-5:]))
+        # where its vCPUs are says a deadlock inside the guest from a guest left without CPU
+        cpus = guest_cpus.describe(self.qmp, os.path.join(self.kdir, "vmlinux"), self.lines)
+        for line in cpus:
+            log("hung guest: " + line)
+        raise LabError("timed out after %d s waiting for %s; serial tail: %s; vCPUs: %s"
+                       % (self.timeout, marker, [ln[:200] for ln in self.lines[-4:]],
+                          "; ".join(cpus)))
 
     def disk_path(self):
         return os.path.join(self.work, "data.img")
 
     def qmp(self, *commands):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(300)
-        s.connect(self.qmp_path)
-        f = s.makefile("rw")
-        json.loads(f.readline())  # greeting
         replies = []
-        for cmd in ({"execute": "qmp_capabilities"},) + commands:
-            f.write(json.dumps(cmd) + "\n")
-            f.flush()
-            while True:
-                msg = json.loads(f.readline())
-                if "return" in msg or "error" in msg:
-                    break
-            if "error" in msg:
-                raise LabError("qmp %s: %s" % (cmd["execute"], msg["error"]))
-            replies.append(msg["return"])
-        s.close()
+        # closed even on an error: QEMU serves one QMP client at a time, and a connection
+        # left open keeps the next one waiting for its greeting
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(300)
+            s.connect(self.qmp_path)
+            with s.makefile("rw") as f:
+                json.loads(f.readline())  # greeting
+                for cmd in ({"execute": "qmp_capabilities"},) + commands:
+                    f.write(json.dumps(cmd) + "\n")
+                    f.flush()
+                    while True:
+                        msg = json.loads(f.readline())
+                        if "return" in msg or "error" in msg:
+                            break
+                    if "error" in msg:
+                        raise LabError("qmp %s: %s" % (cmd["execute"], msg["error"]))
+                    replies.append(msg["return"])
         return replies
 
     def dump(self, path):
@@ -424,7 +434,7 @@ def boot_twice(work, boot):
         except LabError as e:
             if attempt == 2:
                 raise
-            print("# guest stalled, booting again: %s" % str(e)[-300:], flush=True)
+            print("# guest stalled, booting again: %s" % e, flush=True)
 
 
 # ---- lruscope itself in the guest ------------------------------------------------------------

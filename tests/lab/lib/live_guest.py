@@ -133,7 +133,6 @@ def drives(work, root, binary, kdir, body, debug=True):
 def boot(kdir, work, drv, timeout, machine=None, mem_mb=2048):
     """A live guest on the disks drv (drives()), its run script started once it is up."""
     return lab.Guest(kdir, work, mem_mb=mem_mb, init=os.path.join(lab.HERE, "guest-live.sh"),
-                     extra={"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")},
                      drives=drv, timeout=timeout, **(machine or lab.CONTENDED))
 
 

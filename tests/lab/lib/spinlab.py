@@ -22,7 +22,6 @@ def keep(name, data):
 def boot(tap, kdir, work, label, machine, append, files, timeout=900, extra=None):
     """Boot a guest (extra: more {guest path: host path}), return ({name: bytes}, {name: rc},
     serial lines); None if it did not end."""
-    extra = dict(extra or {}, **{"/guest-lib.sh": os.path.join(lab.HERE, "guest-lib.sh")})
     try:
         lines, disk = lab.run_lruscope_guest(kdir, work, os.path.join(lab.HERE, "guest-spin.sh"),
                                              "LRS-SPIN-DONE", labtest.binary(), append=append,
