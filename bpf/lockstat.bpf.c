@@ -27,11 +27,13 @@ char LICENSE[] SEC("license") = "GPL";
 /* Load-time settings, set by user space before load. */
 const volatile __u32 stack_every = 16; /* a stack on 1 in N waits per CPU; 0: never */
 /*
- * and at most one per CPU per this many ns (200 a second): a stack costs
- * about 6 us here (bpf_get_stackid from the lock slow path); 1 in 16 of 65k
- * waits/s per CPU took 2.4% of that CPU.
+ * and at most one per CPU per this many ns (50 a second): a stack costs
+ * about 6 us on a host (bpf_get_stackid from the lock slow path), 40 times
+ * what timing a wait costs; 1 in 16 of 65k waits/s per CPU took 2.4% of that
+ * CPU. At 200 a second stacks were a third of the run time per wait in the
+ * lab guest; 50 a CPU still name a hot lock's callers within a second.
  */
-const volatile __u64 stack_gap_ns = 5000000;
+const volatile __u64 stack_gap_ns = 20000000;
 const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 /* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */

@@ -45,11 +45,11 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 ".B memory\n"
 		 "mount). A path on another filesystem is refused as not a cgroup mount (status 1).\n" },
 	{ "stack-every", LRS_COPT_STACK_EVERY, 0, "N",
-	  "sample a waiter's stack on 1 in N waits, at most one per CPU per 5 ms (default 16; "
+	  "sample a waiter's stack on 1 in N waits, at most one per CPU per 20 ms (default 16; "
 	  "0: no stacks)",
 	  .man = "Sample a waiter's stack on 1 in\n"
 		 ".I N\n"
-		 "waits, at most one per CPU per 5 ms (default 16; 0 takes no stacks).\n" },
+		 "waits, at most one per CPU per 20 ms (default 16; 0 takes no stacks).\n" },
 	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
 	  "locks the BPF maps hold (default 16384, 1 to " STR(
 		  LRS_MAX_LOCKS_MAX) "); waits on locks beyond it are counted in drops.stats_full",
