@@ -159,6 +159,17 @@ struct pending {
 #define CPU_DEPTH 4
 #define TASK_DEPTH 2
 
+/* A lock's classification as this CPU last made it (lockstat_classify.bpf.h). */
+struct class_entry {
+	__u64 lock_addr;
+	__u64 owner_cgid;
+	__s32 owner_node;
+	__u16 kind;
+	__u16 gen; /* classify_gen when it was made */
+};
+
+#define CLASS_CACHE_SLOTS 16
+
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
@@ -166,6 +177,7 @@ struct pending_stack {
 	__u32 pad;
 	__u64 last_stack_ns; /* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
+	struct class_entry class_cache[CLASS_CACHE_SLOTS];
 };
 
 struct task_pending {
@@ -317,7 +329,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 		p->owner_cgid = 0;
 		p->owner_node = -1;
 	} else {
-		classify(p, lock, compat);
+		classify_cached(p, lock, cs, compat);
 	}
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
@@ -422,14 +434,13 @@ SEC("tp_btf/contention_begin")
 int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 {
 	__u32 zero = 0;
-	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	struct pending_stack *cs;
 
-	if (!cs)
-		return 0;
 	/* a queued spinlock's wait: the slowpath hooks count it, first waiter included */
 	if (spin_slowpath && flags == LCB_F_SPIN)
 		return 0;
-	if (!armed || !enter_prog(cs))
+	cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	if (!cs || !armed || !enter_prog(cs))
 		return 0;
 	begin_wait(ctx, cs, lock, flags);
 	leave_prog(cs);
@@ -601,14 +612,33 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 	return 0;
 }
 
+/* The newest wait on this CPU is lock's, begun by the slowpath hooks: their exit ends it. */
+static __always_inline bool slowpath_owns(struct pending_stack *cs, void *lock)
+{
+	__u32 d = cs->depth;
+
+	return d > 0 && d <= CPU_DEPTH &&
+	       cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock &&
+	       (cs->slot[(d - 1) & (CPU_DEPTH - 1)].flags & PENDING_F_SLOWPATH);
+}
+
 SEC("tp_btf/contention_end")
 int BPF_PROG(contention_end, void *lock, int ret)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u32 zero = 0;
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
+	__u64 now;
 
-	if (!cs || !enter_prog(cs))
+	if (!cs)
+		return 0;
+	/*
+	 * With the slowpath source most ends are of its own spinning waits: leave
+	 * them before the clock read, half of what such an end would cost.
+	 */
+	if (spin_slowpath && slowpath_owns(cs, lock))
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (!enter_prog(cs))
 		return 0;
 	end_wait(cs, lock, now);
 	leave_prog(cs);

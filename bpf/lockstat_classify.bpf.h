@@ -140,3 +140,70 @@ static __always_inline void classify(struct pending *p, void *lock, const bool c
 	if (!compat)
 		learn_pgdat(node, pgdat);
 }
+
+/*
+ * The classification cache: a small direct-mapped table per CPU (in
+ * cpu_pending, already at hand) of the locks this CPU classified last. A
+ * workload contends on few locks, again and again: a hit costs two loads and a
+ * compare where classify() costs one probe read for a foreign lock and five
+ * for an lruvec's (about 40% of a contention_begin's run time in the lab
+ * guest). A lock's classification holds while its memory does: an lruvec
+ * lives as long as its memcg. Only a freed memcg whose memory comes back as
+ * another lock could make an entry wrong, so entries are made in a
+ * generation that user space moves on every interval: none outlives the
+ * interval after the one it was made in.
+ */
+const volatile bool classify_cache = true;
+/* check mode (a test, not for production): every hit is classified again and compared */
+const volatile bool classify_check = false;
+__u32 classify_gen = 0;
+__u64 classify_hits = 0;       /* check mode: hits whose slow classification agreed */
+__u64 classify_mismatches = 0; /* check mode: hits whose slow classification differed */
+__u64 classify_misses = 0;     /* check mode: classified by classify() */
+
+static __always_inline struct class_entry *class_slot(struct pending_stack *cs, __u64 addr)
+{
+	/* locks are 4-byte aligned, in objects tens to thousands of bytes apart */
+	__u32 i = (__u32)((addr >> 4) ^ (addr >> 10) ^ (addr >> 16));
+
+	return &cs->class_cache[i & (CLASS_CACHE_SLOTS - 1)];
+}
+
+static __always_inline void classify_cached(struct pending *p, void *lock, struct pending_stack *cs,
+					    const bool compat)
+{
+	/*
+	 * the address as a number: read back from the map (fill stored it), as an
+	 * fentry hook's lock is a BTF pointer, on which shifts are refused
+	 */
+	__u64 addr = *(volatile __u64 *)&p->lock_addr;
+	struct class_entry *e = class_slot(cs, addr);
+	__u16 gen = (__u16)classify_gen;
+
+	if (classify_cache && e->lock_addr == addr && e->gen == gen) {
+		if (!classify_check) {
+			p->kind = e->kind;
+			p->owner_cgid = e->owner_cgid;
+			p->owner_node = e->owner_node;
+			return;
+		}
+		/* the wait takes the fresh classification; the hit is only compared */
+		classify(p, lock, compat);
+		if (p->kind != e->kind || p->owner_cgid != e->owner_cgid ||
+		    p->owner_node != e->owner_node)
+			__sync_fetch_and_add(&classify_mismatches, 1);
+		else
+			__sync_fetch_and_add(&classify_hits, 1);
+		return;
+	}
+	classify(p, lock, compat);
+	if (classify_check)
+		__sync_fetch_and_add(&classify_misses, 1);
+	if (classify_cache) {
+		e->lock_addr = addr;
+		e->owner_cgid = p->owner_cgid;
+		e->owner_node = p->owner_node;
+		e->kind = (__u16)p->kind;
+		e->gen = gen;
+	}
+}

@@ -91,6 +91,9 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		goto fail;
 	}
 	ls->skel->rodata->stack_every = opts->stack_every;
+	/* a test's switch: every classification cache hit checked against a fresh one */
+	ls->skel->rodata->classify_check = getenv("LRS_CHECK_CLASSIFY") &&
+					   strcmp(getenv("LRS_CHECK_CLASSIFY"), "1") == 0;
 	ls->skel->rodata->nr_nodes = opts->nr_nodes;
 	bpf_map__set_max_entries(ls->skel->maps.waiter_stats, opts->max_waiters);
 	bpf_map__set_max_entries(ls->skel->maps.stack_stats, opts->max_stacks);
@@ -243,6 +246,9 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	char *lv = NULL, *shv = NULL, *wv = NULL, *sv = NULL;
 	size_t n, stride, nsh = 0, sh_stride;
 	int ret;
+
+	/* no cached classification outlives the next interval (lockstat_classify.bpf.h) */
+	ls->skel->bss->classify_gen++;
 
 	memset(rd, 0, sizeof(*rd));
 	ret = read_percpu_map(ls, ls->skel->maps.lock_stats, sizeof(*lk), sizeof(struct lock_stat),
@@ -489,6 +495,13 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 	if (ls && ls->attached) {
 		lockstat_bpf__detach(ls->skel);
 		ls->attached = false;
+		if (ls->skel->rodata->classify_check)
+			fprintf(stderr,
+				"lruscope: classification cache check: %llu hits agreed, "
+				"%llu disagreed, %llu misses\n",
+				(unsigned long long)ls->skel->bss->classify_hits,
+				(unsigned long long)ls->skel->bss->classify_mismatches,
+				(unsigned long long)ls->skel->bss->classify_misses);
 	}
 }
 

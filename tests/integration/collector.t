@@ -17,10 +17,10 @@ fi
 if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 	tap_plan 1; tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
 fi
-# 1. attribution 23 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
+# 1. attribution 24 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace 16;
 # 6. SIGINT and clean-up 4
-tap_plan 55
+tap_plan 56
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -58,7 +58,9 @@ start_load() {
 # busy machine). One memcg is nested under a parent, the other is not.
 # The report starts first and the loads once its programs are in: readers with
 # cpu.shares 8192 would otherwise starve its BPF load past their end.
-"$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
+# LRS_CHECK_CLASSIFY=1: every hit of the per-CPU classification cache is
+# classified again the slow way and compared, and the report says how many agreed
+LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
 ids=$(lrs_wait_bpf_loaded "$report_pid")
@@ -77,6 +79,12 @@ rc=$?
 lrs_untrack_pid "$report_pid"
 tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
 wait "$nested_pid" "$LOAD_PID"
+# the cache's classification of a lock is the slow path's, hit by hit
+read -r agreed disagreed misses < <(sed -n \
+	's/^lruscope: classification cache check: \([0-9]*\) hits agreed, \([0-9]*\) disagreed, \([0-9]*\) misses$/\1 \2 \3/p' \
+	"$tmp/report.err")
+tap_check "collector: the classification cache agrees with classify() on every hit (${agreed:-?} agreed, ${disagreed:-?} disagreed, ${misses:-?} misses)" \
+	[ "${agreed:-0}" -gt 0 -a "${disagreed:-1}" -eq 0 ]
 
 $PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
 import json, sys
