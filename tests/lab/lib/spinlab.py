@@ -68,11 +68,11 @@ def source(snap):
     return snap.get("spin_source") or {}
 
 
-def compare(tap, kdir, work, label, machine, append, extra=None):
+def compare(tap, kdir, work, label, machine, append, extra=None, costs=None):
     """A compare-phase guest: its (slowpath, tracepoint, auto) reports ({} for one that did not
     run) and the bytes of its tracepoint recording, after one check that the reports ran; None,
     with its 3 other checks skipped, if the guest did not end. extra: more files for the guest
-    (lab-bench's floor)."""
+    (lab-bench's floor); costs: a dict that takes the figures print_cost printed."""
     names = ("slowpath", "tracepoint", "auto")
     got = boot(tap, kdir, work, label, machine, "lrs_phase=compare " + append,
                [n + ext for n in names for ext in (".json", ".err")] +
@@ -81,7 +81,9 @@ def compare(tap, kdir, work, label, machine, append, extra=None):
         tap.skip_n(3, label + " guest", "the guest did not end (above)")
         return None
     snaps = load_reports(tap, label, got[0], got[1], names)
-    print_cost(label, got[2], snaps)
+    per = print_cost(label, got[2], snaps)
+    if costs is not None:
+        costs.update(per)
     return tuple(snaps.get(n, {}) for n in names) + (got[0].get("tracepoint.jsonl"),)
 
 
@@ -91,7 +93,8 @@ def all_waits(snap):
 
 def print_cost(label, lines, snaps, min_waits=1000):
     """BPF run time per counted wait of each source, on the same waits (a figure, not a check;
-    only where each source counted min_waits, else the collector's fixed cost dominates)."""
+    only where each source counted min_waits, else the collector's fixed cost dominates):
+    {source: ns per wait, "floor SOURCE": the floor's, "SOURCE / floor": their ratio}."""
     cost = {ln.split()[2]: [int(x) for x in ln.split()[3:6]] for ln in lines
             if ln.startswith("LRS cost ") and len(ln.split()) >= 6}
     per = {}
@@ -105,14 +108,14 @@ def print_cost(label, lines, snaps, min_waits=1000):
     if per.get("tracepoint") and per.get("slowpath"):
         print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
             label, per["slowpath"] / per["tracepoint"]))
-    print_floor(label, lines, per, min_waits)
-    return per
+    floors = print_floor(label, lines, per, min_waits)
+    return dict(per, **floors)
 
 
 def print_floor(label, lines, per, min_waits):
     """Where lab-bench ran its floor (lrs-floor: a timestamp at begin, the delta at end) on the
-    same hooks: its run time per wait, and each source's over it."""
-    runs, waits = {}, {}
+    same hooks: its run time per wait, and each source's over it, which it returns."""
+    runs, waits, got = {}, {}, {}
     for ln in lines:
         w = ln.split()
         if ln.startswith("LRS floor prog ") and len(w) == 6:
@@ -130,9 +133,12 @@ def print_floor(label, lines, per, min_waits):
         floor = ns / waits[src]
         print("# %s cost: floor %s: %d ns of BPF in %d runs for %d waits: %.0f ns per wait"
               % (label, src, ns, cnt, waits[src], floor))
+        got["floor " + src] = floor
         if per.get(src):
+            got[src + " / floor"] = per[src] / floor
             print("# %s cost: lruscope %s / floor per wait: %.2f (budget 1.4)"
                   % (label, src, per[src] / floor))
+    return got
 
 
 def tui_first_frame(binary, recording, work):
