@@ -32,6 +32,7 @@ const volatile __u32 stack_every = 16; /* a stack on 1 in N waits per CPU; 0: ne
  * what timing a wait costs; 1 in 16 of 65k waits/s per CPU took 2.4% of that
  * CPU. At 200 a second stacks were a third of the run time per wait in the
  * lab guest; 50 a CPU still name a hot lock's callers within a second.
+ * User space sets it from --stack-rate.
  */
 const volatile __u64 stack_gap_ns = 20000000;
 const volatile __u32 nr_nodes = 1;
@@ -163,9 +164,9 @@ struct pending {
 struct class_entry {
 	__u64 lock_addr;
 	__u64 owner_cgid;
-	__s32 owner_node;
+	__s16 owner_node; /* < LOCKSTAT_MAX_NODES, or -1 */
 	__u16 kind;
-	__u16 gen; /* classify_gen when it was made */
+	__u32 gen; /* classify_gen when it was made */
 };
 
 #define CLASS_CACHE_SLOTS 16

@@ -178,7 +178,7 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 	 */
 	__u64 addr = *(volatile __u64 *)&p->lock_addr;
 	struct class_entry *e = class_slot(cs, addr);
-	__u16 gen = (__u16)classify_gen;
+	__u32 gen = classify_gen;
 
 	if (classify_cache && e->lock_addr == addr && e->gen == gen) {
 		if (!classify_check) {
@@ -202,7 +202,7 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 	if (classify_cache) {
 		e->lock_addr = addr;
 		e->owner_cgid = p->owner_cgid;
-		e->owner_node = p->owner_node;
+		e->owner_node = (__s16)p->owner_node;
 		e->kind = (__u16)p->kind;
 		e->gen = gen;
 	}

@@ -78,7 +78,7 @@ struct lrs_cmp_metric {
  * One cause (model/causes.h) of an lruvec's sampled waiting stacks in A and
  * B: each interval's sampled wait of the stacks of that cause is one sample,
  * from the stack uses' increments over the snapshot before. Stacks are
- * sampled (1 in --stack-every waits, at most one per CPU per 20 ms), so the
+ * sampled (1 in --stack-every waits, at most --stack-rate a second per CPU), so the
  * rates are a part of the wait: compare recordings made alike.
  */
 struct lrs_cmp_cause {

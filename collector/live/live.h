@@ -12,6 +12,7 @@ struct lrs_collector_opts {
 	double interval_s;	   /* default 1.0 */
 	const char *cgroup_root;   /* memory hierarchy mount; NULL: detect v1/v2 */
 	unsigned int stack_every;  /* take a waiter stack on 1 in N contentions; 0: none */
+	unsigned int stack_rate;   /* and at most this many a second per CPU */
 	unsigned int max_locks;	   /* lock map entries */
 	unsigned int percpu_locks; /* of those, with per-CPU counters, if percpu_locks_set */
 	bool percpu_locks_set;	   /* else as many as LRS_PERCPU_LOCK_BUDGET holds */

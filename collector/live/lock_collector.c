@@ -91,6 +91,8 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		goto fail;
 	}
 	ls->skel->rodata->stack_every = opts->stack_every;
+	if (opts->stack_rate)
+		ls->skel->rodata->stack_gap_ns = 1000000000ULL / opts->stack_rate;
 	/* a test's switch: every classification cache hit checked against a fresh one */
 	ls->skel->rodata->classify_check = getenv("LRS_CHECK_CLASSIFY") &&
 					   strcmp(getenv("LRS_CHECK_CLASSIFY"), "1") == 0;

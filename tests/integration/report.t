@@ -7,7 +7,7 @@
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 12
+tap_plan 13
 
 T=report
 need_root "$T"
@@ -68,36 +68,51 @@ tap_check "$T: as nobody, report -i exits 0 ($rc: $(head -c 200 "$WORK/nobody.er
 	bash -c '[ "$1" = 0 ] && [ -s "$2" ] && cmp -s "$2" "$3"' _ "$rc" "$WORK/nobody" "$WORK/all"
 
 # ---- --stack-every 0, live -------------------------------------------------------------
-# two reports of the same sleeping-lock waits at once, sampling every wait's stack or none
+# three reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
+# or every wait's but at most one a second per CPU
 "$LRS_BIN" report -d 5 -f json --stack-every 1 >"$WORK/every1.json" 2>"$WORK/every1.err" &
 every1=$!
 lrs_track_pid $every1
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 >"$WORK/rate1.json" 2>"$WORK/rate1.err" &
+rate1=$!
+lrs_track_pid $rate1
 "$LRS_BIN" report -d 5 -f json --stack-every 0 >"$WORK/every0.json" 2>"$WORK/every0.err" &
 every0=$!
 lrs_track_pid $every0
 ids1=$(lrs_wait_bpf_loaded $every1)
 ids0=$(lrs_wait_bpf_loaded $every0)
-tap_check "$T: both reports loaded their BPF programs ($ids1 / $ids0)" [ -n "$ids1" -a -n "$ids0" ]
+idsr=$(lrs_wait_bpf_loaded $rate1)
+tap_check "$T: the reports loaded their BPF programs ($ids1 / $ids0 / $idsr)" [ -n "$ids1" -a -n "$ids0" -a -n "$idsr" ]
 lrs_rewriters "$WORK/rewritten" 3
 lrs_track_pid "$LRS_REWRITERS"
 wait $every1; rc1=$?
 wait $every0; rc0=$?
+wait $rate1; rcr=$?
 lrs_untrack_pid $every1
 lrs_untrack_pid $every0
+lrs_untrack_pid $rate1
 wait "$LRS_REWRITERS"
 lrs_untrack_pid "$LRS_REWRITERS"
-tap_check "$T: both exit 0 ($rc1 $rc0: $(cat "$WORK/every1.err" "$WORK/every0.err" | head -c 300))" \
-	[ "$rc1" = 0 -a "$rc0" = 0 ]
-PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's two reports" \
-	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" <<'PY'
-import json, sys
+tap_check "$T: all exit 0 ($rc1 $rc0 $rcr: $(cat "$WORK/every1.err" "$WORK/every0.err" "$WORK/rate1.err" | head -c 300))" \
+	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 ]
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's and --stack-rate's reports" \
+	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" "$WORK/rate1.json" <<'PY'
+import json, os, sys
 from lrs_tap import check
 def count(path):
     s = json.load(open(path))
     locks = s["lruvecs"] + s["other_locks"]
     return sum(l["contended"] for l in locks), sum(len(l["stacks"]) for l in locks), len(s["stacks"])
+def sampled(path):
+    s = json.load(open(path))
+    return sum(u["contended"] for l in s["lruvecs"] + s["other_locks"] for u in l["stacks"])
 w1, uses1, table1 = count(sys.argv[1])
 w0, uses0, table0 = count(sys.argv[2])
+# -d 5 from its load: at most 6 seconds of waits on each CPU
+cap = 6 * os.cpu_count()
+s1, sr = sampled(sys.argv[1]), sampled(sys.argv[3])
+check("report: --stack-rate 1 samples at most one wait's stack a second per CPU (%d sampled, at most %d; "
+      "%d with the default rate)" % (sr, cap, s1), 0 < sr <= cap < s1, "%d, %d" % (sr, s1))
 check("report: --stack-every 1 samples stacks of the writers' waits (%d waits, %d stacks)" % (w1, table1),
       w1 > 0 and uses1 > 0 and table1 > 0, "%d waits, %d stack uses, %d stacks" % (w1, uses1, table1))
 check("report: --stack-every 0 samples none of the same waits (%d waits, %d stacks)" % (w0, table0),
