@@ -119,6 +119,28 @@ exited() {
 
 save_screen() { screen_text "$1" >"$WORK/$2.txt"; screen_esc "$1" >"$WORK/$2.esc"; }
 
+# shows SESSION NAME SECS TEST...: save the pane as NAME until TEST (a command that reads
+# $WORK/NAME.txt and .esc) passes on it. Each check judges the frame it was true of: a
+# frame matched and then captured again may be the next one, a quiet interval.
+shows() {
+	local s=$1 name=$2 secs i; shift 2
+	secs=$(lrs_secs "$1"); shift
+	for ((i = 0; i < secs * 2; i++)); do
+		save_screen "$s" "$name"
+		"$@" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# The load's state, when a check found no wait: are its readers still in the memcg?
+load_state() {
+	local root
+	root=$(lrs_memcg_root | cut -d' ' -f2)
+	echo "# load: $(cat "$root$memcg/cgroup.procs" 2>/dev/null | wc -l) tasks in $memcg;" \
+		"workload: $(tr '\n' ' ' <"$WORK/load.err" | head -c 300)"
+}
+
 # Print a screen into the TAP output on failure: it is what the user saw.
 show() { sed 's/^/#   /' "$WORK/$1.txt"; }
 
@@ -139,15 +161,19 @@ if ! start_top "$S1" TERM=xterm-256color; then
 	screen_text "$S1" | sed 's/^/#   /'
 	exit 1
 fi
-# a row for our memcg with a rate: the load contends within a few intervals
-if wait_for "$S1" "$leaf .*[0-9.]+[mun]?s/s" 30; then
+# a row for our memcg with a rate, in a 256-colour cell: the load contends within a few
+# intervals
+first_shows_wait() {
+	grep -Eq -- "$leaf .*[0-9.]+[mun]?s/s" "$WORK/first.txt" &&
+		grep "$leaf" "$WORK/first.esc" | grep -q $'\e\\[[0-9;]*48;5;[0-9]*m'
+}
+if shows "$S1" first 30 first_shows_wait; then
 	tap_ok "$T: the test memcg's row shows its lruvec lock wait"
 else
-	tap_fail "$T: no contended row for $memcg"
+	tap_fail "$T: no contended row for $memcg"; load_state
 fi
 # read only now: until the first frame, top may still be loading its programs
 ids=$(prog_ids "$top_pid")
-save_screen "$S1" first
 grep -q "lruscope .* live every 1s" "$WORK/first.txt" && grep -q "drops: task" "$WORK/first.txt" &&
 	grep -q "lruvec locks" "$WORK/first.txt" &&
 	tap_ok "$T: header: kernel, interval, totals, drop counters" ||
@@ -173,13 +199,14 @@ tm send-keys -t "$S1" / ; tm send-keys -t "$S1" -l "$leaf"; tm send-keys -t "$S1
 if wait_for "$S1" "$leaf@N[0-9]+ +lock 0x" 10 && wait_for "$S1" "top waiters" 5; then
 	# the pane is about the last interval: wait for one that the load contended (in a
 	# TCG guest, seconds can pass between waits)
-	wait_for "$S1" "contended [0-9.]+[kMG]? \(" 20
-	save_screen "$S1" detail
-	if grep -q "LRU pages: .*inactive_file" "$WORK/detail.txt" && grep -q "wait histogram" "$WORK/detail.txt" &&
-		grep -q "top waiting stacks" "$WORK/detail.txt" && grep -Eq "contended [0-9.]+[kMG]? \(" "$WORK/detail.txt"; then
+	detail_complete() {
+		grep -q "LRU pages: .*inactive_file" "$WORK/detail.txt" && grep -q "wait histogram" "$WORK/detail.txt" &&
+			grep -q "top waiting stacks" "$WORK/detail.txt" && grep -Eq "contended [0-9.]+[kMG]? \(" "$WORK/detail.txt"
+	}
+	if shows "$S1" detail 20 detail_complete; then
 		tap_ok "$T: detail pane: counts, histogram, waiters, stacks, LRU sizes"
 	else
-		tap_fail "$T: detail pane incomplete"; show detail
+		tap_fail "$T: detail pane incomplete"; show detail; load_state
 	fi
 else
 	save_screen "$S1" detail
@@ -231,20 +258,19 @@ print(" ".join(str(x) for x, (_, bg) in enumerate(row) if bg and x0 > 0 and x0 <
 PY
 }
 tm send-keys -t "$S1" t
+# time_strip_hot: the time view's heading, and 3 or more coloured cells in the row's strip
+time_strip_hot() {
+	hot=$(strip_cells "$WORK/time.esc" "$leaf")
+	n=$(echo $hot | wc -w)
+	grep -q "wait/s history of N0" "$WORK/time.txt" && [ "$n" -ge 3 ]
+}
 if wait_for "$S1" "a cell: 1s .*-10s .*now *$" 5; then
-	# a few snapshots of history: the memcg is young when the load starts late
-	for _ in $(seq 1 12); do
-		save_screen "$S1" time
-		hot=$(strip_cells "$WORK/time.esc" "$leaf")
-		n=$(echo $hot | wc -w)
-		[ "$n" -ge 3 ] && break
-		sleep 1
-	done
-	if grep -q "wait/s history of N0" "$WORK/time.txt" && [ "$n" -ge 3 ]; then
+	# history builds up a cell a second: the memcg is young when the load starts late
+	if shows "$S1" time 30 time_strip_hot; then
 		tap_ok "$T: t shows the time view: $leaf's history in $n coloured cells over a time axis"
 	else
 		tap_fail "$T: time view: heading or coloured history cells missing ($n cells: $hot)"
-		show time; grep "$leaf" "$WORK/time.esc" | cat -v | sed 's/^/#   /'
+		show time; grep "$leaf" "$WORK/time.esc" | cat -v | sed 's/^/#   /'; load_state
 	fi
 	# the newest cell is the last column of the strip, where the axis says now
 	axis_now=$(grep "a cell: 1s" "$WORK/time.txt" | sed 's/ *$//' | awk '{print length($0) - 1}')
@@ -293,13 +319,15 @@ tm kill-session -t "$S1"
 row_re="$leaf .*[0-9.]+[mun]?s/s"
 S2=term
 if start_top "$S2" TERM=screen; then
-	wait_for "$S2" "$row_re" 20
-	ids=$(prog_ids "$top_pid")
-	save_screen "$S2" eight
-	grep "$leaf" "$WORK/eight.esc" | grep -Eq $'\e\\[([0-9;]*;)?4[0-7](;[0-9;]*)?m' &&
-		! grep -q $'\e\\[[0-9;]*48;5;' "$WORK/eight.esc" &&
+	eight_colours() {
+		grep -Eq -- "$row_re" "$WORK/eight.txt" &&
+			grep "$leaf" "$WORK/eight.esc" | grep -Eq $'\e\\[([0-9;]*;)?4[0-7](;[0-9;]*)?m' &&
+			! grep -q $'\e\\[[0-9;]*48;5;' "$WORK/eight.esc"
+	}
+	shows "$S2" eight 20 eight_colours &&
 		tap_ok "$T: 8-colour terminal: ANSI backgrounds only" ||
-		{ tap_fail "$T: no 8-colour cell on the $leaf row"; grep "$leaf" "$WORK/eight.esc" | cat -v | sed 's/^/#   /'; }
+		{ tap_fail "$T: no 8-colour cell on the $leaf row"; grep "$leaf" "$WORK/eight.esc" | cat -v | sed 's/^/#   /'; load_state; }
+	ids=$(prog_ids "$top_pid")
 	kill -TERM "$top_pid"
 	if exited "$top_pid" && wait_for "$S2" "lrs-exit=" 5 &&
 		[ "$(tm display -p -t "$S2" '#{alternate_on}')" = 0 ]; then
@@ -322,13 +350,14 @@ if start_top "$S3" TERM=xterm-256color NO_COLOR=1; then
 	# without colour a level glyph (" .:-=+*#@", level 1 and up) stands before the rate
 	# (the first thing right of the name is the N0 cell)
 	mono_re="$leaf +[.:=+*#@-] {0,7}[0-9.]+[mun]?s/s"
-	wait_for "$S3" "$mono_re" 20
-	ids=$(prog_ids "$top_pid")
-	save_screen "$S3" mono
-	grep -Eq -- "$mono_re" "$WORK/mono.txt" &&
-		! grep -Eq $'\e\\[([0-9;]*;)?(3|4)[0-7](;[0-9;]*)?m|\e\\[[0-9;]*[34]8;5;' "$WORK/mono.esc" &&
+	mono_glyphs() {
+		grep -Eq -- "$mono_re" "$WORK/mono.txt" &&
+			! grep -Eq $'\e\\[([0-9;]*;)?(3|4)[0-7](;[0-9;]*)?m|\e\\[[0-9;]*[34]8;5;' "$WORK/mono.esc"
+	}
+	shows "$S3" mono 20 mono_glyphs &&
 		tap_ok "$T: NO_COLOR: no colour anywhere, the $leaf row's wait marked by a level glyph" ||
-		{ tap_fail "$T: NO_COLOR: colour, or no level glyph before the $leaf row's rate"; grep "$leaf" "$WORK/mono.esc" | cat -v | sed 's/^/#   /'; }
+		{ tap_fail "$T: NO_COLOR: colour, or no level glyph before the $leaf row's rate"; grep "$leaf" "$WORK/mono.esc" | cat -v | sed 's/^/#   /'; load_state; }
+	ids=$(prog_ids "$top_pid")
 	tm kill-session -t "$S3"	# the pty closes: SIGHUP, then EOF
 	exited "$top_pid" && tap_ok "$T: a lost terminal ends lruscope" ||
 		tap_fail "$T: lruscope still runs after its terminal went away"
