@@ -589,9 +589,6 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 	d = cs->depth;
 	if (d > 0 && d <= CPU_DEPTH &&
 	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
-		/* the slowpath hooks' own wait, inside the slow path: its exit hook ends it */
-		if (cs->slot[(d - 1) & (CPU_DEPTH - 1)].flags & PENDING_F_SLOWPATH)
-			return 0;
 		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 		cs->depth = d - 1;
 		end_spin(&p, now);
@@ -633,8 +630,9 @@ int BPF_PROG(contention_end, void *lock, int ret)
 	if (!cs)
 		return 0;
 	/*
-	 * With the slowpath source most ends are of its own spinning waits: leave
-	 * them before the clock read, half of what such an end would cost.
+	 * With the slowpath source most ends are of its own spinning waits, which
+	 * its exit hook ends: leave them here, before the clock read (half of what
+	 * such an end would cost). Only that source makes such waits.
 	 */
 	if (spin_slowpath && slowpath_owns(cs, lock))
 		return 0;

@@ -153,7 +153,6 @@ static __always_inline void classify(struct pending *p, void *lock, const bool c
  * generation that user space moves on every interval: none outlives the
  * interval after the one it was made in.
  */
-const volatile bool classify_cache = true;
 /* check mode (a test, not for production): every hit is classified again and compared */
 const volatile bool classify_check = false;
 __u32 classify_gen = 0;
@@ -180,7 +179,7 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 	struct class_entry *e = class_slot(cs, addr);
 	__u32 gen = classify_gen;
 
-	if (classify_cache && e->lock_addr == addr && e->gen == gen) {
+	if (e->lock_addr == addr && e->gen == gen) {
 		if (!classify_check) {
 			p->kind = e->kind;
 			p->owner_cgid = e->owner_cgid;
@@ -189,21 +188,21 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 		}
 		/* the wait takes the fresh classification; the hit is only compared */
 		classify(p, lock, compat);
-		if (p->kind != e->kind || p->owner_cgid != e->owner_cgid ||
-		    p->owner_node != e->owner_node)
-			__sync_fetch_and_add(&classify_mismatches, 1);
-		else
+		if (p->kind == e->kind && p->owner_cgid == e->owner_cgid &&
+		    p->owner_node == e->owner_node) {
 			__sync_fetch_and_add(&classify_hits, 1);
-		return;
+			return;
+		}
+		/* counted once: the entry takes the fresh classification */
+		__sync_fetch_and_add(&classify_mismatches, 1);
+	} else {
+		classify(p, lock, compat);
+		if (classify_check)
+			__sync_fetch_and_add(&classify_misses, 1);
 	}
-	classify(p, lock, compat);
-	if (classify_check)
-		__sync_fetch_and_add(&classify_misses, 1);
-	if (classify_cache) {
-		e->lock_addr = addr;
-		e->owner_cgid = p->owner_cgid;
-		e->owner_node = (__s16)p->owner_node;
-		e->kind = (__u16)p->kind;
-		e->gen = gen;
-	}
+	e->lock_addr = addr;
+	e->owner_cgid = p->owner_cgid;
+	e->owner_node = (__s16)p->owner_node;
+	e->kind = (__u16)p->kind;
+	e->gen = gen;
 }

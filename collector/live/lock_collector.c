@@ -76,6 +76,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 			  char *err, size_t err_len)
 {
 	struct lrs_lockstat *ls = calloc(1, sizeof(*ls));
+	const char *check;
 	unsigned int room;
 	int ret;
 
@@ -94,8 +95,8 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	if (opts->stack_rate)
 		ls->skel->rodata->stack_gap_ns = 1000000000ULL / opts->stack_rate;
 	/* a test's switch: every classification cache hit checked against a fresh one */
-	ls->skel->rodata->classify_check = getenv("LRS_CHECK_CLASSIFY") &&
-					   strcmp(getenv("LRS_CHECK_CLASSIFY"), "1") == 0;
+	check = getenv("LRS_CHECK_CLASSIFY");
+	ls->skel->rodata->classify_check = check && strcmp(check, "1") == 0;
 	ls->skel->rodata->nr_nodes = opts->nr_nodes;
 	bpf_map__set_max_entries(ls->skel->maps.waiter_stats, opts->max_waiters);
 	bpf_map__set_max_entries(ls->skel->maps.stack_stats, opts->max_stacks);
