@@ -257,6 +257,10 @@ row = next((cells(l) for l in esc if leaf + " " in "".join(c for c, _ in cells(l
 print(" ".join(str(x) for x, (_, bg) in enumerate(row) if bg and x0 > 0 and x0 <= x < cols - 10))
 PY
 }
+# the time view shows the selected cell's node: the selection followed the hottest cell until
+# the filter, on either node; the load's pages, and its waits, are on node 0
+tm send-keys -t "$S1" Left; tm send-keys -t "$S1" Left
+wait_for "$S1" "$leaf@N0 +lock 0x" 5 || { save_screen "$S1" left; echo "# Left did not select N0"; show left; }
 tm send-keys -t "$S1" t
 # time_strip_hot: the time view's heading, and 3 or more coloured cells in the row's strip
 time_strip_hot() {
