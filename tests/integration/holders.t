@@ -144,19 +144,10 @@ wait_for() {
 	done
 	return 1
 }
-# captured SESSION FILE SECS TEST...: capture the pane into FILE until TEST passes on
-# it: a check judges the frame it matched, not the next one (perhaps a quieter interval)
-captured() {
-	local s=$1 f=$2 secs=$3 i; shift 3
-	for ((i = 0; i < $(lrs_secs "$secs") * 2; i++)); do
-		tm capture-pane -p -t "$s" >"$f"
-		"$@" && return 0
-		sleep 0.5
-	done
-	return 1
-}
-matrix_has() { sed -n "/waiter \\\\ /,\$p" "$1" | grep -q "/$2"; }
-holder_first() { sed -n '/waiter \\ holder/p' "$1" | grep -Eq "^ *waiter \\\\ holder +(/ +)?[^ ]*$2shared( |\$)"; }
+# on the screen lrs_screen_check captured (LRS_SCREEN): the matrix has memcg $1; the
+# holder-column heading starts with memcg $1's "shared" tail
+matrix_has() { sed -n "/waiter \\\\ /,\$p" <<<"$LRS_SCREEN" | grep -q "/$1"; }
+holder_first() { sed -n '/waiter \\ holder/p' <<<"$LRS_SCREEN" | grep -Eq "^ *waiter \\\\ holder +(/ +)?[^ ]*$1shared( |\$)"; }
 # the holder lines, right of the "holder's memcg ... imposed" heading: a long
 # path keeps its tail ("...est-hh123-shared"), the pid tells heavy from light
 holder_lines() {
@@ -190,13 +181,14 @@ holders_screens() {
 		grep -qF -- "${heavy#lrs-test-}shared" <<<"$lines"
 	[ -n "$lines" ] || sed "s/^/#   /" "$tmp/$s.txt"
 	tm send-keys -t "$s" x
-	captured "$s" "$tmp/$s-matrix.txt" 10 matrix_has "$tmp/$s-matrix.txt" "$heavy"; rc=$?
-	tap_check "holders: $what: x shows the memcg x memcg matrix with the heavy memcg in it" [ "$rc" -eq 0 ]
-	[ "$rc" -eq 0 ] || sed "s/^/#   /" "$tmp/$s-matrix.txt"
+	lrs_screen_check "holders: $what: x shows the memcg x memcg matrix with the heavy memcg in it" \
+		"$s" 'waiter \\ (owner|holder)' 10 matrix_has "$heavy"
+	echo "$LRS_SCREEN" >"$tmp/$s-matrix.txt"
 	# a column heading keeps a long path's tail ("...est-hh123-shared")
 	tm send-keys -t "$s" c
-	captured "$s" "$tmp/$s-matrix2.txt" 10 holder_first "$tmp/$s-matrix2.txt" "${heavy#lrs-test-}"; rc=$?
-	tap_check "holders: $what: c switches the matrix's columns to the holder's memcg, heavy first" [ "$rc" -eq 0 ]
+	lrs_screen_check "holders: $what: c switches the matrix's columns to the holder's memcg, heavy first" \
+		"$s" 'waiter \\ holder' 10 holder_first "${heavy#lrs-test-}"
+	echo "$LRS_SCREEN" >"$tmp/$s-matrix2.txt"
 	sed -n '/waiter \\ holder/p' "$tmp/$s-matrix2.txt" | sed 's/^/#   /'
 	if [ -n "${LRS_KEEP_SCREENS:-}" ]; then
 		cp "$tmp/$s.txt" "$tmp/$s-matrix.txt" "$tmp/$s-matrix2.txt" "$LRS_KEEP_SCREENS/"

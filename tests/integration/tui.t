@@ -117,7 +117,12 @@ exited() {
 	return 1
 }
 
-save_screen() { screen_text "$1" >"$WORK/$2.txt"; screen_esc "$1" >"$WORK/$2.esc"; }
+# save_screen SESSION NAME: one capture, with its colours (NAME.esc) and without (NAME.txt,
+# as capture-pane -p prints it): a check that reads both judges one frame
+save_screen() {
+	screen_esc "$1" >"$WORK/$2.esc"
+	sed -e $'s/\e\\[[0-9;?]*[A-Za-z]//g; s/[\x0e\x0f]//g; s/ *$//' "$WORK/$2.esc" >"$WORK/$2.txt"
+}
 
 # shows SESSION NAME SECS TEST...: save the pane as NAME until TEST (a command that reads
 # $WORK/NAME.txt and .esc) passes on it. Each check judges the frame it was true of: a
