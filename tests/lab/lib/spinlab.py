@@ -159,3 +159,7 @@ def tui_first_frame(binary, recording, work):
         return ""
     finally:
         subprocess.run(tm + ["kill-server"], stderr=subprocess.DEVNULL)
+        # kill-server leaves the socket file behind
+        path = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"), "tmux-%d" % os.getuid(), sock)
+        if os.path.exists(path):
+            os.unlink(path)
