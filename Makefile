@@ -101,6 +101,7 @@ test_attribute_LAYERS    := live model
 test_colour_LAYERS       := ui
 test_causes_LAYERS       := model
 test_compare_LAYERS      := model
+test_cpu_list_LAYERS     := live model
 test_demo_summary_LAYERS := demo live model
 test_export_LAYERS       := export text model
 test_gui_layout_LAYERS   := gui ui model

@@ -278,7 +278,15 @@ static __noinline void holders_exact_end(struct pending *p, __u64 now)
  * scheduler's runqueues: a per-CPU variable is a __ksym only where kallsyms
  * lists data (CONFIG_KALLSYMS_ALL), which many kernels (this machine's) lack.
  */
-const volatile __u32 nr_cpus = 1;
+/*
+ * The CPUs scanned: one more than the highest online CPU when user space
+ * loaded us, not every possible one. A VM's hot-plug slots are possible CPUs
+ * that never run a task, and the scan runs at contention_end, while this CPU
+ * holds the lock: each CPU scanned lengthens the hold every waiter queues
+ * behind. A CPU brought online later above it is not scanned: its task is
+ * found by rules 1 and 3 only.
+ */
+const volatile __u32 scan_cpus = 1;
 #define HOLDERS_MAX_CPUS 1024 /* the scan's bound: costlier than the wait beyond it */
 
 struct cpu_curr {
@@ -464,8 +472,8 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 		sc->rs.pid = 0;
 		sc->rs.cgid = 0;
 		sc->rs.score = -1;
-		bpf_loop(nr_cpus < HOLDERS_MAX_CPUS ? nr_cpus : HOLDERS_MAX_CPUS, scan_cpu, NULL,
-			 0);
+		bpf_loop(scan_cpus < HOLDERS_MAX_CPUS ? scan_cpus : HOLDERS_MAX_CPUS, scan_cpu,
+			 NULL, 0);
 		if (sc->rs.pid) {
 			sc->basis = HOLDER_BASIS_RUNNING;
 			sc->hk.pid = sc->rs.pid;

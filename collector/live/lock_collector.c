@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "collector/live/bpf_map_read.h"
+#include "collector/live/cpu_list.h"
 #include "collector/live/percpu_merge.h"
 #include "model/holders.h"
 #include "collector/live/lock_collector.h"
@@ -113,7 +114,9 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		goto fail;
 	}
 	ls->nr_cpus = ret;
-	ls->skel->rodata->nr_cpus = (__u32)ret;
+	/* the holders' scan covers the CPUs that run tasks, not the hot-plug slots */
+	ret = lrs_cpu_list__online_span();
+	ls->skel->rodata->scan_cpus = (__u32)(ret > 0 && ret < ls->nr_cpus ? ret : ls->nr_cpus);
 	/* max_locks in all: the first room per CPU, the rest in the shared table */
 	room = opts->percpu_locks_set ? opts->percpu_locks :
 					lrs_percpu__lock_room(opts->max_locks, ls->nr_cpus);
