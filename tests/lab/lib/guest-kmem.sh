@@ -7,13 +7,17 @@
 #   3. its counter maps filled on purpose by /lrs-fillmaps ("full"; lock_stats_shared by its
 #      name cut to 15 characters, as the kernel keeps it); then the report ended
 #      ("after": what it gave back).
+# lrs_holders=1: the report runs with --holders (a guest of its own: the memory a report gives
+# back is reused by the next, so two reports in one guest would not measure the same).
 # Each reading is a line "LRS mem LABEL PERCPU_KB SLAB_KB VMALLOC_KB MEMFREE_KB"; the kernel's
 # own estimate of the maps' size (fdinfo memlock) is "LRS memlock LABEL BYTES".
 . /guest-lib.sh
 lrs_guest_boot
 dur=$(lrs_guest_arg lrs_dur 30)
 readers=$(lrs_guest_arg lrs_readers 16)
-echo "LRS kernel $(uname -r) cpus $(nproc)"
+holders=
+[ "$(lrs_guest_arg lrs_holders 0)" = 1 ] && holders=--holders
+echo "LRS kernel $(uname -r) cpus running $(nproc), possible $(cat /sys/devices/system/cpu/possible)"
 lrs_guest_cgroups v2
 lrs_guest_data_disk
 
@@ -39,7 +43,7 @@ mem base
 load=$!
 sleep 10
 mem load
-/lruscope report -d 3600 -f json > /mnt/report.json 2> /mnt/report.err &
+/lruscope report -d 3600 -f json $holders > /mnt/report.json 2> /mnt/report.err &
 rep=$!
 lrs_attached $rep || echo "LRS warn report never attached"
 mem attached

@@ -141,8 +141,12 @@ class Guest:
     """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
 
     def __init__(self, kdir, work, append="", mem_mb=1024, timeout=600, init=None, extra=None,
-                 disk="64M", cpus_per_node=1, cpu=None, accel="tcg", drives=None):
+                 disk="64M", cpus_per_node=1, cpu=None, accel="tcg", drives=None,
+                 possible_cpus=None):
         """cpus_per_node: vCPUs on each of the two nodes (node 0 has the first ones);
+        possible_cpus: the machine's CPUs, present or not (QEMU's maxcpus, hot-pluggable
+        ones): the kernel allocates per-CPU memory for each, so a guest of a few running
+        vCPUs has the per-CPU memory of a large machine, and boots as fast as a small one;
         cpu: a QEMU -cpu model, e.g. "qemu64,-hypervisor" (see holders.t for why);
         accel: the -accel value, e.g. "tcg,thread=single" (one host thread, vCPUs in turn);
         drives: [(image, NVMe serial, snapshot)] in place of the data disk of DATA_FILES
@@ -153,9 +157,19 @@ class Guest:
         half = mem_mb // 2
         n = cpus_per_node
 
+        def span(first, count):
+            return str(first) if count == 1 else "%d-%d" % (first, first + count - 1)
+        spare = max(0, (possible_cpus or 0) - 2 * n)
+
         def cpus(node):
-            return str(node * n) if n == 1 else "%d-%d" % (node * n, node * n + n - 1)
-        cmd = [QEMU, "-accel", accel, "-smp", str(2 * n), "-m", "%dM" % mem_mb,
+            """the node's present vCPUs, then its half of the absent ones"""
+            s = span(node * n, n)
+            half = spare // 2 + (spare % 2 if node == 1 else 0)
+            if half:
+                s += ",cpus=" + span(2 * n + node * (spare // 2), half)
+            return s
+        smp = str(2 * n) + (",maxcpus=%d" % (2 * n + spare) if spare else "")
+        cmd = [QEMU, "-accel", accel, "-smp", smp, "-m", "%dM" % mem_mb,
                "-nodefaults", "-display", "none", "-no-reboot",
                "-serial", "stdio", "-monitor", "none",
                "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
