@@ -120,6 +120,7 @@ static int apply(void *ctx, int key, const char *value)
 		a->no_color = true;
 		return 0;
 	case LRS_COPT_HOLDERS:
+	case LRS_COPT_HOLDERS_EXACT:
 		/* the report prints them too; -i reads a recording's */
 		a->ropts.holders = true;
 		/* fall through */

@@ -84,6 +84,17 @@ const struct lrs_opt lrs_opts_collector[] = {
 	  .man = "Also infer who held the lruvec locks others waited on: a holder table and a\n"
 		 "memcg x memcg matrix (see\n"
 		 ".BR docs/holders.md ).\n" },
+	{ "holders-exact", LRS_COPT_HOLDERS_EXACT, 0, NULL,
+	  "--holders, and where fentry loads, record every lruvec lock acquisition to measure "
+	  "the estimate against the true holders (costs a program run per acquisition)",
+	  .man = "As\n"
+		 ".BR \\-\\-holders ,\n"
+		 "and where the kernel lets fentry and fexit programs load, exact mode: every\n"
+		 "acquisition of an lruvec lock that a function boundary shows is recorded, and\n"
+		 "each wait's estimated holder is compared with the true one. It runs a program\n"
+		 "on every acquisition, contended or not, which\n"
+		 ".B \\-\\-holders\n"
+		 "alone does not: use it to measure the estimate, not to watch a busy machine.\n" },
 	LRS_OPT_GROUP(lrs_opts_spin_source),
 	{ "verbose", LRS_COPT_VERBOSE, LRS_OPT_SHORT, NULL, "libbpf's messages",
 	  .man = "Print libbpf's messages.\n" },
@@ -146,6 +157,9 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 		}
 		opts->percpu_locks_set = true;
 		return 0;
+	case LRS_COPT_HOLDERS_EXACT:
+		opts->holders_exact = true;
+		/* fall through */
 	case LRS_COPT_HOLDERS:
 		opts->holders = true;
 		return 0;

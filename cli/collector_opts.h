@@ -18,11 +18,15 @@ enum lrs_collector_key {
 	LRS_COPT_MAX_LOCKS,
 	LRS_COPT_PERCPU_LOCKS,
 	LRS_COPT_HOLDERS,
+	LRS_COPT_HOLDERS_EXACT,
 	LRS_COPT_SPIN_SOURCE,
 	LRS_COPT_VERBOSE = 'v',
 };
 
-/* --cgroup-root, --stack-every, --max-locks, --percpu-locks, --holders, the --spin-source table, -v */
+/*
+ * --cgroup-root, --stack-every, --max-locks, --percpu-locks, --holders,
+ * --holders-exact, the --spin-source table, -v
+ */
 extern const struct lrs_opt lrs_opts_collector[];
 /* --spin-source alone */
 extern const struct lrs_opt lrs_opts_spin_source[];

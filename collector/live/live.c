@@ -490,7 +490,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	if (ret)
 		goto fail;
 	lv->holders = lopts.track_holders = opts->holders;
-	if (opts->holders && !lrs_holders_exact__prepare(&lv->exact, err, err_len)) {
+	if (opts->holders_exact && !lrs_holders_exact__prepare(&lv->exact, err, err_len)) {
 		lopts.exact_holders = true;
 		lopts.exact_last_fd = lrs_holders_exact__map_fd(lv->exact);
 	}

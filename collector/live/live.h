@@ -21,6 +21,7 @@ struct lrs_collector_opts {
 	unsigned int max_memcgs;   /* memcgs the lruvec iterator's maps hold */
 	bool verbose;		   /* libbpf messages on stderr */
 	bool holders;		   /* track lock holders (model/holders.h) */
+	bool holders_exact;	   /* and, where fentry loads, record every acquisition */
 	bool bpf_stats;		   /* turn on BPF run-time stats: snapshots carry bpf_cost */
 	int spin_source;	   /* enum lrs_spin_request (collector/live/spin_choice.h) */
 };

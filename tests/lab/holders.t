@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 # time-limit: 900  (a TCG guest: boot, the workload, a dump; a first run also fetches the kernel)
 """Lab, holders: lruscope itself in the 6.1 guest (binary, its libraries and the loader packed
-into the initramfs), where fentry loads, exact mode on. A heavy and a light memcg whose readers
-are pinned to both nodes' CPUs (tests/lab/lib/guest-holders.sh); `report --holders -f json`
-twice: while the memcgs' own tasks hold their lruvecs' locks ("own"), then while a task of a
-third memcg also reclaims the heavy one ("foreign": holders that are not of the lruvec's memcg).
+into the initramfs), where fentry loads, exact mode on (--holders-exact). A heavy and a light
+memcg whose readers are pinned to both nodes' CPUs (tests/lab/lib/guest-holders.sh);
+`report --holders-exact -f json` twice: while the memcgs' own tasks hold their lruvecs' locks
+("own"), then while a task of a third memcg also reclaims the heavy one ("foreign": holders that are not of the lruvec's memcg).
 
 Asserts that the collector's BPF loads on 6.1, that exact mode is named and sees acquisitions,
 that lruvec contention of the test memcgs is traced on both nodes (memcg@N0 and memcg@N1: a
@@ -76,7 +76,7 @@ def boot(tap, kdir, binary, work):
         # the text report ran with -v: the verifier's log says why a load failed
         for line in [l for l in text.splitlines() if " relo #" not in l][-40:]:
             print("#   guest -v: " + line)
-    tap.check("report --holders runs in the 6.1 guest (the collector's BPF loads), twice",
+    tap.check("report --holders-exact runs in the 6.1 guest (the collector's BPF loads), twice",
               probs)
     if len(snaps) < len(REPORTS):
         return None

@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # PID 1 of the holders lab guest (tests/lab/holders.t): lruscope itself runs here, on
 # Debian's 6.1 kernel where fentry loads. A workload in two memcgs, readers pinned to both
-# NUMA nodes' CPUs; `lruscope report --holders -f json` over it twice: first the memcgs' own
+# NUMA nodes' CPUs; `lruscope report --holders-exact -f json` over it twice: first the memcgs' own
 # tasks hold their lruvecs' locks (/holders.json), then a task of a third memcg reclaims the
 # heavy one too (/foreign.json); then a text report (/holders.txt). The results go to the
 # ext4 data disk (the host reads them with debugfs after the guest stops).
@@ -50,11 +50,11 @@ sleep 1
 half=$((ncpu / 2))
 pin lrs-test-labh-shared "$(seq -s ' ' 0 $((ncpu - 1)))"
 pin lrs-test-labl-shared "0 $half"
-# report NAME: `report --holders -f json` into /mnt/NAME.json, with a heartbeat that shows
+# report NAME: `report --holders-exact -f json` into /mnt/NAME.json, with a heartbeat that shows
 # the report's kernel stack in the host's timeout message if it stalls
 report() {
 	echo "LRS report_start $1 $(cut -d" " -f1 /proc/uptime)"
-	/lruscope report --holders -d "$dur" -f json > /mnt/$1.json 2> /mnt/$1.err &
+	/lruscope report --holders-exact -d "$dur" -f json > /mnt/$1.json 2> /mnt/$1.err &
 	rp=$!
 	( while kill -0 $rp 2>/dev/null; do sleep 15; kill -0 $rp 2>/dev/null && echo "LRS hb" \
 		"load $(cut -d' ' -f1 /proc/loadavg) report in $(head -3 /proc/$rp/stack | tr '\n' ' ')"
@@ -76,7 +76,7 @@ for c in $((half - 1)) $((ncpu - 1)); do
 	reclaimers="$reclaimers $!"
 done
 report foreign
-/lruscope report --holders -d 2 ${LRS_V:+-v} > /mnt/holders.txt 2>&1
+/lruscope report --holders-exact -d 2 ${LRS_V:+-v} > /mnt/holders.txt 2>&1
 kill -TERM $reclaimers $heavy $light
 wait
 echo "LRS workload_heavy $(tail -n 1 /mnt/heavy.out | head -c 300)"
