@@ -21,8 +21,10 @@ lab-bench:
 	@# spin sources: BPF ns per wait, tracepoint and slowpath on the same waits (6.1 guest)
 	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/lib/spin_bench.py \
 		| grep -E "cost|^not ok|skipped" || true
-	@# kernel memory of a running lruscope at 2, 26 and 104 vCPUs: on a load, with its maps full
+	@# kernel memory of a running lruscope at 2, 26 and 104 CPUs: on a load, with its maps full
 	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/lib/kmem_bench.py
+	@# throughput with lruscope, --holders, perf lock and bpftrace over none, where waits are traced
+	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/lib/throughput_bench.py
 	@# holders: the estimate against exact mode (fentry) in the 6.1 guest, one run
 	$(Q)LRS_CACHE=$(LRS_CACHE) LRS_BIN=$(abspath $(BUILD))/lruscope $(PYTHON) tests/lab/holders.t \
 		| grep -E "^# run [0-9]|# SKIP|^not ok" || true

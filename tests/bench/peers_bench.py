@@ -15,15 +15,8 @@ BIN, WORK, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PFX = "lrs-test-peers%d-" % os.getpid()
 
 # The peer: wait summed per lock address and one histogram, as a tracer's one-liner would.
-BPFTRACE = r"""
-tracepoint:lock:contention_begin { @start[tid] = nsecs; @lock[tid] = args->lock_addr; }
-tracepoint:lock:contention_end /@start[tid]/ {
-    $d = nsecs - @start[tid];
-    @wait[@lock[tid]] = sum($d);
-    @hist = hist($d);
-    delete(@start[tid]); delete(@lock[tid]);
-}
-"""
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer-wait.bt")) as f:
+    BPFTRACE = f.read()
 
 started = []
 
