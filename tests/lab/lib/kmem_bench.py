@@ -15,7 +15,6 @@ figures for the running CPUs only (LRS_KMEM_RUNNING=26 LRS_KMEM_CPUS=26 measures
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -100,11 +99,7 @@ def one(kdir, work, cpus, running, holders, fill, dur):
 
 
 def main():
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(128 + s))
-    missing = lab.lruscope_tools_missing()
-    if missing or not shutil.which("gcc"):
-        print("kmem-bench: skipped, missing tools: %s" % " ".join(missing or ["gcc"]))
+    if not lab.bench_ready("kmem-bench", ["gcc"]):
         return 0
     cpus_list = [int(x) for x in os.environ.get("LRS_KMEM_CPUS", "2 26 104").split()]
     dur = int(os.environ.get("LRS_KMEM_DUR", "30"))

@@ -488,10 +488,10 @@ def run_lruscope_guest(kdir, work, init, marker, binary, append="", timeout=300,
     return boot_twice(work, boot)
 
 
-def binary_files(binary):
-    """{guest path: host path} for a dynamically linked binary: itself (as /lruscope), every
+def binary_files(binary, as_path="/lruscope"):
+    """{guest path: host path} for a dynamically linked binary: itself (at as_path), every
     library ldd lists and the dynamic loader, at their own paths."""
-    out = {"/lruscope": binary}
+    out = {as_path: binary}
     r = subprocess.run(["ldd", binary], stdout=subprocess.PIPE, text=True, check=True)
     for line in r.stdout.splitlines():
         w = line.split()
@@ -516,6 +516,18 @@ def lruscope_tools_missing():
     debugfs reads the guest's data disk)."""
     return [t for t in missing_tools() if t != "python3-drgn"] + (
         [] if shutil.which("debugfs") else ["debugfs"])
+
+
+def bench_ready(name, tools=()):
+    """A lab bench's start: SIGTERM, SIGINT and SIGHUP end it through its finally blocks;
+    False, said on stdout, when this host lacks what a guest running lruscope needs, or one of
+    tools (commands)."""
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(s, lambda signum, frame: sys.exit(128 + signum))
+    missing = lruscope_tools_missing() + [t for t in tools if not shutil.which(t)]
+    if missing:
+        print("%s: skipped, missing tools: %s" % (name, " ".join(missing)))
+    return not missing
 
 
 def run_test(main):

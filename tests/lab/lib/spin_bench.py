@@ -11,7 +11,6 @@ time-capped stacks weigh per wait): LRS_SPIN_ROUNDS guests (default 3), each fig
 and range over them. A measurement, not a test: plain lines on stdout."""
 
 import os
-import signal
 import statistics
 import shutil
 import subprocess
@@ -52,11 +51,7 @@ def print_rounds(rounds):
 
 
 def main():
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(128 + s))
-    missing = lab.lruscope_tools_missing()
-    if missing:
-        print("spin-bench: skipped, missing tools: %s" % " ".join(missing))
+    if not lab.bench_ready("spin-bench"):
         return 0
     work = tempfile.mkdtemp(prefix="lrs-lab-spinbench.")
     try:

@@ -10,7 +10,6 @@ ratios are the guest's, not a host's. A measurement, not a test: plain lines on 
 
 import os
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -28,12 +27,8 @@ BUDGET = {"lruscope": 0.98, "holders": 0.95}
 def tools():
     """{guest path: host path} for perf and bpftrace with their libraries."""
     files = {}
-    for name, path in (("perf", shutil.which("perf")), ("bpftrace", shutil.which("bpftrace"))):
-        if not path:
-            raise lab.LabError("%s is missing: sudo make deps" % name)
-        f = lab.binary_files(os.path.realpath(path))
-        f["/usr/bin/" + name] = f.pop("/lruscope")
-        files.update(f)
+    for name in ("perf", "bpftrace"):
+        files.update(lab.binary_files(os.path.realpath(shutil.which(name)), "/usr/bin/" + name))
     files["/peer-wait.bt"] = os.path.join(lab.ROOT, "tests", "bench", "peer-wait.bt")
     return files
 
@@ -70,11 +65,7 @@ def report(mbps, rounds):
 
 
 def main():
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(128 + s))
-    missing = lab.lruscope_tools_missing()
-    if missing:
-        print("throughput-bench: skipped, missing tools: %s" % " ".join(missing))
+    if not lab.bench_ready("throughput-bench", ["perf", "bpftrace"]):
         return 0
     rounds = int(os.environ.get("LRS_TP_ROUNDS", "3"))
     secs = int(os.environ.get("LRS_TP_SECS", "10"))
