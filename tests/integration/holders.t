@@ -13,7 +13,7 @@ if [ ! -r /sys/kernel/btf/vmlinux ] || ! grep -q 'contention_begin' /proc/kallsy
 	tap_plan 1
 	tap_skip "holders" "kernel has no BTF or no lock:contention_begin (Linux 5.19+)"; exit 0
 fi
-tap_plan 43
+tap_plan 44
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
@@ -60,6 +60,18 @@ lrs_track_pid "$recpid"
 # its programs, by id: others may run lruscope too, and nothing is pinned
 report_ids=$(lrs_wait_bpf_loaded "$rpid")
 tap_check "holders: the report loaded its BPF programs ($report_ids)" [ -n "$report_ids" ]
+# the holder scan walks the CPUs up to the last online one, not every possible one (a
+# box may have many more possible than present); the bound is set before load, in .rodata
+scan_cpus=""
+for id in $(grep -h '^map_id:' /proc/"$rpid"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un); do
+	bpftool map show id "$id" 2>/dev/null | grep -q ' name lockstat.rodata ' || continue
+	scan_cpus=$(bpftool -j map dump id "$id" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["value"][".rodata"] if "scan_cpus" in v])')
+done
+online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
+tap_check "holders: the holder scan covers the online CPUs, 0 to $((online_span - 1)) (scan_cpus ${scan_cpus:-not found} in .rodata)" \
+	[ "${scan_cpus:-0}" = "$online_span" ]
 wait "$rpid"; rc=$?
 lrs_untrack_pid "$rpid"
 tap_check "holders: report --holders -f json exits 0 (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
