@@ -9,21 +9,34 @@
 #      ("after": what it gave back).
 # lrs_holders=1: the report runs with --holders (a guest of its own: the memory a report gives
 # back is reused by the next, so two reports in one guest would not measure the same).
-# Each reading is a line "LRS mem LABEL PERCPU_KB SLAB_KB VMALLOC_KB MEMFREE_KB"; the kernel's
-# own estimate of the maps' size (fdinfo memlock) is "LRS memlock LABEL BYTES".
+# lrs_tool=none: the control, no report at all: the same readings at the same times, so the
+# load's own growth over them (page cache nodes, dentries) is told from the tool's.
+# Each reading is a line "LRS mem LABEL PERCPU_KB SLAB_KB VMALLOC_KB MEMFREE_KB" (and
+# LABEL-shrunk: see mem below); the kernel's own estimate of the maps' size (fdinfo memlock)
+# is "LRS memlock LABEL BYTES"; the slab caches that grew most on the load, "LRS slab end
+# CACHE KB".
 . /guest-lib.sh
 lrs_guest_boot
 dur=$(lrs_guest_arg lrs_dur 30)
 readers=$(lrs_guest_arg lrs_readers 16)
 holders=
 [ "$(lrs_guest_arg lrs_holders 0)" = 1 ] && holders=--holders
+tool=$(lrs_guest_arg lrs_tool report)
 echo "LRS kernel $(uname -r) cpus running $(nproc), possible $(cat /sys/devices/system/cpu/possible)"
 lrs_guest_cgroups v2
 lrs_guest_data_disk
 
-mem() {
+meminfo() {
 	awk -v l="$1" '/^Percpu:/ {p=$2} /^Slab:/ {s=$2} /^VmallocUsed:/ {v=$2} /^MemFree:/ {f=$2}
 		END {print "LRS mem " l " " p " " s " " v " " f}' /proc/meminfo
+}
+# mem LABEL: the reading as it is, then LABEL-shrunk once every slab cache has given back its
+# empty slabs and per-CPU partial lists: what a program's load (the verifier's large
+# allocations on each CPU the loader ran on) leaves as free objects is not what it holds
+mem() {
+	meminfo "$1"
+	for f in /sys/kernel/slab/*/shrink; do echo 1 > "$f"; done 2> /dev/null
+	meminfo "$1-shrunk"
 }
 # memlock LABEL PID: the sum of fdinfo memlock over PID's BPF maps
 memlock() {
@@ -34,6 +47,16 @@ memlock() {
 	done
 	echo "LRS memlock $1 $n"
 }
+# slab_kb: "CACHE KB" per slab cache, the pages its slabs hold
+slab_kb() {
+	awk 'NR > 2 {print $1, $15 * $6 * 4}' /proc/slabinfo
+}
+# slab_grew SINCE LABEL: the six slab caches that grew most since the file SINCE
+slab_grew() {
+	slab_kb |
+		awk 'NR == FNR {was[$1] = $2; next} {d = $2 - was[$1]; if (d > 0) print d, $1}' "$1" - |
+		sort -rn | head -6 | while read -r kb name; do echo "LRS slab $2 $name $kb"; done
+}
 ( while :; do sleep 30; echo "LRS hb $(cut -d' ' -f1 /proc/uptime)"; done ) &
 hb=$!
 sleep 2
@@ -43,21 +66,33 @@ mem base
 load=$!
 sleep 10
 mem load
-/lruscope report -d 3600 -f json $holders > /mnt/report.json 2> /mnt/report.err &
-rep=$!
-lrs_attached $rep || echo "LRS warn report never attached"
-mem attached
-memlock attached $rep
-sleep "$dur"
-mem end
-/lrs-fillmaps lock_stats lock_stats_shar waiter_stats stack_stats holder_stats matrix_stats
-mem full
-memlock full $rep
-kill -INT $rep
-wait $rep
-echo "LRS rc report $?"
-sleep 5 # the maps are freed after an RCU grace period
-mem after
+slab_kb > /tmp/slab.load
+if [ "$tool" = none ]; then
+	sleep 3 # about as long as the report takes to attach
+	mem attached
+	sleep "$dur"
+	mem end
+	slab_grew /tmp/slab.load end
+	sleep 5
+	mem after
+else
+	/lruscope report -d 3600 -f json $holders > /mnt/report.json 2> /mnt/report.err &
+	rep=$!
+	lrs_attached $rep || echo "LRS warn report never attached"
+	mem attached
+	memlock attached $rep
+	sleep "$dur"
+	mem end
+	slab_grew /tmp/slab.load end
+	/lrs-fillmaps lock_stats lock_stats_shar waiter_stats stack_stats holder_stats matrix_stats
+	mem full
+	memlock full $rep
+	kill -INT $rep
+	wait $rep
+	echo "LRS rc report $?"
+	sleep 5 # the maps are freed after an RCU grace period
+	mem after
+fi
 kill $hb
 kill -TERM $load
 wait $load

@@ -2,9 +2,10 @@
 """lab-bench, kernel memory: what a running lruscope costs the kernel, from /proc/meminfo
 (per-CPU + slab + vmalloc) in 6.1 lab guests of 2, 26 and 104 CPUs (LRS_KMEM_CPUS to choose),
 on a readtwice load (16 readers in 8 memcgs) and with its counter maps filled on purpose
-(tests/lab/lib/guest-kmem.sh, lrs-fillmaps.c). Beside each, the kernel's own estimate of the
-maps (fdinfo memlock), which counts every map full. A measurement, not a test: plain lines on
-stdout.
+(tests/lab/lib/guest-kmem.sh, lrs-fillmaps.c). Each size boots a control first (the load
+alone, the same readings at the same times) and each reading is also taken with the slab
+caches shrunk. Beside each, the kernel's own estimate of the maps (fdinfo memlock), which
+counts every map full. A measurement, not a test: plain lines on stdout.
 
 A guest of N CPUs runs at most LRS_KMEM_RUNNING (6) of them; the rest are possible CPUs, not
 present (hot-pluggable). The kernel sizes every per-CPU allocation, and lruscope its per-CPU
@@ -58,7 +59,9 @@ def kernel_mb(mem, label, since="load"):
     return sum(parts), parts
 
 
-def one(kdir, work, cpus, running, holders, fill, dur):
+def one(kdir, work, cpus, running, mode, fill, dur, control=None):
+    """One guest: mode "none" (the control: the load alone), "default" or "--holders".
+    Returns its readings; a tool's figures are printed also over the control's (its mem)."""
     # one host thread for all vCPUs: memory does not depend on timing, and multi-threaded TCG
     # stalls a guest whole now and then (lab.CONTENDED)
     machine = dict(cpus_per_node=max(1, running // 2), accel="tcg,thread=single", mem_mb=4096,
@@ -66,36 +69,56 @@ def one(kdir, work, cpus, running, holders, fill, dur):
     lines, _ = lab.run_lruscope_guest(
         kdir, work, os.path.join(lab.HERE, "guest-kmem.sh"), "LRS-KMEM-DONE",
         labtest.binary(),
-        append="lrs_dur=%d lrs_readers=16 lrs_holders=%d" % (dur, int(holders)),
+        append="lrs_dur=%d lrs_readers=16 lrs_holders=%d lrs_tool=%s"
+        % (dur, int(mode == "--holders"), "none" if mode == "none" else "report"),
         extra={"/lrs-fillmaps": fill},
         timeout=1800, machine=machine)
     mem, memlock, fills = readings(lines)
-    who = "kmem %3d CPUs (%d running) %s" % (cpus, running,
-                                             "--holders" if holders else "default  ")
+    who = "kmem %3d CPUs (%d running) %-9s" % (cpus, running, mode)
     for ln in lines:
         if ln.startswith(("LRS warn", "LRS kmsg", "LRS rc", "LRS kernel")):
             print("# %s: %s" % (who, ln))
-    for label in ("attached", "end", "full", "after"):
+    labels = ("attached", "end") + (() if mode == "none" else ("full",)) + ("after",)
+    for label in labels:
         total, parts = kernel_mb(mem, label)
         if total is None:
             print("%s %-8s no reading" % (who, label))
             continue
         extra = ""
+        drift = kernel_mb(control, label)[0] if control else None
+        if drift is not None:
+            extra += "; %.1f MB over the control's (the load alone grew %.1f)" % (
+                total - drift, drift)
         if label in memlock:
-            extra = "; the kernel's memlock estimate %.1f MB" % (memlock[label] / 1e6)
+            extra += "; the kernel's memlock estimate %.1f MB" % (memlock[label] / 1e6)
+        shrunk, sparts = kernel_mb(mem, label + "-shrunk", "load-shrunk")
+        if shrunk is not None:
+            extra = ", %.1f with the slab caches shrunk (slab %.1f)%s" % (shrunk, sparts[1], extra)
         print("%s %-8s %5.1f MB over the load alone (per-CPU %.1f, slab %.1f, vmalloc %.1f)%s"
               % (who, label, total, parts[0], parts[1], parts[2], extra))
+    grew = ["%s %.1f" % (ln.split()[3], int(ln.split()[4]) / MB) for ln in lines
+            if ln.startswith("LRS slab end ") and len(ln.split()) == 5]
+    if grew:
+        print("%s slab caches that grew most from load to end, MB: %s" % (who, ", ".join(grew)))
     load, _ = kernel_mb(mem, "end")
     full, _ = kernel_mb(mem, "full")
+    load_shrunk, _ = kernel_mb(mem, "end-shrunk", "load-shrunk")
     if cpus == BUDGET_CPUS and load is not None and full is not None:
-        print("%s budget: on the load %.1f MB of %d (%.2fx), maps full %.1f MB of %d (%.2fx)"
-              % (who, load, BUDGET_LOAD_MB, load / BUDGET_LOAD_MB, full, BUDGET_FULL_MB,
+        drift = kernel_mb(control, "end")[0] if control else None
+        own = "" if drift is None else \
+            " (%.1f MB over the control's, %.2fx)" % (load - drift, (load - drift) / BUDGET_LOAD_MB)
+        if load_shrunk is not None:
+            own += ", %.1f MB with the slab caches shrunk (%.2fx)" % (
+                load_shrunk, load_shrunk / BUDGET_LOAD_MB)
+        print("%s budget: on the load %.1f MB of %d (%.2fx)%s, maps full %.1f MB of %d (%.2fx)"
+              % (who, load, BUDGET_LOAD_MB, load / BUDGET_LOAD_MB, own, full, BUDGET_FULL_MB,
                  full / BUDGET_FULL_MB))
     for name, _id, present, inserted, max_entries, vsize, percpu, err in fills:
         print("%s map %-15s %s entries of its own, %s added, max %s, value %s B%s%s"
               % (who, name, present, inserted, max_entries, vsize,
                  " per CPU" if percpu == "1" else "",
                  "" if err == "0" else ", stopped by errno %s" % err))
+    return mem
 
 
 def main():
@@ -109,14 +132,18 @@ def main():
         fill = build_fill(work)
         kdir = lab.kernel_dir()
         for cpus in cpus_list:
-            for holders in (False, True):
-                d = os.path.join(work, "cpus%d%s" % (cpus, "-holders" if holders else ""))
+            control = None
+            for mode in ("none", "default", "--holders"):
+                d = os.path.join(work, "cpus%d-%s" % (cpus, mode.strip("-")))
                 os.makedirs(d)
                 try:
-                    one(kdir, d, cpus, min(cpus, running), holders, fill, dur)
+                    mem = one(kdir, d, cpus, min(cpus, running), mode, fill, dur, control)
                 except lab.LabError as e:
-                    print("kmem %3d CPUs%s: the guest did not end: %s" % (
-                        cpus, " --holders" if holders else "", str(e)[-300:]))
+                    print("kmem %3d CPUs %s: the guest did not end: %s"
+                          % (cpus, mode, str(e)[-300:]))
+                    continue
+                if mode == "none":
+                    control = mem
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
