@@ -386,12 +386,17 @@ def requests_ok(exp):
     snaps = after["lruscope_snapshots_total"] - before["lruscope_snapshots_total"]
     missed = after["lruscope_missed_intervals_total"] - before["lruscope_missed_intervals_total"]
     sched1 = collector_sched(exp.pid())
-    # a server that blocked the collector would leave it asleep; a busy machine leaves it
-    # waiting for a CPU: the thread's schedstat tells the two apart when this fails
-    check("export: the collector lost no snapshot meanwhile (missed intervals 0, one snapshot a second)",
-          missed == 0 and snaps >= int(took) - 1,
+    # A server that blocked the collector would leave it asleep; a machine with more runnable
+    # tasks than CPUs (the lab guest: the loads, Prometheus, these clients on 6 vCPUs) leaves
+    # it waiting for a CPU. The thread's schedstat tells the two apart: an interval may be
+    # missed only for each whole interval the collector spent waiting for a CPU.
+    waited = sched1[1] - sched0[1]
+    excused = int(waited)  # the exporter runs with -i 1
+    check("export: the server made the collector lose no snapshot meanwhile (missed intervals "
+          "no more than its seconds waiting for a CPU, one snapshot a second)",
+          missed <= excused and snaps >= int(took) - 1 - missed,
           "%d snapshots in %.1f s, %d missed; the collector's thread ran %.2f s and waited %.2f s for a CPU"
-          % (snaps, took, missed, sched1[0] - sched0[0], sched1[1] - sched0[1]))
+          % (snaps, took, missed, sched1[0] - sched0[0], waited))
     grew = rss_kb(exp.pid()) - rss0
     check("export: memory stays flat through it (RSS grew %d KiB, under 8 MiB)" % grew, grew < 8192,
           "RSS grew %d KiB" % grew)
