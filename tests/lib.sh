@@ -152,6 +152,16 @@ lrs_kcore_verdict() {
 	fi
 }
 
+# lrs_map_of PID NAME: the id of the BPF map named NAME (as the kernel keeps it, cut to 15
+# characters) that process PID holds
+lrs_map_of() {
+	local id
+	for id in $(grep -hs '^map_id:' /proc/"$1"/fdinfo/* | awk '{print $2}' | sort -un); do
+		bpftool map show id "$id" 2>/dev/null | grep -q " name $2 " && { echo "$id"; return 0; }
+	done
+	return 1
+}
+
 # Wait (up to SECS, default 20 s, times LRS_TIME_SCALE) until process PID holds BPF
 # programs: loading takes from 0.3 s to several seconds on a busy machine, and a minute in
 # the lab guest. Prints their ids.

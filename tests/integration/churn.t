@@ -35,14 +35,6 @@ wait_started() {
 	done
 	return 1
 }
-# The id of the BPF map named $2 that process $1 holds.
-map_of() {
-	local id
-	for id in $(grep -hs '^map_id:' /proc/"$1"/fdinfo/* | awk '{print $2}'); do
-		bpftool map show id "$id" 2>/dev/null | grep -q " name $2 " && { echo "$id"; return 0; }
-	done
-	return 1
-}
 
 # --- 1. names recorded at mkdir, in the memory hierarchy only ---------------------------
 "$LRS_BIN" record -i 60 -d 50 -o "$tmp/names.jsonl" 2>"$tmp/names.err" &
@@ -64,7 +56,7 @@ if [ "$cgv" = v1 ] && [ -n "$other" ]; then
 	lrs_track_cgroup "$other/${pfx}a"
 	mkdir "$other/${pfx}a"
 fi
-map=$(map_of "$rec" memcg_names)
+map=$(lrs_map_of "$rec" memcg_names)
 bpftool -j map dump id "${map:-0}" >"$tmp/names.json" 2>"$tmp/dump.err"
 tap_python "names: the memcg_names map against the memcgs made" \
 	$PY - "$tmp/names.json" "$pfx" "$(stat -c %i "$root")" "$(stat -c %i "$root/${pfx}a")" \

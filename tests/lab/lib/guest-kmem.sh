@@ -67,32 +67,29 @@ load=$!
 sleep 10
 mem load
 slab_kb > /tmp/slab.load
+rep=
 if [ "$tool" = none ]; then
 	sleep 3 # about as long as the report takes to attach
-	mem attached
-	sleep "$dur"
-	mem end
-	slab_grew /tmp/slab.load end
-	sleep 5
-	mem after
 else
 	/lruscope report -d 3600 -f json $holders > /mnt/report.json 2> /mnt/report.err &
 	rep=$!
 	lrs_attached $rep || echo "LRS warn report never attached"
-	mem attached
-	memlock attached $rep
-	sleep "$dur"
-	mem end
-	slab_grew /tmp/slab.load end
+fi
+mem attached
+[ -z "$rep" ] || memlock attached $rep
+sleep "$dur"
+mem end
+slab_grew /tmp/slab.load end
+if [ -n "$rep" ]; then
 	/lrs-fillmaps lock_stats lock_stats_shar waiter_stats stack_stats holder_stats matrix_stats
 	mem full
 	memlock full $rep
 	kill -INT $rep
 	wait $rep
 	echo "LRS rc report $?"
-	sleep 5 # the maps are freed after an RCU grace period
-	mem after
 fi
+sleep 5 # the maps are freed after an RCU grace period
+mem after
 kill $hb
 kill -TERM $load
 wait $load

@@ -79,6 +79,7 @@ def one(kdir, work, cpus, running, mode, fill, dur, control=None):
         if ln.startswith(("LRS warn", "LRS kmsg", "LRS rc", "LRS kernel")):
             print("# %s: %s" % (who, ln))
     labels = ("attached", "end") + (() if mode == "none" else ("full",)) + ("after",)
+    over_control = {}  # label: MB over the control's same reading
     for label in labels:
         total, parts = kernel_mb(mem, label)
         if total is None:
@@ -87,6 +88,7 @@ def one(kdir, work, cpus, running, mode, fill, dur, control=None):
         extra = ""
         drift = kernel_mb(control, label)[0] if control else None
         if drift is not None:
+            over_control[label] = total - drift
             extra += "; %.1f MB over the control's (the load alone grew %.1f)" % (
                 total - drift, drift)
         if label in memlock:
@@ -104,9 +106,8 @@ def one(kdir, work, cpus, running, mode, fill, dur, control=None):
     full, _ = kernel_mb(mem, "full")
     load_shrunk, _ = kernel_mb(mem, "end-shrunk", "load-shrunk")
     if cpus == BUDGET_CPUS and load is not None and full is not None:
-        drift = kernel_mb(control, "end")[0] if control else None
-        own = "" if drift is None else \
-            " (%.1f MB over the control's, %.2fx)" % (load - drift, (load - drift) / BUDGET_LOAD_MB)
+        own = "" if "end" not in over_control else " (%.1f MB over the control's, %.2fx)" % (
+            over_control["end"], over_control["end"] / BUDGET_LOAD_MB)
         if load_shrunk is not None:
             own += ", %.1f MB with the slab caches shrunk (%.2fx)" % (
                 load_shrunk, load_shrunk / BUDGET_LOAD_MB)

@@ -518,12 +518,19 @@ def lruscope_tools_missing():
         [] if shutil.which("debugfs") else ["debugfs"])
 
 
+def exit_on_signals():
+    """SIGTERM, SIGHUP and SIGINT end the program through its finally blocks, which stop the
+    guest and remove the work directory."""
+    def on_signal(signum, frame):
+        raise SystemExit(128 + signum)
+    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(s, on_signal)
+
+
 def bench_ready(name, tools=()):
-    """A lab bench's start: SIGTERM, SIGINT and SIGHUP end it through its finally blocks;
-    False, said on stdout, when this host lacks what a guest running lruscope needs, or one of
-    tools (commands)."""
-    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(s, lambda signum, frame: sys.exit(128 + signum))
+    """A lab bench's start: exit_on_signals; False, said on stdout, when this host lacks what
+    a guest running lruscope needs, or one of tools (commands)."""
+    exit_on_signals()
     missing = lruscope_tools_missing() + [t for t in tools if not shutil.which(t)]
     if missing:
         print("%s: skipped, missing tools: %s" % (name, " ".join(missing)))
@@ -531,12 +538,8 @@ def bench_ready(name, tools=()):
 
 
 def run_test(main):
-    """Exit with main()'s status. SIGTERM, SIGHUP and SIGINT end it through its finally
-    blocks, which stop the guest and remove the work directory."""
-    def on_signal(signum, frame):
-        raise SystemExit(128 + signum)
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(s, on_signal)
+    """Exit with main()'s status, ending on a signal as exit_on_signals says."""
+    exit_on_signals()
     try:
         sys.exit(main())
     except KeyboardInterrupt:
