@@ -46,6 +46,9 @@ const volatile bool have_task_btf = true;
 const volatile bool spin_slowpath = false;
 /* lock_stats (per CPU) takes new locks; false: every lock in lock_stats_shared */
 const volatile bool percpu_locks = true;
+/* lock_stats' slots, and the possible CPUs (the compat programs' share of them) */
+const volatile __u32 lock_room = 1;
+const volatile __u32 nr_cpus = 1;
 /* lock_stats_shared takes the locks lock_stats has no room for; false: drops */
 const volatile bool shared_locks = false;
 
@@ -78,11 +81,14 @@ __u64 drop_negative_time = 0; /* end before begin */
  * the copies, collector/live/percpu_merge.h). A copy created here holds the
  * init value only on the creating CPU, the others start zeroed: the identity
  * fields (a lock's flags, kind, owner_node) are taken from the copy that has
- * them. lock_stats is preallocated, sized by user space to a memory budget:
- * a per-CPU map that allocates on use makes the kernel's allocator keep a
+ * them. lock_stats is a per-CPU array, sized by user space to a memory budget
+ * (a per-CPU map that allocates on use makes the kernel's allocator keep a
  * cache of free entries on every CPU that inserts, each entry a copy per CPU,
- * so its memory grows with CPUs squared (10 MB at 26 CPUs for 99 locks). The
- * shared maps allocate on use: their entries are one copy.
+ * so its memory grows with CPUs squared: 10 MB at 26 CPUs for 99 locks), and
+ * lock_slots gives a lock its slot there. A wait finds the slot in the
+ * classification cache (lockstat_classify.bpf.h) and adds to an array slot:
+ * no hash lookup on the hot path. The shared maps allocate on use: their
+ * entries are one copy.
  *
  * Waiters and stacks are shared, with atomic adds: a waiter's row is keyed by
  * its task, which waits on one CPU at a time, and a stack's row is written only
@@ -92,11 +98,32 @@ __u64 drop_negative_time = 0; /* end before begin */
  * line that is actually fought over.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 16384);
-	__type(key, struct lock_key);
+	__type(key, __u32);
 	__type(value, struct lock_stat);
 } lock_stats SEC(".maps");
+
+/*
+ * A lock's slot in lock_stats, for ever: user space reads the locks from here.
+ * Slots are taken in order (slots_taken); the compat programs, which have no
+ * fetching atomic, take each CPU's own share instead (cpu, cpu + nr_cpus, ...).
+ * Preallocated: every lock's first wait inserts here, from inside the spinlock
+ * slow path too, where an allocation on use (kmalloc before 6.1) can need a
+ * lock the waiting task already holds (a slab's, when the lock waited on is
+ * taken under it), and that CPU would spin on itself. About 100 bytes a slot.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct lock_key);
+	__type(value, __u32);
+} lock_slots SEC(".maps");
+
+__u64 slots_taken = 0; /* 64 bits: this BPF CPU has no 32-bit compare-and-exchange */
+
+/* no slot known yet: the lock_slots lookup decides */
+#define SLOT_NONE 0xffffffffU
 
 /*
  * Locks beyond lock_stats' room: user space sizes lock_stats to a memory budget
@@ -145,6 +172,8 @@ struct pending {
 	__s32 owner_node;
 	__u32 flags;
 	__u32 kind;
+	__u32 slot; /* the lock's slot in lock_stats, or SLOT_NONE */
+	__u32 pad;
 };
 
 /* a pending wait counted in lock_last.waiting: its end must uncount it */
@@ -166,7 +195,9 @@ struct class_entry {
 	__u64 owner_cgid;
 	__s16 owner_node; /* < LOCKSTAT_MAX_NODES, or -1 */
 	__u16 kind;
-	__u32 gen; /* classify_gen when it was made */
+	__u32 gen;  /* classify_gen when it was made */
+	__u32 slot; /* the lock's slot in lock_stats once its first wait ended here */
+	__u32 pad;
 };
 
 #define CLASS_CACHE_SLOTS 16
@@ -174,8 +205,8 @@ struct class_entry {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
-	__u32 busy; /* one of our programs runs on this CPU */
-	__u32 pad;
+	__u32 busy;	     /* one of our programs runs on this CPU */
+	__u32 compat_slots;  /* lock_stats slots this CPU took (compat programs) */
 	__u64 last_stack_ns; /* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 	struct class_entry class_cache[CLASS_CACHE_SLOTS];
@@ -324,14 +355,8 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 
 	p->lock_addr = (__u64)lock;
 	p->flags = flags;
-	if (flags & NOT_A_SPINLOCK_T) {
-		/* a mutex or rwsem: no lruvec's lru_lock, and no probe read to find that out */
-		p->kind = LOCK_KIND_OTHER;
-		p->owner_cgid = 0;
-		p->owner_node = -1;
-	} else {
-		classify_cached(p, lock, cs, compat);
-	}
+	/* a mutex or rwsem is no lruvec's lru_lock: no probe read to find that out */
+	classify_cached(p, lock, cs, flags & NOT_A_SPINLOCK_T, compat);
 	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
 	p->waiter_cgid =
@@ -459,12 +484,88 @@ static __always_inline void count_wait(struct lock_stat *st, __u64 wait)
 }
 
 /*
- * A wait on a lock without a per-CPU entry: make it one if lock_stats has room,
+ * The next free slot of lock_stats (lock_room when none is left, the counter
+ * then left as it is: it never wraps), by compare-and-exchange: this object is
+ * built for BPF CPUs whose atomic add returns nothing. SLOT_NONE if other CPUs
+ * took slots at each of a few tries (the wait is counted as insert_failed).
+ */
+static __always_inline __u32 next_slot(void)
+{
+#pragma unroll
+	for (int try = 0; try < 4; try++) {
+		__u64 seen = slots_taken;
+
+		if (seen >= lock_room)
+			return lock_room;
+		if (__sync_val_compare_and_swap(&slots_taken, seen, seen + 1) == seen)
+			return (__u32)seen;
+	}
+	return SLOT_NONE;
+}
+
+/*
+ * A new slot in lock_stats for key, its identity in this CPU's copy first (a
+ * reader finds the slot only once lock_slots has it). Another CPU may give
+ * the lock a slot at the same time: then the lock takes that one, and this
+ * one stays unused. NULL with *full set when every slot is taken.
+ */
+static __always_inline struct lock_stat *take_slot(const struct lock_key *key,
+						   const struct lock_stat *init,
+						   struct pending_stack *cs, bool *full,
+						   const bool compat)
+{
+	struct lock_stat *st;
+	__u32 slot, *known;
+
+	if (compat) { /* no fetching atomic: this CPU's share, cpu + k * nr_cpus */
+		slot = cs->compat_slots * nr_cpus + bpf_get_smp_processor_id();
+		if (slot >= lock_room) {
+			*full = true;
+			return NULL;
+		}
+		cs->compat_slots++;
+	} else {
+		slot = next_slot();
+		if (slot == SLOT_NONE) {
+			__sync_fetch_and_add(&drop_insert_failed, 1);
+			return NULL;
+		}
+		if (slot >= lock_room) {
+			/* a lock that just took the last slot elsewhere is counted there */
+			known = bpf_map_lookup_elem(&lock_slots, key);
+			if (!known) {
+				*full = true;
+				return NULL;
+			}
+			slot = *known;
+			goto found;
+		}
+	}
+	st = bpf_map_lookup_elem(&lock_stats, &slot);
+	if (!st)
+		return NULL;
+	*st = *init;
+	bpf_map_update_elem(&lock_slots, key, &slot, BPF_NOEXIST);
+	known = bpf_map_lookup_elem(&lock_slots, key); /* ours, or the other CPU's */
+	if (!known) {
+		/* room, but the insert failed: the kernel had no memory at hand */
+		__sync_fetch_and_add(&drop_insert_failed, 1);
+		return NULL;
+	}
+	slot = *known;
+found:
+	remember_slot(cs, key, slot);
+	return bpf_map_lookup_elem(&lock_stats, &slot);
+}
+
+/*
+ * A wait on a lock without a slot in lock_stats: give it one if there is room,
  * else count it in lock_stats_shared (atomic adds; wait_max_ns is a plain
  * store: a concurrent larger wait may be lost, 5.10 has no compare-and-swap).
  * False when the wait could not be counted (counted as a drop).
  */
-static __always_inline bool account_shared(struct pending *p, struct lock_key *key, __u64 wait)
+static __always_inline bool account_shared(struct pending *p, struct lock_key *key, __u64 wait,
+					   struct pending_stack *cs, const bool compat)
 {
 	struct lock_stat *st = shared_locks ? bpf_map_lookup_elem(&lock_stats_shared, key) : NULL;
 
@@ -476,18 +577,15 @@ static __always_inline bool account_shared(struct pending *p, struct lock_key *k
 			.identity = 1,
 		};
 		if (percpu_locks) {
-			int err = update_errno(
-				bpf_map_update_elem(&lock_stats, key, &init, BPF_NOEXIST));
-			struct lock_stat *mine = bpf_map_lookup_elem(&lock_stats, key);
+			bool full = false;
+			struct lock_stat *mine = take_slot(key, &init, cs, &full, compat);
 
 			if (mine) {
 				count_wait(mine, wait);
 				return true;
 			}
-			if (err != -E2BIG) { /* room, but the insert failed */
-				__sync_fetch_and_add(&drop_insert_failed, 1);
+			if (!full) /* counted by take_slot */
 				return false;
-			}
 		}
 		if (!shared_locks) { /* --max-locks all per CPU, and all taken */
 			__sync_fetch_and_add(&drop_stats_full, 1);
@@ -505,6 +603,22 @@ static __always_inline bool account_shared(struct pending *p, struct lock_key *k
 	return true;
 }
 
+/* The lock's counters in lock_stats if it has a slot there: the wait's, or lock_slots'. */
+static __always_inline struct lock_stat *
+lock_counters(struct pending *p, const struct lock_key *key, struct pending_stack *cs)
+{
+	__u32 slot = p->slot, *known;
+
+	if (slot == SLOT_NONE) {
+		known = bpf_map_lookup_elem(&lock_slots, key);
+		if (!known)
+			return NULL;
+		slot = *known;
+		remember_slot(cs, key, slot);
+	}
+	return bpf_map_lookup_elem(&lock_stats, &slot);
+}
+
 /*
  * Count a finished wait: the lock's counters in this CPU's copy (plain adds: no
  * other CPU writes it, and tracing programs do not nest on a CPU), its waiter
@@ -512,7 +626,8 @@ static __always_inline bool account_shared(struct pending *p, struct lock_key *k
  * 300-byte initial value then sits in a frame beside the holder code's, not
  * under it (6.1 allows 512 bytes for a chain of calls).
  */
-static __noinline void account(struct pending *p, __u64 now)
+static __always_inline void account_body(struct pending *p, __u64 now, struct pending_stack *cs,
+					 const bool compat)
 {
 	struct lock_key key = { .lock_addr = p->lock_addr, .owner_cgid = p->owner_cgid };
 	struct lock_stat *st;
@@ -524,11 +639,11 @@ static __noinline void account(struct pending *p, __u64 now)
 	}
 	wait = now - p->start_ns;
 
-	/* a plain lookup first: the hot path builds no 300-byte init */
-	st = percpu_locks ? bpf_map_lookup_elem(&lock_stats, &key) : NULL;
+	/* the slot first: the hot path builds no 300-byte init */
+	st = percpu_locks ? lock_counters(p, &key, cs) : NULL;
 	if (st) {
 		count_wait(st, wait);
-	} else if (!account_shared(p, &key, wait)) {
+	} else if (!account_shared(p, &key, wait, cs, compat)) {
 		return;
 	}
 	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK) {
@@ -569,10 +684,21 @@ static __noinline void account(struct pending *p, __u64 now)
 	}
 }
 
-/* A finished spinning wait: count it, and charge its holder. */
-static __always_inline void end_spin(struct pending *p, __u64 now)
+static __noinline void account(struct pending *p, __u64 now, struct pending_stack *cs)
 {
-	account(p, now);
+	account_body(p, now, cs, false);
+}
+
+/* the compat programs' (before 5.19): no fetching atomic in what they call */
+static __noinline void account_compat(struct pending *p, __u64 now, struct pending_stack *cs)
+{
+	account_body(p, now, cs, true);
+}
+
+/* A finished spinning wait: count it, and charge its holder. */
+static __always_inline void end_spin(struct pending *p, __u64 now, struct pending_stack *cs)
+{
+	account(p, now, cs);
 	/* two calls, not nested: each adds its frame to this one's (6.1: 512 in all) */
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC)
 		holders_end(p, now);
@@ -591,7 +717,7 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
 		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 		cs->depth = d - 1;
-		end_spin(&p, now);
+		end_spin(&p, now, cs);
 		return 0;
 	}
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0, 0);
@@ -601,7 +727,7 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 		    ts->slot[(d - 1) & (TASK_DEPTH - 1)].lock_addr == (__u64)lock) {
 			p = ts->slot[(d - 1) & (TASK_DEPTH - 1)];
 			ts->depth = d - 1;
-			account(&p, now);
+			account(&p, now, cs);
 			return 0;
 		}
 	}

@@ -168,8 +168,12 @@ static __always_inline struct class_entry *class_slot(struct pending_stack *cs, 
 	return &cs->class_cache[i & (CLASS_CACHE_SLOTS - 1)];
 }
 
+/*
+ * A sleeping lock (a mutex, an rwsem) is never an lru_lock: it is not
+ * classified, only cached, for its slot in lock_stats (lockstat.bpf.c).
+ */
 static __always_inline void classify_cached(struct pending *p, void *lock, struct pending_stack *cs,
-					    const bool compat)
+					    bool sleeping, const bool compat)
 {
 	/*
 	 * the address as a number: read back from the map (fill stored it), as an
@@ -180,10 +184,11 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 	__u32 gen = classify_gen;
 
 	if (e->lock_addr == addr && e->gen == gen) {
-		if (!classify_check) {
+		if (!classify_check || sleeping) {
 			p->kind = e->kind;
 			p->owner_cgid = e->owner_cgid;
 			p->owner_node = e->owner_node;
+			p->slot = e->slot;
 			return;
 		}
 		/* the wait takes the fresh classification; the hit is only compared */
@@ -191,10 +196,15 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 		if (p->kind == e->kind && p->owner_cgid == e->owner_cgid &&
 		    p->owner_node == e->owner_node) {
 			__sync_fetch_and_add(&classify_hits, 1);
+			p->slot = e->slot;
 			return;
 		}
 		/* counted once: the entry takes the fresh classification */
 		__sync_fetch_and_add(&classify_mismatches, 1);
+	} else if (sleeping) {
+		p->kind = LOCK_KIND_OTHER;
+		p->owner_cgid = 0;
+		p->owner_node = -1;
 	} else {
 		classify(p, lock, compat);
 		if (classify_check)
@@ -205,4 +215,17 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 	e->owner_node = (__s16)p->owner_node;
 	e->kind = (__u16)p->kind;
 	e->gen = gen;
+	/* the first end of this lock's wait here finds its slot (remember_slot) */
+	p->slot = SLOT_NONE;
+	e->slot = SLOT_NONE;
+}
+
+/* A lock's slot, for the next waits on this CPU: its cache entry if it still has it. */
+static __always_inline void remember_slot(struct pending_stack *cs, const struct lock_key *key,
+					  __u32 slot)
+{
+	struct class_entry *e = class_slot(cs, key->lock_addr);
+
+	if (e->lock_addr == key->lock_addr && e->owner_cgid == key->owner_cgid)
+		e->slot = slot;
 }

@@ -74,9 +74,9 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	p = cs->slot[found & (CPU_DEPTH - 1)];
 	cs->depth = found;
 	if (compat)
-		account(&p, now); /* no holder code: it uses atomics with fetch and bpf_loop */
+		account_compat(&p, now, cs); /* no holder code: fetching atomics, bpf_loop */
 	else
-		end_spin(&p, now);
+		end_spin(&p, now, cs);
 	leave_prog(cs);
 	return 0;
 }

@@ -124,6 +124,9 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel->rodata->percpu_locks = room > 0;
 	ls->skel->rodata->shared_locks = room < opts->max_locks;
 	bpf_map__set_max_entries(ls->skel->maps.lock_stats, room ? room : 1);
+	bpf_map__set_max_entries(ls->skel->maps.lock_slots, room ? room : 1);
+	ls->skel->rodata->lock_room = room;
+	ls->skel->rodata->nr_cpus = (__u32)ls->nr_cpus;
 	bpf_map__set_max_entries(ls->skel->maps.lock_stats_shared,
 				 room < opts->max_locks ? opts->max_locks - room : 1);
 	bpf_program__set_autoload(ls->skel->progs.holders_sched_switch, opts->track_holders);
@@ -231,6 +234,44 @@ static int read_shared_map(const struct bpf_map *map, size_t key_size, size_t va
 				     n);
 }
 
+/*
+ * The locks with a slot in lock_stats: lock_slots' keys, and each one's copies
+ * per CPU from its slot (a per-CPU array's lookup gives every CPU's copy), as
+ * read_percpu_map gives them.
+ */
+static int read_slot_locks(const struct lrs_lockstat *ls, struct lock_key **keys, char **values,
+			   size_t *stride, size_t *n)
+{
+	int stats_fd = bpf_map__fd(ls->skel->maps.lock_stats);
+	char *slots = NULL;
+	size_t slot_stride, each;
+	int ret;
+
+	ret = read_shared_map(ls->skel->maps.lock_slots, sizeof(**keys), sizeof(__u32),
+			      (void **)keys, &slots, &slot_stride, n);
+	if (ret)
+		return ret;
+	*stride = lrs_percpu__stride(sizeof(struct lock_stat));
+	each = *stride * (size_t)ls->nr_cpus;
+	*values = malloc(*n ? *n * each : 1);
+	if (!*values) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		__u32 slot;
+
+		memcpy(&slot, slots + i * slot_stride, sizeof(slot));
+		if (bpf_map_lookup_elem(stats_fd, &slot, *values + i * each)) {
+			ret = -errno;
+			goto out;
+		}
+	}
+out:
+	free(slots);
+	return ret;
+}
+
 static void lock_row(struct lrs_lock_row *r, const struct lock_key *k, const struct lock_stat *v)
 {
 	r->lock_addr = k->lock_addr;
@@ -250,6 +291,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	struct waiter_key *wk = NULL;
 	struct stack_key *sk = NULL;
 	char *lv = NULL, *shv = NULL, *wv = NULL, *sv = NULL;
+	struct lrs_lock_read *reads = NULL;
 	size_t n, stride, nsh = 0, sh_stride;
 	int ret;
 
@@ -257,31 +299,27 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	ls->skel->bss->classify_gen++;
 
 	memset(rd, 0, sizeof(*rd));
-	ret = read_percpu_map(ls, ls->skel->maps.lock_stats, sizeof(*lk), sizeof(struct lock_stat),
-			      (void **)&lk, &lv, &stride, &n);
+	ret = read_slot_locks(ls, &lk, &lv, &stride, &n);
 	if (ret)
 		goto out;
 	ret = read_shared_map(ls->skel->maps.lock_stats_shared, sizeof(*shk),
 			      sizeof(struct lock_stat), (void **)&shk, &shv, &sh_stride, &nsh);
 	if (ret)
 		goto out;
+	reads = calloc(n + nsh ? n + nsh : 1, sizeof(*reads));
 	rd->locks = calloc(n + nsh ? n + nsh : 1, sizeof(*rd->locks));
-	if (!rd->locks) {
+	if (!reads || !rd->locks) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	/* the per-CPU entries, then the shared ones: a lock is in one of the two */
-	for (size_t i = 0; i < n + nsh; i++) {
-		struct lock_stat v;
-
-		if (i < n)
-			lrs_percpu__merge_lock(lv + i * stride * ls->nr_cpus, stride, ls->nr_cpus,
-					       &v);
-		else
-			lrs_percpu__merge_lock(shv + (i - n) * sh_stride, sh_stride, 1, &v);
-		lock_row(&rd->locks[i], i < n ? &lk[i] : &shk[i - n], &v);
+	for (size_t i = 0; i < n; i++) {
+		reads[i].key = lk[i];
+		lrs_percpu__merge_lock(lv + i * stride * ls->nr_cpus, stride, ls->nr_cpus,
+				       &reads[i].stat);
 	}
-	rd->nr_locks = n + nsh;
+	rd->nr_locks = lrs_percpu__add_shared_locks(reads, n, shk, shv, sh_stride, nsh);
+	for (size_t i = 0; i < rd->nr_locks; i++)
+		lock_row(&rd->locks[i], &reads[i].key, &reads[i].stat);
 
 	ret = read_shared_map(ls->skel->maps.waiter_stats, sizeof(*wk), sizeof(struct waiter_stat),
 			      (void **)&wk, &wv, &stride, &n);
@@ -336,6 +374,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	rd->drops.insert_failed = ls->skel->bss->drop_insert_failed;
 	rd->drops.negative_time = ls->skel->bss->drop_negative_time;
 out:
+	free(reads);
 	free(lk);
 	free(lv);
 	free(shk);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collector/live/percpu_merge.h"
@@ -140,4 +141,40 @@ void lrs_percpu__merge_holder_counts(const void *copies, size_t stride, int nr_c
 				     struct holder_counts *out)
 {
 	sum_counters(copies, stride, nr_cpus, out, sizeof(*out));
+}
+
+static int cmp_lock_read(const void *a, const void *b)
+{
+	const struct lock_key *x = &((const struct lrs_lock_read *)a)->key,
+			      *y = &((const struct lrs_lock_read *)b)->key;
+
+	if (x->lock_addr != y->lock_addr)
+		return x->lock_addr < y->lock_addr ? -1 : 1;
+	if (x->owner_cgid != y->owner_cgid)
+		return x->owner_cgid < y->owner_cgid ? -1 : 1;
+	return 0;
+}
+
+size_t lrs_percpu__add_shared_locks(struct lrs_lock_read *locks, size_t n,
+				    const struct lock_key *keys, const char *values, size_t stride,
+				    size_t nsh)
+{
+	size_t total = n;
+
+	if (nsh)
+		qsort(locks, n, sizeof(*locks), cmp_lock_read);
+	for (size_t i = 0; i < nsh; i++) {
+		struct lrs_lock_read *twin, shared = { .key = keys[i] };
+
+		lrs_percpu__merge_lock(values + i * stride, stride, 1, &shared.stat);
+		twin = bsearch(&shared, locks, n, sizeof(*locks), cmp_lock_read);
+		if (twin) {
+			struct lock_stat both[2] = { twin->stat, shared.stat };
+
+			lrs_percpu__merge_lock(both, sizeof(both[0]), 2, &twin->stat);
+		} else {
+			locks[total++] = shared;
+		}
+	}
+	return total;
 }

@@ -56,6 +56,23 @@ void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
 			      struct waiter_stat *out);
 void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus,
 			     struct stack_stat *out);
+
+/* A lock read back: its key and its copies merged. */
+struct lrs_lock_read {
+	struct lock_key key;
+	struct lock_stat stat;
+};
+
+/*
+ * Add the shared table's nsh locks (keys, and values stride bytes apart) to
+ * the n per-CPU ones in locks, which has room for n + nsh. A lock whose first
+ * waits on two CPUs met the last free per-CPU slot can be in both tables: its
+ * shared counters are added to its per-CPU ones (found by key: the first n
+ * are sorted for it). Returns how many locks there are.
+ */
+size_t lrs_percpu__add_shared_locks(struct lrs_lock_read *locks, size_t n,
+				    const struct lock_key *keys, const char *values, size_t stride,
+				    size_t nsh);
 /*
  * A holder's counters summed; its memcg and stack from the copy with the
  * most holds that has them (copies with no hold say nothing).

@@ -165,6 +165,56 @@ static void test_waiter_identity_and_sums(void **state)
 	free(w);
 }
 
+/*
+ * The shared table's locks after the per-CPU ones; one lock in both (two CPUs
+ * met the last free slot) becomes one row with both tables' counts.
+ */
+static void test_shared_locks_added_twin_merged(void **state)
+{
+	struct lrs_lock_read locks[4] = {
+		{ .key = { 0x3000, 7 },
+		  .stat = { .contended = 5, .wait_ns = 50, .wait_max_ns = 20 } },
+		{ .key = { 0x1000, 0 },
+		  .stat = { .contended = 1, .wait_ns = 9, .wait_max_ns = 9 } },
+	};
+	struct lock_key keys[2] = { { 0x2000, 0 }, { 0x3000, 7 } };
+	struct lock_stat shared[2] = {
+		{ .contended = 2, .wait_ns = 4, .identity = 1, .kind = LOCK_KIND_OTHER },
+		{ .contended = 3,
+		  .wait_ns = 300,
+		  .wait_max_ns = 250,
+		  .identity = 1,
+		  .kind = LOCK_KIND_LRUVEC,
+		  .owner_node = 1 },
+	};
+	size_t n;
+
+	(void)state;
+	locks[0].stat.hist[3] = 5;
+	shared[1].hist[3] = 1;
+	shared[1].hist[7] = 2;
+	n = lrs_percpu__add_shared_locks(locks, 2, keys, (const char *)shared, sizeof(shared[0]),
+					 2);
+	assert_int_equal(n, 3);
+	/* the per-CPU ones, sorted by key, then the shared one of its own */
+	assert_int_equal(locks[0].key.lock_addr, 0x1000);
+	assert_int_equal(locks[0].stat.contended, 1);
+	assert_int_equal(locks[1].key.lock_addr, 0x3000);
+	assert_int_equal(locks[1].key.owner_cgid, 7);
+	assert_int_equal(locks[1].stat.contended, 8);
+	assert_int_equal(locks[1].stat.wait_ns, 350);
+	assert_int_equal(locks[1].stat.wait_max_ns, 250);
+	assert_int_equal(locks[1].stat.hist[3], 6);
+	assert_int_equal(locks[1].stat.hist[7], 2);
+	/* the per-CPU copy had no identity: the shared one's */
+	assert_int_equal(locks[1].stat.kind, LOCK_KIND_LRUVEC);
+	assert_int_equal(locks[1].stat.owner_node, 1);
+	assert_int_equal(locks[2].key.lock_addr, 0x2000);
+	assert_int_equal(locks[2].stat.contended, 2);
+	/* no shared lock: nothing moves */
+	assert_int_equal(lrs_percpu__add_shared_locks(locks, 3, keys, NULL, 0, 0), 3);
+}
+
 static void test_stack_sums(void **state)
 {
 	struct stack_stat init = { 0 }, shared = { 0 }, merged;
@@ -353,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_other_lock_created_on_cpu0_wider_stride),
 		cmocka_unit_test(test_waiter_identity_and_sums),
 		cmocka_unit_test(test_stack_sums),
+		cmocka_unit_test(test_shared_locks_added_twin_merged),
 		cmocka_unit_test(test_no_identity_is_not_an_lruvec),
 		cmocka_unit_test(test_stride_rounds_up_to_8),
 		cmocka_unit_test(test_lock_room_bounded_by_budget),
