@@ -235,39 +235,85 @@ static int read_shared_map(const struct bpf_map *map, size_t key_size, size_t va
 }
 
 /*
+ * Slots [0, hi) of lock_stats, every CPU's copy of each, into values (hi x
+ * each bytes): batch lookups, a few syscalls for thousands of slots, or slot by
+ * slot where the kernel has no batch ops on arrays.
+ */
+static int read_slot_range(int fd, __u32 hi, char *values, size_t each)
+{
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 done = 0, in = 0, out = 0, *keys = calloc(hi ? hi : 1, sizeof(*keys));
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	while (done < hi) {
+		__u32 count = hi - done;
+
+		ret = bpf_map_lookup_batch(fd, done ? &in : NULL, &out, keys + done,
+					   values + done * each, &count, &opts);
+		if (ret && errno != ENOENT)
+			break;
+		done += count;
+		ret = 0;
+		in = out;
+		if (!count)
+			break;
+	}
+	if (ret && (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP)) {
+		ret = 0; /* no batch ops here: slot by slot */
+		for (done = 0; done < hi && !ret; done++)
+			if (bpf_map_lookup_elem(fd, &done, values + done * each))
+				ret = -errno;
+	} else if (ret) {
+		ret = -errno;
+	} else if (done < hi) {
+		ret = -EIO; /* an array has every slot: a short read is an error */
+	}
+	free(keys);
+	return ret;
+}
+
+/*
  * The locks with a slot in lock_stats: lock_slots' keys, and each one's copies
- * per CPU from its slot (a per-CPU array's lookup gives every CPU's copy), as
- * read_percpu_map gives them.
+ * per CPU from its slot, as read_percpu_map gives them. Only the slots up to
+ * the highest in use are read, not the whole preallocated array.
  */
 static int read_slot_locks(const struct lrs_lockstat *ls, struct lock_key **keys, char **values,
 			   size_t *stride, size_t *n)
 {
-	int stats_fd = bpf_map__fd(ls->skel->maps.lock_stats);
-	char *slots = NULL;
+	char *slots = NULL, *copies = NULL;
 	size_t slot_stride, each;
+	__u32 hi = 0;
 	int ret;
 
 	ret = read_shared_map(ls->skel->maps.lock_slots, sizeof(**keys), sizeof(__u32),
 			      (void **)keys, &slots, &slot_stride, n);
 	if (ret)
 		return ret;
-	*stride = lrs_percpu__stride(sizeof(struct lock_stat));
-	each = *stride * (size_t)ls->nr_cpus;
-	*values = malloc(*n ? *n * each : 1);
-	if (!*values) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (size_t i = 0; i < *n; i++) {
 		__u32 slot;
 
 		memcpy(&slot, slots + i * slot_stride, sizeof(slot));
-		if (bpf_map_lookup_elem(stats_fd, &slot, *values + i * each)) {
-			ret = -errno;
-			goto out;
-		}
+		hi = slot >= hi ? slot + 1 : hi;
+	}
+	*stride = lrs_percpu__stride(sizeof(struct lock_stat));
+	each = *stride * (size_t)ls->nr_cpus;
+	copies = malloc(hi ? hi * each : 1);
+	*values = malloc(*n ? *n * each : 1);
+	if (!copies || !*values) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = read_slot_range(bpf_map__fd(ls->skel->maps.lock_stats), hi, copies, each);
+	for (size_t i = 0; i < *n && !ret; i++) {
+		__u32 slot;
+
+		memcpy(&slot, slots + i * slot_stride, sizeof(slot));
+		memcpy(*values + i * each, copies + slot * each, each);
 	}
 out:
+	free(copies);
 	free(slots);
 	return ret;
 }
