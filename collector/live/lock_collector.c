@@ -260,7 +260,9 @@ static int read_slot_range(int fd, __u32 hi, char *values, size_t each)
 		if (!count)
 			break;
 	}
-	if (ret && (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP)) {
+	/* 524: the kernel's own ENOTSUPP, which 5.10 returns for a per-CPU array's batch */
+	if (ret && done == 0 &&
+	    (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP || errno == 524)) {
 		ret = 0; /* no batch ops here: slot by slot */
 		for (done = 0; done < hi && !ret; done++)
 			if (bpf_map_lookup_elem(fd, &done, values + done * each))
