@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -87,6 +88,15 @@ static int read_by_key(int fd, size_t key_size, size_t value_size, char **keys, 
 	return 0;
 }
 
+/*
+ * The errors of a kernel without batch ops on this map type. 524 is the
+ * kernel's own ENOTSUPP: 5.10 returns it for a per-CPU array.
+ */
+static bool no_batch_ops(int err)
+{
+	return err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP || err == -524;
+}
+
 int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **keys_out,
 			  void **values_out, size_t *nr_out)
 {
@@ -97,7 +107,7 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 	if (key_size > 64)
 		return -EINVAL;
 	ret = read_batched(fd, key_size, value_size, &keys, &values, &cap, &nr);
-	if (ret == -EINVAL || ret == -ENOTSUP || ret == -EOPNOTSUPP) {
+	if (no_batch_ops(ret)) {
 		nr = 0; /* no batch ops on this kernel: start over key by key */
 		ret = read_by_key(fd, key_size, value_size, &keys, &values, &cap, &nr);
 	}
@@ -110,6 +120,41 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 	*values_out = values;
 	*nr_out = nr;
 	return 0;
+}
+
+int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values)
+{
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 done = 0, in = 0, out = 0, *keys = calloc(nr ? nr : 1, sizeof(*keys));
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	while (done < nr) {
+		__u32 count = nr - done;
+
+		ret = bpf_map_lookup_batch(fd, done ? &in : NULL, &out, keys + done,
+					   (char *)values + done * value_size, &count, &opts);
+		if (ret && errno != ENOENT) {
+			ret = -errno;
+			break;
+		}
+		ret = 0;
+		done += count;
+		in = out;
+		if (!count)
+			break;
+	}
+	free(keys);
+	if (done == 0 && no_batch_ops(ret)) {
+		ret = 0; /* no batch ops on this kernel: element by element */
+		for (; done < nr && !ret; done++)
+			if (bpf_map_lookup_elem(fd, &done, (char *)values + done * value_size))
+				ret = -errno;
+	}
+	if (!ret && done < nr)
+		ret = -EIO; /* an array has every element: a short read is an error */
+	return ret;
 }
 
 int lrs_bpf_map__drain(int fd, size_t key_size, size_t value_size, void **keys, void **values,

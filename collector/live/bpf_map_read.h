@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Read every entry of a BPF hash map: counters without deleting anything, names by draining. */
+/* Read BPF maps whole: counters without deleting anything, names by draining. */
 #ifndef LRS_BPF_MAP_READ_H
 #define LRS_BPF_MAP_READ_H
 
 #include <stddef.h>
+#include <linux/types.h>
 
 /*
  * Copies all keys and values into new arrays (caller frees both). Uses batch
@@ -14,7 +15,14 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 			  size_t *nr);
 
 /*
- * The same, and each entry read is deleted with its latest value: one
+ * Elements [0, nr) of a BPF array (per-CPU: value_size is all CPUs' copies)
+ * into values, nr x value_size bytes: batch lookups, or element by element
+ * where the kernel has none for this map type. Returns 0 or -errno.
+ */
+int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values);
+
+/*
+ * Like read_all, and each entry read is deleted with its latest value: one
  * updated between the read and the delete keeps its update. For maps of
  * records that are consumed once (names), never for counters.
  */

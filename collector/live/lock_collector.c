@@ -235,89 +235,29 @@ static int read_shared_map(const struct bpf_map *map, size_t key_size, size_t va
 }
 
 /*
- * Slots [0, hi) of lock_stats, every CPU's copy of each, into values (hi x
- * each bytes): batch lookups, a few syscalls for thousands of slots, or slot by
- * slot where the kernel has no batch ops on arrays.
+ * The locks with a slot in lock_stats: lock_slots' keys, each one's slot, and
+ * the copies per CPU of slots [0, highest in use] (not the whole preallocated
+ * array), each slot's stride x nr_cpus bytes as read_percpu_map gives them.
  */
-static int read_slot_range(int fd, __u32 hi, char *values, size_t each)
+static int read_slot_locks(const struct lrs_lockstat *ls, struct lock_key **keys, __u32 **slots,
+			   char **copies, size_t *stride, size_t *n)
 {
-	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u32 done = 0, in = 0, out = 0, *keys = calloc(hi ? hi : 1, sizeof(*keys));
-	int ret = 0;
-
-	if (!keys)
-		return -ENOMEM;
-	while (done < hi) {
-		__u32 count = hi - done;
-
-		ret = bpf_map_lookup_batch(fd, done ? &in : NULL, &out, keys + done,
-					   values + done * each, &count, &opts);
-		if (ret && errno != ENOENT)
-			break;
-		done += count;
-		ret = 0;
-		in = out;
-		if (!count)
-			break;
-	}
-	/* 524: the kernel's own ENOTSUPP, which 5.10 returns for a per-CPU array's batch */
-	if (ret && done == 0 &&
-	    (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP || errno == 524)) {
-		ret = 0; /* no batch ops here: slot by slot */
-		for (done = 0; done < hi && !ret; done++)
-			if (bpf_map_lookup_elem(fd, &done, values + done * each))
-				ret = -errno;
-	} else if (ret) {
-		ret = -errno;
-	} else if (done < hi) {
-		ret = -EIO; /* an array has every slot: a short read is an error */
-	}
-	free(keys);
-	return ret;
-}
-
-/*
- * The locks with a slot in lock_stats: lock_slots' keys, and each one's copies
- * per CPU from its slot, as read_percpu_map gives them. Only the slots up to
- * the highest in use are read, not the whole preallocated array.
- */
-static int read_slot_locks(const struct lrs_lockstat *ls, struct lock_key **keys, char **values,
-			   size_t *stride, size_t *n)
-{
-	char *slots = NULL, *copies = NULL;
-	size_t slot_stride, each;
+	size_t slot_stride;
 	__u32 hi = 0;
 	int ret;
 
-	ret = read_shared_map(ls->skel->maps.lock_slots, sizeof(**keys), sizeof(__u32),
-			      (void **)keys, &slots, &slot_stride, n);
+	ret = read_shared_map(ls->skel->maps.lock_slots, sizeof(**keys), sizeof(**slots),
+			      (void **)keys, (char **)slots, &slot_stride, n);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < *n; i++) {
-		__u32 slot;
-
-		memcpy(&slot, slots + i * slot_stride, sizeof(slot));
-		hi = slot >= hi ? slot + 1 : hi;
-	}
+	for (size_t i = 0; i < *n; i++)
+		hi = (*slots)[i] >= hi ? (*slots)[i] + 1 : hi;
 	*stride = lrs_percpu__stride(sizeof(struct lock_stat));
-	each = *stride * (size_t)ls->nr_cpus;
-	copies = malloc(hi ? hi * each : 1);
-	*values = malloc(*n ? *n * each : 1);
-	if (!copies || !*values) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = read_slot_range(bpf_map__fd(ls->skel->maps.lock_stats), hi, copies, each);
-	for (size_t i = 0; i < *n && !ret; i++) {
-		__u32 slot;
-
-		memcpy(&slot, slots + i * slot_stride, sizeof(slot));
-		memcpy(*values + i * each, copies + slot * each, each);
-	}
-out:
-	free(copies);
-	free(slots);
-	return ret;
+	*copies = malloc(hi ? hi * *stride * ls->nr_cpus : 1);
+	if (!*copies)
+		return -ENOMEM;
+	return lrs_bpf_map__read_array(bpf_map__fd(ls->skel->maps.lock_stats), hi,
+				       *stride * (size_t)ls->nr_cpus, *copies);
 }
 
 static void lock_row(struct lrs_lock_row *r, const struct lock_key *k, const struct lock_stat *v)
@@ -337,6 +277,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 {
 	struct lock_key *lk = NULL, *shk = NULL;
 	struct waiter_key *wk = NULL;
+	__u32 *slots = NULL;
 	struct stack_key *sk = NULL;
 	char *lv = NULL, *shv = NULL, *wv = NULL, *sv = NULL;
 	struct lrs_lock_read *reads = NULL;
@@ -347,7 +288,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	ls->skel->bss->classify_gen++;
 
 	memset(rd, 0, sizeof(*rd));
-	ret = read_slot_locks(ls, &lk, &lv, &stride, &n);
+	ret = read_slot_locks(ls, &lk, &slots, &lv, &stride, &n);
 	if (ret)
 		goto out;
 	ret = read_shared_map(ls->skel->maps.lock_stats_shared, sizeof(*shk),
@@ -362,7 +303,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	for (size_t i = 0; i < n; i++) {
 		reads[i].key = lk[i];
-		lrs_percpu__merge_lock(lv + i * stride * ls->nr_cpus, stride, ls->nr_cpus,
+		lrs_percpu__merge_lock(lv + slots[i] * stride * ls->nr_cpus, stride, ls->nr_cpus,
 				       &reads[i].stat);
 	}
 	rd->nr_locks = lrs_percpu__add_shared_locks(reads, n, shk, shv, sh_stride, nsh);
@@ -424,6 +365,7 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 out:
 	free(reads);
 	free(lk);
+	free(slots);
 	free(lv);
 	free(shk);
 	free(shv);

@@ -190,20 +190,11 @@ def main():
         return
     targets = json.load(urllib.request.urlopen("http://127.0.0.1:%d/api/v1/targets" % pport, timeout=10))
     t = targets["data"]["activeTargets"][0]
-    # A scrape may miss its 1 s timeout where the machine has no CPU to spare (the lab
-    # guest's vCPUs under its reclaim load): healthy is nine scrapes in ten or more over
-    # the last minute, and the last one up or late, never refused or unparsed.
-    ups = prom_query(pport, 'avg_over_time(up{job="lruscope"}[1m])')
-    share = float(ups[0]["value"][1]) if ups else 0.0
-    late = "context deadline exceeded" in t["lastError"]
-    check("export: Prometheus's target is healthy: 90% of a minute's scrapes or more took, no error but a late one",
-          share >= 0.9 and (t["health"] == "up" and not t["lastError"] or late),
-          "%.0f%% of scrapes up; last %s %s" % (100 * share, t["health"], t["lastError"]))
+    check("export: Prometheus's target is healthy, no scrape error", t["health"] == "up" and not t["lastError"],
+          "%s %s" % (t["health"], t["lastError"]))
 
     mine = 'memcg=~"/%s.*"' % TAG
-    # the last sample of each series: one late scrape marks them stale for an instant
-    pages = prom_query(pport, 'sort_desc(sum by (memcg) (last_over_time(lruscope_lru_pages{%s}[10s])))'
-                       % mine)
+    pages = prom_query(pport, 'sort_desc(sum by (memcg) (lruscope_lru_pages{%s}))' % mine)
     order = [r["metric"]["memcg"] for r in pages]
     check("export: in Prometheus, the heavy memcg tops lruscope_lru_pages and the light one ranks below",
           len(order) == 2 and order[0].endswith("heavy") and order[1].endswith("light"),
