@@ -5,20 +5,23 @@
 #     --spin-source tracepoint` (both ended by SIGINT, so the tracepoint's window lies within
 #     the slowpath's): /slowpath.json, /tracepoint.json; then `report` with the default
 #     source: /auto.json. Where lab-bench packs /lrs-floor, its floor programs run on the same
-#     hooks through both windows (LRS floor lines).
+#     hooks through both windows (LRS floor lines); with lrs_floor_last=1 (lab-bench only) the
+#     tracepoint's report starts first, then the slowpath's, then the floor.
 #   lrs_phase=node: the load in one memcg per container (lrs-test-spin-c*) instead, and
 #     `report -f json` (/node.json) and a text report (/node.txt) over it: on 5.10 every
 #     container waits on its node's one pgdat->lru_lock.
 #   lrs_phase=stress: `record --spin-source slowpath -i 10` for lrs_dur seconds under every
 #     reader the guest can run: /stress.rec.
 # Kernel command line words: lrs_phase=, lrs_dur=SECS (default 10), lrs_readers=N (default 2 per
-# CPU). Results go to the ext4 data disk, read by the host with debugfs after the guest stops.
+# CPU), lrs_floor_last=1. Results go to the ext4 data disk, read by the host with debugfs after
+# the guest stops.
 . /guest-lib.sh	# lrs_attached
 lrs_guest_boot
-phase=compare dur=10 readers=
+phase=compare dur=10 readers= floor_last=
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	lrs_phase=*) phase=${w#lrs_phase=} ;;
+	lrs_floor_last=1) floor_last=1 ;;
 	lrs_dur=*) dur=${w#lrs_dur=} ;;
 	lrs_readers=*) readers=${w#lrs_readers=} ;;
 	esac
@@ -63,6 +66,20 @@ stop() {
 	wait $1
 	echo "LRS rc $2 $?"
 }
+# start_report SOURCE: report --spin-source SOURCE to /mnt/SOURCE.json (report: its PID), once
+# its hooks are in
+start_report() {
+	/lruscope report -d 3600 -f json --spin-source $1 > /mnt/$1.json 2> /mnt/$1.err &
+	report=$!
+	lrs_attached $report || echo "LRS warn $1 report never attached"
+}
+# start_floor: lab-bench's floor, where it packed one (floor: its PID)
+start_floor() {
+	[ -x /lrs-floor ] || return 0
+	/lrs-floor /lrs-floor.bpf.o native_queued_spin_lock_slowpath > /mnt/floor.out 2>&1 &
+	floor=$!
+	for i in $(seq 1 100); do grep -q attached /mnt/floor.out && break; sleep 0.1; done
+}
 # heartbeat while the guest works: a stalled guest shows where in the host's timeout message
 ( while :; do sleep 20; echo "LRS hb $(cut -d' ' -f1 /proc/uptime) load $(cut -d' ' -f1 /proc/loadavg)"; done ) &
 hb=$!
@@ -70,20 +87,24 @@ case "$phase" in
 compare)
 	# BPF run time per program, for the cost of each source on the same waits
 	sysctl -w kernel.bpf_stats_enabled=1 > /dev/null || echo "LRS warn no BPF run-time stats"
-	# lab-bench's floor (timestamp, delta, nothing else) on both sources' hooks, the same waits
+	# lab-bench's floor (timestamp, delta, nothing else) on both sources' hooks, the same waits.
+	# Of the programs on one hook, the one that runs first on each wait pays for what the
+	# others then find warm: lab-bench attaches the floor first in some rounds and last in
+	# the others (lrs_floor_last=1, the reports then in the reverse order too).
 	floor=
-	if [ -x /lrs-floor ]; then
-		/lrs-floor /lrs-floor.bpf.o native_queued_spin_lock_slowpath > /mnt/floor.out 2>&1 &
-		floor=$!
-		for i in $(seq 1 100); do grep -q attached /mnt/floor.out && break; sleep 0.1; done
+	if [ -n "$floor_last" ]; then
+		start_report tracepoint
+		tp=$report
+		start_report slowpath
+		sp=$report
+		start_floor
+	else
+		start_floor
+		start_report slowpath
+		sp=$report
+		start_report tracepoint
+		tp=$report
 	fi
-	/lruscope report -d 3600 -f json --spin-source slowpath > /mnt/slowpath.json 2> /mnt/slowpath.err &
-	sp=$!
-	lrs_attached $sp || echo "LRS warn slowpath report never attached"
-	/lruscope report -d 3600 -f json --spin-source tracepoint > /mnt/tracepoint.json \
-		2> /mnt/tracepoint.err &
-	tp=$!
-	lrs_attached $tp || echo "LRS warn tracepoint report never attached"
 	echo "LRS window_start $(cut -d' ' -f1 /proc/uptime)"
 	sleep "$dur"
 	stop $tp tracepoint
