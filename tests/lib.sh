@@ -162,6 +162,19 @@ lrs_map_of() {
 	return 1
 }
 
+# lrs_wait_map_of PID NAME [SECS]: lrs_map_of once process PID holds that map: it loads its
+# BPF objects one after another, and under TCG a minute apart (up to SECS, default 60 s, times
+# LRS_TIME_SCALE; 1 if PID ended first)
+lrs_wait_map_of() {
+	local i
+	for i in $(seq 1 $(( $(lrs_secs "${3:-60}") * 4 ))); do
+		lrs_map_of "$1" "$2" && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.25
+	done
+	return 1
+}
+
 # Wait (up to SECS, default 20 s, times LRS_TIME_SCALE) until process PID holds BPF
 # programs: loading takes from 0.3 s to several seconds on a busy machine, and a minute in
 # the lab guest. Prints their ids.

@@ -62,7 +62,8 @@ report_ids=$(lrs_wait_bpf_loaded "$rpid")
 tap_check "holders: the report loaded its BPF programs ($report_ids)" [ -n "$report_ids" ]
 # the holder scan walks the CPUs up to the last online one, not every possible one (a
 # box may have many more possible than present); the bound is set before load, in .rodata
-scan_cpus=$(bpftool -j map dump id "$(lrs_map_of "$rpid" lockstat.rodata)" 2>/dev/null |
+# (the first program above may be another object's: wait for the lock collector's)
+scan_cpus=$(bpftool -j map dump id "$(lrs_wait_map_of "$rpid" lockstat.rodata)" 2>/dev/null |
 	/usr/bin/python3 -c 'import json, sys
 print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["value"][".rodata"] if "scan_cpus" in v])' 2>/dev/null)
 online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
