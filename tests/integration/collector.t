@@ -57,7 +57,10 @@ start_load() {
 # other whenever two of them run at once (cpu.shares keeps them running on a
 # busy machine). One memcg is nested under a parent, the other is not.
 # The report starts first and the loads once its programs are in: readers with
-# cpu.shares 8192 would otherwise starve its BPF load past their end.
+# cpu.shares 8192 would otherwise starve its BPF load past their end. Its window
+# starts when its last object is in, which can be seconds later in the lab guest:
+# the loads run until the report has taken its snapshot, then are told to stop
+# (their --duration only bounds a run whose report died).
 # LRS_CHECK_CLASSIFY=1: every hit of the per-CPU classification cache is
 # classified again the slow way and compared, and the report says how many agreed
 LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
@@ -65,12 +68,12 @@ report_pid=$!
 lrs_track_pid "$report_pid"
 ids=$(lrs_wait_bpf_loaded "$report_pid")
 tap_check "collector: the report loaded its BPF programs before the loads began ($ids)" [ -n "$ids" ]
-if ! start_load nested --layout shared --readers 4 --duration 10 --size 512m --limit 48m --cpu-shares 8192 \
+if ! start_load nested --layout shared --readers 4 --duration 120 --size 512m --limit 48m --cpu-shares 8192 \
 	--prefix "${col}a" --nest; then
 	tap_fail "collector: workload started"; exit 1
 fi
 nested_pid=$LOAD_PID
-if ! start_load flat --layout shared --readers 4 --duration 10 --size 512m --limit 48m --cpu-shares 8192 \
+if ! start_load flat --layout shared --readers 4 --duration 120 --size 512m --limit 48m --cpu-shares 8192 \
 	--prefix "${col}b"; then
 	tap_fail "collector: second workload started"; exit 1
 fi
@@ -78,6 +81,7 @@ wait "$report_pid"
 rc=$?
 lrs_untrack_pid "$report_pid"
 tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
+kill -TERM "$nested_pid" "$LOAD_PID" 2>/dev/null
 wait "$nested_pid" "$LOAD_PID"
 # the cache's classification of a lock is the slow path's, hit by hit
 read -r agreed disagreed misses < <(sed -n \
