@@ -98,6 +98,7 @@ endif
 TEST_SUPPORT_SRCS := $(wildcard tests/unit/support/*.c)
 test_actions_LAYERS      := ui model
 test_attribute_LAYERS    := live model
+test_bpf_map_read_LAYERS := live model
 test_colour_LAYERS       := ui
 test_causes_LAYERS       := model
 test_compare_LAYERS      := model

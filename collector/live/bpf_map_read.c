@@ -97,16 +97,17 @@ static bool no_batch_ops(int err)
 	return err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP || err == -524;
 }
 
-int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **keys_out,
-			  void **values_out, size_t *nr_out)
+static int read_all(int fd, size_t key_size, size_t value_size, bool batch, void **keys_out,
+		    void **values_out, size_t *nr_out)
 {
 	char *keys = NULL, *values = NULL;
 	size_t cap = 0, nr = 0;
-	int ret;
+	int ret = -EOPNOTSUPP;
 
 	if (key_size > 64)
 		return -EINVAL;
-	ret = read_batched(fd, key_size, value_size, &keys, &values, &cap, &nr);
+	if (batch)
+		ret = read_batched(fd, key_size, value_size, &keys, &values, &cap, &nr);
 	if (no_batch_ops(ret)) {
 		nr = 0; /* no batch ops on this kernel: start over key by key */
 		ret = read_by_key(fd, key_size, value_size, &keys, &values, &cap, &nr);
@@ -122,15 +123,27 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 	return 0;
 }
 
-int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values)
+int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **keys, void **values,
+			  size_t *nr)
+{
+	return read_all(fd, key_size, value_size, true, keys, values, nr);
+}
+
+int lrs_bpf_map__read_all_by_key(int fd, size_t key_size, size_t value_size, void **keys,
+				 void **values, size_t *nr)
+{
+	return read_all(fd, key_size, value_size, false, keys, values, nr);
+}
+
+static int read_array(int fd, __u32 nr, size_t value_size, bool batch, void *values)
 {
 	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 done = 0, in = 0, out = 0, *keys = calloc(nr ? nr : 1, sizeof(*keys));
-	int ret = 0;
+	int ret = batch ? 0 : -EOPNOTSUPP;
 
 	if (!keys)
 		return -ENOMEM;
-	while (done < nr) {
+	while (batch && done < nr) {
 		__u32 count = nr - done;
 
 		ret = bpf_map_lookup_batch(fd, done ? &in : NULL, &out, keys + done,
@@ -155,6 +168,16 @@ int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values)
 	if (!ret && done < nr)
 		ret = -EIO; /* an array has every element: a short read is an error */
 	return ret;
+}
+
+int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values)
+{
+	return read_array(fd, nr, value_size, true, values);
+}
+
+int lrs_bpf_map__read_array_by_elem(int fd, __u32 nr, size_t value_size, void *values)
+{
+	return read_array(fd, nr, value_size, false, values);
 }
 
 int lrs_bpf_map__drain(int fd, size_t key_size, size_t value_size, void **keys, void **values,

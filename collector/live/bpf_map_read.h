@@ -22,6 +22,15 @@ int lrs_bpf_map__read_all(int fd, size_t key_size, size_t value_size, void **key
 int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values);
 
 /*
+ * The paths the two above take on a kernel without batch ops (key by key,
+ * element by element), on any kernel: the tests compare them with the
+ * batched ones.
+ */
+int lrs_bpf_map__read_all_by_key(int fd, size_t key_size, size_t value_size, void **keys,
+				 void **values, size_t *nr);
+int lrs_bpf_map__read_array_by_elem(int fd, __u32 nr, size_t value_size, void *values);
+
+/*
  * Like read_all, and each entry read is deleted with its latest value: one
  * updated between the read and the delete keeps its update. For maps of
  * records that are consumed once (names), never for counters.

@@ -242,12 +242,11 @@ static int read_shared_map(const struct bpf_map *map, size_t key_size, size_t va
 static int read_slot_locks(const struct lrs_lockstat *ls, struct lock_key **keys, __u32 **slots,
 			   char **copies, size_t *stride, size_t *n)
 {
-	size_t slot_stride;
 	__u32 hi = 0;
 	int ret;
 
-	ret = read_shared_map(ls->skel->maps.lock_slots, sizeof(**keys), sizeof(**slots),
-			      (void **)keys, (char **)slots, &slot_stride, n);
+	ret = lrs_bpf_map__read_all(bpf_map__fd(ls->skel->maps.lock_slots), sizeof(**keys),
+				    sizeof(**slots), (void **)keys, (void **)slots, n);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < *n; i++)

@@ -5,8 +5,9 @@
 #     --spin-source tracepoint` (both ended by SIGINT, so the tracepoint's window lies within
 #     the slowpath's): /slowpath.json, /tracepoint.json; then `report` with the default
 #     source: /auto.json. Where lab-bench packs /lrs-floor, its floor programs run on the same
-#     hooks through both windows (LRS floor lines); with lrs_floor_last=1 (lab-bench only) the
-#     tracepoint's report starts first, then the slowpath's, then the floor.
+#     hooks through both windows (LRS floor lines). With lrs_floor_last=1 the tracepoint's
+#     report starts first, then the slowpath's, then the floor: the windows then overlap
+#     without one lying within the other.
 #   lrs_phase=node: the load in one memcg per container (lrs-test-spin-c*) instead, and
 #     `report -f json` (/node.json) and a text report (/node.txt) over it: on 5.10 every
 #     container waits on its node's one pgdat->lru_lock.

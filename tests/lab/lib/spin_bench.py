@@ -9,8 +9,8 @@ on the same hooks through both windows, and each source's cost over it. One gues
 move by a fifth from boot to boot (how many waits the load makes sets how much the
 time-capped stacks weigh per wait): LRS_SPIN_ROUNDS guests (default 4), each figure's median
 and range over them. Of the programs on one hook the one that runs first on each wait pays for
-what the others then find warm (under TCG the same program cost 1.4 to 1.5 times as much a run
-first as second; a tracepoint runs its programs in the order they were attached, an fentry or
+what the others then find warm (the same program costs markedly more run first than second;
+a tracepoint runs its programs in the order they were attached, an fentry or
 fexit trampoline the newest first): the floor is attached first in odd rounds and last in
 even ones, the reports in the reverse order, and each ratio to the floor is the geometric
 mean of the two orders' medians, in which a factor a position puts on a program cancels. A
