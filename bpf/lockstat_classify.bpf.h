@@ -159,6 +159,13 @@ __u32 classify_gen = 0;
 __u64 classify_hits = 0;       /* check mode: hits whose slow classification agreed */
 __u64 classify_mismatches = 0; /* check mode: hits whose slow classification differed */
 __u64 classify_misses = 0;     /* check mode: classified by classify() */
+/*
+ * check mode: entries of a spinlock that classify() found to be an lruvec's or a
+ * node's, taken over by a sleeping lock's wait in their generation (each costs
+ * at most one more classify() on that lock's next wait here)
+ */
+__u64 classify_sleeping_evictions = 0;
+__u64 classify_sleeping_misses = 0; /* check mode: sleeping locks' waits not in the cache */
 
 static __always_inline struct class_entry *class_slot(struct pending_stack *cs, __u64 addr)
 {
@@ -202,6 +209,10 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 		/* counted once: the entry takes the fresh classification */
 		__sync_fetch_and_add(&classify_mismatches, 1);
 	} else if (sleeping) {
+		if (classify_check)
+			__sync_fetch_and_add(&classify_sleeping_misses, 1);
+		if (classify_check && e->gen == gen && e->kind != LOCK_KIND_OTHER)
+			__sync_fetch_and_add(&classify_sleeping_evictions, 1);
 		p->kind = LOCK_KIND_OTHER;
 		p->owner_cgid = 0;
 		p->owner_node = -1;

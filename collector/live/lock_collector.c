@@ -532,10 +532,13 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 		if (ls->skel->rodata->classify_check)
 			fprintf(stderr,
 				"lruscope: classification cache check: %llu hits agreed, "
-				"%llu disagreed, %llu misses\n",
+				"%llu disagreed, %llu misses; sleeping locks: %llu misses, "
+				"%llu of them took over an lruvec or node entry\n",
 				(unsigned long long)ls->skel->bss->classify_hits,
 				(unsigned long long)ls->skel->bss->classify_mismatches,
-				(unsigned long long)ls->skel->bss->classify_misses);
+				(unsigned long long)ls->skel->bss->classify_misses,
+				(unsigned long long)ls->skel->bss->classify_sleeping_misses,
+				(unsigned long long)ls->skel->bss->classify_sleeping_evictions);
 	}
 }
 
