@@ -41,7 +41,13 @@ if [ ! -f "$deb" ]; then
 fi
 
 echo "  LINTIAN  $changes"
-if ! lintian --fail-on none --display-info "$changes" >"$dir/lintian.log" 2>&1; then
+# lintian leaves a file of its ELF cache (mldbm-elf-*) in its TMPDIR at every run: a
+# directory of ours, removed after it
+lint_tmp=$(mktemp -d "$dir/lintian-tmp.XXXXXX")
+rc=0
+TMPDIR=$lint_tmp lintian --fail-on none --display-info "$changes" >"$dir/lintian.log" 2>&1 || rc=$?
+rm -rf "$lint_tmp"
+if [ "$rc" -ne 0 ]; then
 	cat "$dir/lintian.log" >&2
 	echo "make deb: lintian did not run" >&2
 	exit 1

@@ -10,7 +10,7 @@
 # time-limit: 900
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 18
+tap_plan 19
 T=deb
 tmp=$(mktemp -d /tmp/lrs-test-deb.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,9 +22,14 @@ dir=$tmp/build/deb
 deb=$dir/lruscope_${version}_${arch}.deb
 
 # ---- the build and its lint ---------------------------------------------------------
+# lintian's cache files in the temporary directory, before and after (it leaves one a run)
+lintian_litter() { find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'mldbm-*' 2>/dev/null | sort; }
+litter_before=$(lintian_litter)
 start=$SECONDS
 make -s -C "$LRS_ROOT" BUILD="$tmp/build" deb >"$tmp/make.log" 2>&1
 rc=$?
+new_litter=$(comm -13 <(echo "$litter_before") <(lintian_litter) | tr '\n' ' ')
+tap_check "$T: make deb leaves no lintian file in ${TMPDIR:-/tmp} (${new_litter:-none})" [ -z "$new_litter" ]
 echo "# make deb: exit $rc after $((SECONDS - start)) s; its last lines:"
 tail -n 6 "$tmp/make.log" | sed 's/^/#   /'
 tap_check "$T: make deb exits 0 (built, lintian clean) ($rc)" [ "$rc" -eq 0 ]
