@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -348,28 +349,37 @@ def requests_ok(exp):
         s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
         slow.append(s)
     results = []
+    failed = []  # what each failed scrape got, and after how long: the check's detail
     lock = threading.Lock()
 
     def one():
         # the scrapers of a real fleet run on other machines: here they share the guest's
         # CPUs, so they yield them to the exporter rather than starve it of CPU time
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        began = time.time()
         try:
-            code, body, _ = exp.get("/metrics", timeout=30)
-            ok = code == 200 and "lruscope_build_info{" in body
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=30) as r:
+                code, body, why = r.status, r.read().decode(), ""
+        except urllib.error.HTTPError as e:
+            code, body, why = e.code, "", "HTTP %d" % e.code
         except OSError as e:
-            ok = False
-            body = str(e)
+            code, body, why = 0, "", repr(e)[:80]
+        ok = code == 200 and "lruscope_build_info{" in body
         with lock:
             results.append(ok)
+            if not ok:
+                failed.append("%s after %.1f s" % (why or "status %d, %d bytes" % (code, len(body)),
+                                                   time.time() - began))
 
     threads = [threading.Thread(target=one) for _ in range(200)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(60)
+    running = sum(t.is_alive() for t in threads)
     check("export: 200 concurrent scrapes, next to 30 slow clients, all answered 200 with a whole page",
-          results.count(True) == 200, "%d of 200 ok" % results.count(True))
+          results.count(True) == 200, "%d of 200 ok, %d still running; failed: %s" % (
+              results.count(True), running, "; ".join(failed[:5])))
     # the slow clients are dropped after the idle timeout
     closed = 0
     for s in slow:
