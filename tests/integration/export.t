@@ -19,14 +19,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 
 ROOT = os.environ.get("LRS_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 from lrs_tap import check, plan, secs  # noqa: E402
-from lrs_export import Exporter, free_port, memcg_root, scrape, samples  # noqa: E402
+from lrs_export import Exporter, free_port, memcg_root, scrape, scrape_why, samples  # noqa: E402
 
 BIN = os.environ.get("LRS_BIN", os.path.join(ROOT, "build", "lruscope"))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
@@ -357,13 +356,7 @@ def requests_ok(exp):
         # CPUs, so they yield them to the exporter rather than starve it of CPU time
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         began = time.time()
-        try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=30) as r:
-                code, body, why = r.status, r.read().decode(), ""
-        except urllib.error.HTTPError as e:
-            code, body, why = e.code, "", "HTTP %d" % e.code
-        except OSError as e:
-            code, body, why = 0, "", repr(e)[:80]
+        code, body, _, why = scrape_why(port, timeout=30)
         ok = code == 200 and "lruscope_build_info{" in body
         with lock:
             results.append(ok)

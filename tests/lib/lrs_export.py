@@ -29,17 +29,22 @@ def memcg_root():
 
 
 def scrape(port, path="/metrics", accept=None, timeout=10):
-    """(status, body, content type) of a GET on the loopback port."""
+    """(status, body, content type) of a GET on the loopback port; status 0 when it failed."""
+    return scrape_why(port, path, accept, timeout)[:3]
+
+
+def scrape_why(port, path="/metrics", accept=None, timeout=10):
+    """scrape()'s answer and, when the request itself failed, the client's error."""
     req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path))
     if accept:
         req.add_header("Accept", accept)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
-            return r.status, r.read().decode(), r.headers.get("Content-Type", "")
+            return r.status, r.read().decode(), r.headers.get("Content-Type", ""), ""
     except urllib.error.HTTPError as e:
-        return e.code, e.read().decode(errors="replace"), e.headers.get("Content-Type", "")
-    except OSError:
-        return 0, "", ""
+        return e.code, e.read().decode(errors="replace"), e.headers.get("Content-Type", ""), ""
+    except OSError as e:
+        return 0, "", "", repr(e)[:80]
 
 
 def samples(text):
