@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Lint (part of make check; alone: make lint). One TAP line per rule; a rule that is
 # broken prints "not ok" naming every file (and line) that breaks it:
-#   layers     only collector/live/ includes libbpf (<bpf/libbpf.h>, <bpf/bpf.h>,
-#              <bpf/btf.h>) or a BPF skeleton (*.skel.h); model/ includes no curses,
-#              SDL or libbpf header; ui/ includes no libbpf header or skeleton
+#   layers     only collector/live/ (and the unit tests that link it) includes libbpf
+#              (<bpf/libbpf.h>, <bpf/bpf.h>, <bpf/btf.h>) or a BPF skeleton (*.skel.h);
+#              model/ includes no curses, SDL or libbpf header; ui/ includes no libbpf
+#              header or skeleton
 #   readme     README.md is an index: at most 250 lines
 #   man        groff -man -ww -z docs/lruscope.8 prints nothing
 #   refs       no .c/.h/.py/.md/.8 (nor test or make) file refers to design notes
@@ -47,14 +48,25 @@ grep_in() {
 	grep -nHE -- "$pat" "$@" 2>/dev/null | cut -d: -f1,2
 }
 
+# tests_live_layer FILE: true when FILE is a unit test that links the live layer (the
+# Makefile's test_NAME_LAYERS names live): it may use that layer's libraries to set up
+# what the layer reads, as a real BPF map.
+tests_live_layer() {
+	local name
+	case "$1" in tests/unit/test_*.c) ;; *) return 1 ;; esac
+	name=$(basename "$1" .c)
+	grep -qE "^${name}_LAYERS[[:space:]]*:=.*[[:space:]]live([[:space:]]|$)" Makefile
+}
+
 sources=() model=() ui=() not_live=()
 for f in "${files[@]}"; do
 	case "$f" in *.c|*.h) ;; *) continue ;; esac
 	sources+=("$f")
-	# the lab's bench helpers stand outside the layers (lrs-floor loads its own BPF object);
-	# the map readers' unit test makes the real maps they read
-	case "$f" in collector/live/* | tests/lab/lib/* | tests/unit/test_bpf_map_read.c) ;;
-	*) not_live+=("$f") ;; esac
+	# the lab's bench helpers stand outside the layers (lrs-floor loads its own BPF object)
+	case "$f" in
+	collector/live/* | tests/lab/lib/*) ;;
+	*) tests_live_layer "$f" || not_live+=("$f") ;;
+	esac
 	case "$f" in model/*) model+=("$f") ;; ui/*) ui+=("$f") ;; esac
 done
 
@@ -65,7 +77,7 @@ libbpf_any="$inc(<bpf/[^>]*>|\"bpf/(libbpf[^\"]*|bpf|btf)\\.h\")"
 curses="$inc[<\"](n?curses[^>\"]*|ncursesw/[^>\"]*|term\\.h)[>\"]"
 sdl="$inc[<\"](SDL2?/[^>\"]*|SDL[^>\"]*\\.h)[>\"]"
 
-rule "layers: libbpf and skeletons only in collector/live/" \
+rule "layers: libbpf and skeletons only in collector/live/ and the unit tests that link it" \
 	"$(grep_in "$libbpf_core|$skel" "${not_live[@]}")"
 rule "layers: model/ includes no curses, SDL or libbpf header" \
 	"$(grep_in "$curses|$sdl|$libbpf_any|$skel" "${model[@]}")"
