@@ -209,10 +209,11 @@ static __always_inline void classify_cached(struct pending *p, void *lock, struc
 		/* counted once: the entry takes the fresh classification */
 		__sync_fetch_and_add(&classify_mismatches, 1);
 	} else if (sleeping) {
-		if (classify_check)
+		if (classify_check) {
 			__sync_fetch_and_add(&classify_sleeping_misses, 1);
-		if (classify_check && e->gen == gen && e->kind != LOCK_KIND_OTHER)
-			__sync_fetch_and_add(&classify_sleeping_evictions, 1);
+			if (e->gen == gen && e->kind != LOCK_KIND_OTHER)
+				__sync_fetch_and_add(&classify_sleeping_evictions, 1);
+		}
 		p->kind = LOCK_KIND_OTHER;
 		p->owner_cgid = 0;
 		p->owner_node = -1;

@@ -102,14 +102,14 @@ static int read_all(int fd, size_t key_size, size_t value_size, bool batch, void
 {
 	char *keys = NULL, *values = NULL;
 	size_t cap = 0, nr = 0;
-	int ret = -EOPNOTSUPP;
+	int ret = 0;
 
 	if (key_size > 64)
 		return -EINVAL;
 	if (batch)
 		ret = read_batched(fd, key_size, value_size, &keys, &values, &cap, &nr);
-	if (no_batch_ops(ret)) {
-		nr = 0; /* no batch ops on this kernel: start over key by key */
+	if (!batch || no_batch_ops(ret)) {
+		nr = 0; /* asked for, or no batch ops on this kernel: start over key by key */
 		ret = read_by_key(fd, key_size, value_size, &keys, &values, &cap, &nr);
 	}
 	if (ret) {
@@ -135,49 +135,52 @@ int lrs_bpf_map__read_all_by_key(int fd, size_t key_size, size_t value_size, voi
 	return read_all(fd, key_size, value_size, false, keys, values, nr);
 }
 
-static int read_array(int fd, __u32 nr, size_t value_size, bool batch, void *values)
+/* Reads the array in batches into VALUES; DONE is how many elements it read. */
+static int read_array_batched(int fd, __u32 nr, size_t value_size, void *values, __u32 *done)
 {
 	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u32 done = 0, in = 0, out = 0, *keys = calloc(nr ? nr : 1, sizeof(*keys));
-	int ret = batch ? 0 : -EOPNOTSUPP;
+	__u32 in = 0, out = 0, *keys = calloc(nr ? nr : 1, sizeof(*keys));
+	int ret = 0;
 
 	if (!keys)
 		return -ENOMEM;
-	while (batch && done < nr) {
-		__u32 count = nr - done;
+	while (*done < nr) {
+		__u32 count = nr - *done;
 
-		ret = bpf_map_lookup_batch(fd, done ? &in : NULL, &out, keys + done,
-					   (char *)values + done * value_size, &count, &opts);
+		ret = bpf_map_lookup_batch(fd, *done ? &in : NULL, &out, keys + *done,
+					   (char *)values + *done * value_size, &count, &opts);
 		if (ret && errno != ENOENT) {
 			ret = -errno;
 			break;
 		}
 		ret = 0;
-		done += count;
+		*done += count;
 		in = out;
 		if (!count)
 			break;
 	}
 	free(keys);
-	if (done == 0 && no_batch_ops(ret)) {
-		ret = 0; /* no batch ops on this kernel: element by element */
-		for (; done < nr && !ret; done++)
-			if (bpf_map_lookup_elem(fd, &done, (char *)values + done * value_size))
-				ret = -errno;
-	}
-	if (!ret && done < nr)
-		ret = -EIO; /* an array has every element: a short read is an error */
 	return ret;
 }
 
 int lrs_bpf_map__read_array(int fd, __u32 nr, size_t value_size, void *values)
 {
-	return read_array(fd, nr, value_size, true, values);
+	__u32 done = 0;
+	int ret = read_array_batched(fd, nr, value_size, values, &done);
+
+	if (done == 0 && no_batch_ops(ret)) /* no batch ops on this kernel */
+		return lrs_bpf_map__read_array_by_elem(fd, nr, value_size, values);
+	if (!ret && done < nr)
+		ret = -EIO; /* an array has every element: a short read is an error */
+	return ret;
 }
 
 int lrs_bpf_map__read_array_by_elem(int fd, __u32 nr, size_t value_size, void *values)
 {
-	return read_array(fd, nr, value_size, false, values);
+	for (__u32 i = 0; i < nr; i++)
+		if (bpf_map_lookup_elem(fd, &i, (char *)values + i * value_size))
+			return -errno;
+	return 0;
 }
 
 int lrs_bpf_map__drain(int fd, size_t key_size, size_t value_size, void **keys, void **values,

@@ -151,6 +151,8 @@ static void test_percpu_array(void **state)
 	assert_memory_equal(batched, each, nr * value_size);
 	/* past the array's end: an error, never a short read taken for the whole */
 	assert_int_not_equal(lrs_bpf_map__read_array(fd, NR_SLOTS + 1, value_size, batched), 0);
+	assert_int_not_equal(lrs_bpf_map__read_array_by_elem(fd, NR_SLOTS + 1, value_size, batched),
+			     0);
 	free(v);
 	free(batched);
 	free(each);
