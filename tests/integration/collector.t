@@ -20,7 +20,7 @@ fi
 # 1. attribution 24 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace 16;
 # 6. SIGINT and clean-up 4
-tap_plan 56
+tap_plan 57
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -87,8 +87,9 @@ wait "$nested_pid" "$LOAD_PID"
 read -r agreed disagreed misses sleeping evicted < <(sed -n \
 	's/^lruscope: classification cache check: \([0-9]*\) hits agreed, \([0-9]*\) disagreed, \([0-9]*\) misses; sleeping locks: \([0-9]*\) misses, \([0-9]*\) of them took over an lruvec or node entry$/\1 \2 \3 \4 \5/p' \
 	"$tmp/report.err")
-# a figure, not a check: what mutex and rwsem waits, which share the cache, cost the lruvec
-# locks' entries (each at most one more classify() on that lock's next wait on that CPU)
+# a figure: what mutex and rwsem waits, which share the cache, cost the lruvec locks'
+# entries (each at most one more classify() on that lock's next wait on that CPU); part 5
+# checks that their misses are counted, on an rwsem's waits that this load may not have
 echo "# classification cache: spinlocks ${agreed:-?} hits, ${misses:-?} misses; sleeping locks ${sleeping:-?} misses, ${evicted:-?} of them took over an lruvec or node entry"
 tap_check "collector: the classification cache agrees with classify() on every hit (${agreed:-?} agreed, ${disagreed:-?} disagreed, ${misses:-?} misses)" \
 	[ "${agreed:-0}" -gt 0 -a "${disagreed:-1}" -eq 0 ]
@@ -287,7 +288,9 @@ if command -v bpftrace >/dev/null; then
 	fi
 	# until SIGINT, after the writers ended: a fixed -d would end before them where the
 	# programs load slowly (the lab guest)
-	"$LRS_BIN" report -d 600 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
+	# in check mode (LRS_CHECK_CLASSIFY=1), which counts the sleeping locks' misses of the
+	# classification cache: the rwsem's waits must be among them
+	LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 600 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
 	rpid=$!
 	lrs_track_pid "$rpid"
 	"$LRS_BIN" report -d 600 -f json --percpu-locks 0 >"$tmp/shared.json" 2>"$tmp/shared.err" &
@@ -331,7 +334,8 @@ END { clear(@start); }' >"$tmp/bt.out" 2>"$tmp/bt.err" &
 		lrs_wait_for "$btpid" 30
 		lrs_wait_for "$rpid" 30; rc=$?
 		lrs_wait_for "$spid" 30; src=$?
-		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" "$tmp/shared.json" "$src" "$tmp/shared.err" <<'EOF'
+		$PY - "$tmp/percpu.json" "$tmp/bt.out" "$rc" "$tmp/shared.json" "$src" "$tmp/shared.err" \
+			"$tmp/percpu.err" <<'EOF'
 import json, os, re, sys
 from lrs_tap import check
 snap = json.load(open(sys.argv[1]))
@@ -367,6 +371,17 @@ if row:
           0 < sum(s['contended'] for s in r['stacks']) <= r['contended'], json.dumps(r['stacks'])[:300])
 d = snap['drops']
 check('percpu: no map full, no negative time', d['stats_full'] == 0 and d['negative_time'] == 0, json.dumps(d))
+# each CPU's first wait on the new file's rwsem finds no entry for it in that CPU's
+# classification cache: a sleeping-lock miss, counted in check mode
+m = re.search(r'sleeping locks: (\d+) misses, (\d+) of them took over', open(sys.argv[7]).read())
+sm, se = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+check('percpu: check mode counts the sleeping locks\' misses of the classification cache '
+      '(at least one, takeovers among them)',
+      m is not None and sm >= 1 and se <= sm,
+      f"{sm} misses, {se} takeovers, {n} waits on the rwsem"
+      + ('' if m else '; no check line: ' + open(sys.argv[7]).read().strip()[-200:]))
+print(f"# classification cache, rwsem writers: sleeping locks {sm} misses, {se} takeovers; "
+      f"{n} waits on the rwsem")
 # the same lock, counted in the shared table by the second report
 err = open(sys.argv[6]).read().strip()[-300:]
 try:
