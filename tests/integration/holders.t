@@ -46,7 +46,10 @@ start_load heavy --layout shared --readers 6 --duration 0 --size 512m --limit 32
 start_load light --layout shared --readers 2 --duration 0 --size 64m --limit 256m --prefix "$light" ||
 	{ tap_fail "holders: light workload started"; exit 1; }
 sleep 1
-"$LRS_BIN" report --holders -d 7 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
+# the report runs until SIGINT, after the recording's end: its window then holds the
+# recording's whole window, whichever of the three loaded its programs last (in the lab
+# guest their loading takes seconds each and starves the readers while it runs)
+"$LRS_BIN" report --holders -d 600 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
 # over the same time: a GUI frame, and a recording with the holders, for report -i
@@ -69,12 +72,14 @@ print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["va
 online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
 tap_check "holders: the holder scan covers the online CPUs, 0 to $((online_span - 1)) (scan_cpus ${scan_cpus:-not found} in .rodata)" \
 	[ "${scan_cpus:-0}" = "$online_span" ]
-wait "$rpid"; rc=$?
-lrs_untrack_pid "$rpid"
-tap_check "holders: report --holders -f json exits 0 (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
+sleep 7	# at least the recording's length after the lock collector's maps were in
 wait "$recpid"; rc=$?
 lrs_untrack_pid "$recpid"
 tap_check "holders: record --holders -d 7 exits 0 (rc $rc: $(head -c 300 "$tmp/rec.err"))" [ "$rc" -eq 0 ]
+kill -INT "$rpid"
+lrs_wait_for "$rpid" 60; rc=$?
+lrs_untrack_pid "$rpid"
+tap_check "holders: report --holders -f json exits 0 on SIGINT (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
 # every snapshot line carries the holders object whole (docs/recording-format.md)
 lines=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 | wc -l)
 with=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 |
@@ -115,7 +120,10 @@ h = h or {'rows': [], 'matrix': [], 'counters': {}}
 ours = lambda m: m and (m.startswith('/' + heavy) or m.startswith('/' + light))
 rows = [r for r in h['rows'] if ours(r['memcg'])]
 rows.sort(key=lambda r: -r['imposed_ns'])
-check('holders of the test memcgs are seen', len(rows) >= 2, str(len(rows)))
+check('holders of the test memcgs are seen', len(rows) >= 2,
+      '%d rows: %s; counters %s' % (len(rows), '; '.join(
+          'pid %s %s on %s, %d ns' % (r.get('pid'), r['memcg'], r.get('lruvec'), r['imposed_ns'])
+          for r in rows[:3]), json.dumps(h['counters'])[:300]))
 check('the heavy memcg holds first', rows and rows[0]['memcg'].startswith('/' + heavy),
       ', '.join(f"{r['memcg']}:{r['imposed_ns']}" for r in rows[:4]) or 'no rows')
 check('holder rows name a task', rows and all(r['pid'] > 0 and r['comm'] for r in rows), str(rows[:2]))
