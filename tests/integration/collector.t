@@ -18,7 +18,8 @@ if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 	tap_plan 1; tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
 fi
 # 1. attribution 24 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
-# 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace 16;
+# 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace, and the
+# classification cache's sleeping-lock misses 17;
 # 6. SIGINT and clean-up 4
 tap_plan 57
 
