@@ -1,8 +1,9 @@
 """Helpers of the exporter's tests and bench: start 'lruscope export', scrape it, parse a page."""
+import http.client
 import os
 import socket
 import subprocess
-import urllib.request
+import time
 
 
 def free_port():
@@ -33,18 +34,24 @@ def scrape(port, path="/metrics", accept=None, timeout=10):
     return scrape_why(port, path, accept, timeout)[:3]
 
 
-def scrape_why(port, path="/metrics", accept=None, timeout=10):
-    """scrape()'s answer and, when the request itself failed, the client's error."""
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path))
-    if accept:
-        req.add_header("Accept", accept)
+def scrape_why(port, path="/metrics", accept=None, timeout=10, times=None):
+    """scrape()'s answer and, when the request itself failed, the client's error. A dict given
+    as times gets the moments the connection was made and the request sent ("connected",
+    "sent", time.time()), so a failure can tell a slow client from a slow server."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return r.status, r.read().decode(), r.headers.get("Content-Type", ""), ""
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode(errors="replace"), e.headers.get("Content-Type", ""), ""
-    except OSError as e:
+        conn.connect()
+        if times is not None:
+            times["connected"] = time.time()
+        conn.request("GET", path, headers={"Accept": accept} if accept else {})
+        if times is not None:
+            times["sent"] = time.time()
+        r = conn.getresponse()
+        return r.status, r.read().decode(), r.getheader("Content-Type", ""), ""
+    except (OSError, http.client.HTTPException) as e:
         return 0, "", "", repr(e)[:80]
+    finally:
+        conn.close()
 
 
 def samples(text):
