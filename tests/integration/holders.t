@@ -13,7 +13,7 @@ if [ ! -r /sys/kernel/btf/vmlinux ] || ! grep -q 'contention_begin' /proc/kallsy
 	tap_plan 1
 	tap_skip "holders" "kernel has no BTF or no lock:contention_begin (Linux 5.19+)"; exit 0
 fi
-tap_plan 44
+tap_plan 45
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
@@ -46,9 +46,10 @@ start_load heavy --layout shared --readers 6 --duration 0 --size 512m --limit 32
 start_load light --layout shared --readers 2 --duration 0 --size 64m --limit 256m --prefix "$light" ||
 	{ tap_fail "holders: light workload started"; exit 1; }
 sleep 1
-# the report runs until SIGINT, after the recording's end: its window then holds the
-# recording's whole window, whichever of the three loaded its programs last (in the lab
-# guest their loading takes seconds each and starves the readers while it runs)
+# the report runs until SIGINT, sent after the recording's end and at least the recording's
+# length after the report attached its own programs: its window then holds the recording's
+# length of the same load whichever of the three loaded last (in the lab guest their loading
+# takes seconds each and starves the readers while it runs)
 "$LRS_BIN" report --holders -d 600 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
@@ -72,7 +73,9 @@ print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["va
 online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
 tap_check "holders: the holder scan covers the online CPUs, 0 to $((online_span - 1)) (scan_cpus ${scan_cpus:-not found} in .rodata)" \
 	[ "${scan_cpus:-0}" = "$online_span" ]
-sleep 7	# at least the recording's length after the lock collector's maps were in
+lrs_wait_attached "$rpid"; rc=$?
+tap_check "holders: the report attached its lock programs (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
+sleep 7	# its window: at least the recording's length from the report's own start
 wait "$recpid"; rc=$?
 lrs_untrack_pid "$recpid"
 tap_check "holders: record --holders -d 7 exits 0 (rc $rc: $(head -c 300 "$tmp/rec.err"))" [ "$rc" -eq 0 ]
