@@ -137,6 +137,16 @@ def die_with_parent():
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+# The guest's watchdog reports a CPU that has not scheduled for about 20 s, and again every
+# 20-30 s while it stays so. Reports of the same CPU in the same task this many times (two
+# minutes and more, in guests whose steps take seconds) are a deadlock, not a slow guest:
+# waiting out the boot's whole timeout for it costs a run up to a quarter of an hour.
+SOFT_LOCKUP = re.compile(r"soft lockup - (CPU#\d+) stuck for \d+s! \[(.*)\]")
+SOFT_LOCKUP_REPORTS = 5
+KERNEL_TROUBLE = re.compile(r"BUG:|Oops|WARNING:|general protection|rcu: INFO|"
+                            r"blocked for more than")
+
+
 class Guest:
     """One QEMU guest. Always stop() it (the .t files do so from a trap)."""
 
@@ -216,8 +226,11 @@ class Guest:
 
     def wait_for(self, marker, on_line=None):
         """Read serial lines until one equals marker; return all lines seen. on_line(line),
-        if given, is called on each as it comes."""
-        deadline = time.time() + self.timeout
+        if given, is called on each as it comes. A guest whose watchdog finds one CPU stuck
+        in one task SOFT_LOCKUP_REPORTS times is hung: it is given up then, not at timeout."""
+        started = time.time()
+        deadline = started + self.timeout
+        stuck = {}  # (CPU, task) -> soft-lockup reports of it
         buf = b""
         fd = self.proc.stdout.fileno()
         while time.time() < deadline:
@@ -241,13 +254,29 @@ class Guest:
                     on_line(line)
                 if line.strip() == marker:
                     return self.lines
-        # where its vCPUs are says a deadlock inside the guest from a guest left without CPU
+                m = SOFT_LOCKUP.search(line)
+                if m:
+                    stuck[m.groups()] = stuck.get(m.groups(), 0) + 1
+                    if stuck[m.groups()] >= SOFT_LOCKUP_REPORTS:
+                        self.hung("%s stuck in %s through %d watchdog reports, after %.0f s, "
+                                  "waiting for %s" % (m.group(1), m.group(2), stuck[m.groups()],
+                                                      time.time() - started,
+                                                      marker))
+        self.hung("timed out after %d s waiting for %s" % (self.timeout, marker))
+
+    def hung(self, why):
+        """Raise LabError(why), with the serial tail and where each vCPU is: that tells a
+        deadlock inside the guest from a guest left without CPU."""
         cpus = guest_cpus.describe(self.qmp, os.path.join(self.kdir, "vmlinux"), self.lines)
         for line in cpus:
             log("hung guest: " + line)
-        raise LabError("timed out after %d s waiting for %s; serial tail: %s; vCPUs: %s"
-                       % (self.timeout, marker, [ln[:200] for ln in self.lines[-4:]],
-                          "; ".join(cpus)))
+        # the guest kernel's own account of its first trouble (an oops that killed a task
+        # holding a lock comes before the lockups it causes), its call trace included
+        first = next((i for i, ln in enumerate(self.lines) if KERNEL_TROUBLE.search(ln)), None)
+        for line in self.lines[first:first + 60] if first is not None else []:
+            log("hung guest's console: " + line)
+        raise LabError("%s; serial tail: %s; vCPUs: %s"
+                       % (why, [ln[:200] for ln in self.lines[-4:]], "; ".join(cpus)))
 
     def disk_path(self):
         return os.path.join(self.work, "data.img")
