@@ -95,7 +95,10 @@ lrs_wait_for() {
 		sleep 0.25
 	done
 	if lrs_running "$1"; then
-		echo "# $1 ($(cat /proc/"$1"/comm 2>/dev/null)) still running after $2 s: ending it" >&2
+		echo "# $1 ($(cat /proc/"$1"/comm 2>/dev/null)) still running after $2 s: ending it;" \
+			"state $(awk '{print $3}' /proc/"$1"/stat 2>/dev/null), in the kernel at:" >&2
+		# where it waits, when that is in the kernel (root reads the stack)
+		sed 's/^/#   /' /proc/"$1"/stack 2>/dev/null | head -16 >&2
 		kill -TERM "$1" 2>/dev/null
 		sleep 2
 		kill -KILL "$1" 2>/dev/null

@@ -178,7 +178,7 @@ for sig in INT TERM; do
 		sleep 0.2
 	done
 	kill -$sig $pid
-	wait $pid
+	lrs_wait_for $pid 60	# not for ever: a recorder that does not end is one failed check
 	rc=$?
 	lrs_untrack_pid $pid
 	left=$(lrs_progs_left $ids)
