@@ -178,18 +178,8 @@ lrs_wait_map_of() {
 	return 1
 }
 
-# lrs_wait_attached PID [SECS]: wait (up to SECS, default 60 s, times LRS_TIME_SCALE) until
-# process PID holds a BPF link other than an iterator's: its lock programs are attached, so
-# its collection has begun (it loads every object first). 1 if PID ended or time ran out.
-lrs_wait_attached() {
-	local i
-	for i in $(seq 1 $(( $(lrs_secs "${2:-60}") * 4 ))); do
-		grep -h '^link_type:' /proc/"$1"/fdinfo/* 2>/dev/null | grep -qv 'iter$' && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.25
-	done
-	return 1
-}
+# lrs_attached PID [SECS [STEADY]]: until PID's lock programs are attached
+. "$LRS_ROOT/tests/lib/bpf-links.sh"
 
 # Wait (up to SECS, default 20 s, times LRS_TIME_SCALE) until process PID holds BPF
 # programs: loading takes from 0.3 s to several seconds on a busy machine, and a minute in

@@ -73,7 +73,7 @@ print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["va
 online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
 tap_check "holders: the holder scan covers the online CPUs, 0 to $((online_span - 1)) (scan_cpus ${scan_cpus:-not found} in .rodata)" \
 	[ "${scan_cpus:-0}" = "$online_span" ]
-lrs_wait_attached "$rpid"; rc=$?
+lrs_attached "$rpid" "$(lrs_secs 60)" 0; rc=$?
 tap_check "holders: the report attached its lock programs (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
 sleep 7	# its window: at least the recording's length from the report's own start
 wait "$recpid"; rc=$?

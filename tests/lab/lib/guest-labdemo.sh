@@ -19,7 +19,7 @@ export LRS_WORKDIR=/var/tmp	# the scratch disk's ext4: page cache on the file LR
 echo "LRS kernel $(uname -r) cpus $(nproc)"
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
-. "$LRS_ROOT/tests/lab/lib/guest-lib.sh"	# lrs_attached
+. "$LRS_ROOT/tests/lib/bpf-links.sh"	# lrs_attached
 readers() { cat /sys/fs/cgroup/lrs-demo-c*/cgroup.procs 2>/dev/null; }
 # "SECONDS BYTES": the guest's uptime and the bytes the readers have read so far, read at
 # once by one process (a reader that ended counts no more: none ends here)

@@ -1,4 +1,5 @@
 # Sourced by the lab guests' PID 1 scripts (busybox sh): the first steps every guest takes.
+. /bpf-links.sh	# lrs_attached, shared with the host's tests
 
 # /proc, /sys, /dev and busybox's applets; the kernel's text address.
 lrs_guest_boot() {
@@ -39,24 +40,4 @@ lrs_guest_cgroups() {
 lrs_guest_data_disk() {
 	mount -t ext4 /dev/nvme0n1 /mnt || echo "LRS warn mount data disk failed"
 	export LRS_WORKDIR=/mnt HOME=/tmp
-}
-
-# lrs_attached PID: wait (up to 10 minutes) until lruscope PID holds BPF links and no new one
-# came for 5 s: every hook is in (loading and verifying takes minutes under TCG), and its
-# first snapshot, where a report's window starts, follows at once. 1 if it ended first.
-lrs_attached() {
-	local last=0 same=0 now i
-	for i in $(seq 1 1200); do
-		kill -0 "$1" 2>/dev/null || return 1
-		now=$(ls -l /proc/"$1"/fd 2>/dev/null | grep -c bpf_link)
-		if [ "$now" -gt 0 ] && [ "$now" = "$last" ]; then
-			same=$((same + 1))
-			[ "$same" -ge 10 ] && return 0
-		else
-			same=0
-		fi
-		last=$now
-		sleep 0.5
-	done
-	return 1
 }
