@@ -147,7 +147,7 @@ def die_with_parent():
 SOFT_LOCKUP = re.compile(r"soft lockup - (CPU#\d+) stuck for \d+s! \[(.*)\]")
 SOFT_LOCKUP_REPORTS = 5
 KERNEL_TROUBLE = re.compile(r"BUG:|Oops|WARNING:|general protection|rcu: INFO|"
-                            r"blocked for more than")
+                            r"blocked for more than|Kernel panic")
 
 
 class Guest:
@@ -240,13 +240,14 @@ class Guest:
             r, _, _ = select.select([fd], [], [], 1.0)
             if not r:
                 if self.proc.poll() is not None:
-                    raise LabError("qemu exited (%d) before %s; serial tail: %s"
-                                   % (self.proc.returncode, marker, self.lines[-5:]))
+                    raise LabError("qemu exited (%d) before %s; %sserial tail: %s"
+                                   % (self.proc.returncode, marker, self.first_trouble(),
+                                      self.lines[-5:]))
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
-                raise LabError("guest console closed before %s; tail: %s"
-                               % (marker, self.lines[-5:]))
+                raise LabError("guest console closed before %s; %stail: %s"
+                               % (marker, self.first_trouble(), self.lines[-5:]))
             buf += chunk
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
@@ -267,6 +268,19 @@ class Guest:
                                                       marker))
         self.hung("timed out after %d s waiting for %s" % (self.timeout, marker))
 
+    def trouble_at(self):
+        """the index in lines of the guest kernel's first complaint, or None"""
+        return next((i for i, ln in enumerate(self.lines) if KERNEL_TROUBLE.search(ln)), None)
+
+    def first_trouble(self):
+        """'the guest said: ...' with the guest kernel's first complaint and the two console
+        lines before it (a PID 1 script that failed says why there, before its panic), or ''.
+        A panic's last lines are its registers, which say nothing of the cause."""
+        first = self.trouble_at()
+        if first is None:
+            return ""
+        return "the guest said: %s; " % [ln[:200] for ln in self.lines[max(first - 2, 0):first + 1]]
+
     def hung(self, why):
         """Raise LabError(why), with the serial tail and where each vCPU is: that tells a
         deadlock inside the guest from a guest left without CPU."""
@@ -275,7 +289,7 @@ class Guest:
             log("hung guest: " + line)
         # the guest kernel's own account of its first trouble (an oops that killed a task
         # holding a lock comes before the lockups it causes), its call trace included
-        first = next((i for i, ln in enumerate(self.lines) if KERNEL_TROUBLE.search(ln)), None)
+        first = self.trouble_at()
         for line in self.lines[first:first + 60] if first is not None else []:
             log("hung guest's console: " + line)
         raise LabError("%s; serial tail: %s; vCPUs: %s"
