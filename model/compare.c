@@ -140,9 +140,13 @@ static int series_add(struct lrs_cmp_run *run, long si, size_t k, double dt_s, u
 		return -ENOMEM;
 	s = &run->series[si];
 	if (k >= s->cap) {
+		/* room for sample k: a series first seen late (a lock, a memcg) starts past 64 */
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		double *w = realloc(s->wait, cap * sizeof(*w)), *c;
+		double *w, *c;
 
+		while (cap <= k)
+			cap *= 2;
+		w = realloc(s->wait, cap * sizeof(*w));
 		if (!w)
 			return -ENOMEM;
 		s->wait = w;

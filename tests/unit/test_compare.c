@@ -719,6 +719,46 @@ static void test_pause_is_no_sample(void **state)
 	lrs_cmp_run__free(run);
 }
 
+/*
+ * A lruvec first seen at interval 150 of 200: its series starts past twice the
+ * first allocation of 64 samples (a memcg made late in a long recording).
+ */
+static void test_series_first_seen_late(void **state)
+{
+	struct lrs_cmp_run *run = lrs_cmp_run__new();
+	const struct lrs_cmp_row *r;
+	struct lrs_compare *c;
+	uint64_t wait = 0;
+
+	for (size_t t = 0; t < 201; t++) {
+		struct lrs_snapshot *s = lrs_snapshot__new();
+		struct lrs_lruvec *lv;
+
+		s->t_ns = (t + 1) * 1000000000ULL;
+		lrs_snapshot__add_node(s, 0);
+		if (t >= 150) {
+			lv = lrs_snapshot__add_lruvec(s);
+			lv->memcg = strdup("/late");
+			lv->memcg_id = 7;
+			wait += t > 150 ? 1000000 : 0;
+			lv->counters.wait_ns = wait;
+			lv->counters.contended = wait / 2000;
+		}
+		assert_int_equal(lrs_cmp_run__push(run, s), 0);
+		lrs_snapshot__free(s);
+	}
+	assert_int_equal(lrs_cmp_run__samples(run), 200);
+	assert_int_equal(lrs_compare(run, run, &default_test, &c), 0);
+	r = row_of(c, LRS_CMP_LRUVEC, "/late", 0);
+	assert_non_null(r);
+	/* 50 intervals of 1 ms/s over 200 s; the same run on both sides */
+	assert_near(r->wait.a, 50 * 1e6 / 200, 1e-3);
+	assert_near(r->wait.b, r->wait.a, 1e-9);
+	assert_false(r->wait.significant);
+	lrs_compare__free(c);
+	lrs_cmp_run__free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_causes_grown_unchanged_one_sided),
 		cmocka_unit_test(test_causes_unclassified_shown_untested_without_stacks),
 		cmocka_unit_test(test_pause_is_no_sample),
+		cmocka_unit_test(test_series_first_seen_late),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
