@@ -42,6 +42,8 @@ extern const struct lrs_command *const lrs_commands[];
 /* Set by SIGINT/SIGTERM/SIGHUP once lrs_signals__install() ran. */
 extern volatile sig_atomic_t lrs_stop;
 void lrs_signals__install(void);
+/* A fatal signal (SIGSEGV, SIGABRT, ...) prints COMMAND, the signal and a backtrace first. */
+void lrs_crash__install(const char *command);
 
 /* Parse a positive number of seconds ("0.5", "2"); -EINVAL if not. */
 int lrs_parse_seconds(const char *s, double *out);

@@ -53,9 +53,12 @@ int main(int argc, char **argv)
 		argc = 1;
 		argv = no_args;
 	}
-	for (size_t i = 0; lrs_commands[i]; i++)
-		if (!strcmp(name, lrs_commands[i]->name))
-			return lrs_commands[i]->run(argc, argv);
+	for (size_t i = 0; lrs_commands[i]; i++) {
+		if (strcmp(name, lrs_commands[i]->name))
+			continue;
+		lrs_crash__install(lrs_commands[i]->name);
+		return lrs_commands[i]->run(argc, argv);
+	}
 	fprintf(stderr, "lruscope: unknown command '%s': see 'lruscope --help'\n", name);
 	return LRS_EXIT_USAGE;
 }

@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 70
+tap_plan 71
 need_root "errors"
 
 T=errors
@@ -317,3 +317,25 @@ echo "not a vmcore" >"$dir/not-a-core"
 run_rc walk timeout 60 "$LRS_BIN" walk -c "$dir/not-a-core" -s "$dir/not-a-core"
 tap_check "$T: walk -c NOT-A-CORE: exit 1, its error begins 'lruscope walk:' ($(cat "$dir/walk.err"))" \
 	bash -c '[ "$1" -eq 1 ] && grep -q "^lruscope walk: " "$2" && ! grep -q "^error:" "$2"' _ "$rc" "$dir/walk.err"
+
+# ---- a crash says so: the command, the signal, a backtrace addr2line reads; the signal's status
+mkfifo "$dir/never"
+exec {hold}<>"$dir/never" # a writer that never writes: diff waits in its read of A
+"$LRS_BIN" diff "$dir/never" "$dir/r.jsonl" >/dev/null 2>"$dir/crash.err" {hold}>&- &
+crash_pid=$!
+for _ in $(seq 100); do # until it opened A: its handler is in place before the command runs
+	find "/proc/$crash_pid/fd" -lname "$dir/never" 2>/dev/null | grep -q . && break
+	sleep 0.1
+done
+kill -SEGV "$crash_pid"
+wait "$crash_pid"
+rc=$?
+exec {hold}>&-
+offset=$(grep -o -m1 "lruscope(+0x[0-9a-f]*)" "$dir/crash.err" | grep -o "0x[0-9a-f]*")
+line=$([ -n "$offset" ] && addr2line -e "$LRS_BIN" "$offset")
+echo "# a crashed diff (SIGSEGV sent while it read A): rc $rc, its first offset $offset at $line:"
+head -n 4 "$dir/crash.err" | sed 's/^/#   /'
+tap_check "$T: a crash (SIGSEGV): exit by the signal (139), 'lruscope diff: killed by SIGSEGV', a backtrace whose offsets addr2line places in the tree ($line)" \
+	bash -c '[ "$1" -eq 139 ] && grep -q "^lruscope diff: killed by SIGSEGV, a bug in lruscope" "$2" &&
+		[[ "$3" == *.c:[0-9]* ]]' _ "$rc" "$dir/crash.err" "$line"
+
