@@ -109,13 +109,16 @@ def body(tap, kdir, work):
               probs if new else ["no lock waited on: %r" % res.get("6.1")])
 
     d = subprocess.run([labtest.binary(), "diff", "-f", "json", os.path.join(out, "5.10-r1.jsonl"),
-                        os.path.join(out, "6.1-r1.jsonl")], stdout=subprocess.PIPE, text=True)
+                        os.path.join(out, "6.1-r1.jsonl")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
     try:
         total = [t for t in json.loads(d.stdout)["totals"] if t["name"] == "lruvec locks"][0]
         wait = total["wait_ns_per_s"]
     except (ValueError, KeyError, IndexError):
         wait = {}
-    print("# diff, lruvec locks' wait/s: %r" % wait)
+    print("# diff -f json: exit %d, lruvec locks' wait/s: %r" % (d.returncode, wait))
+    for line in d.stderr.splitlines()[:40]:
+        print("#   " + line)
     ratio = float(m.group(1)) if m else 0
     tap.check("lab-demo: more lruvec-lock wait per second on 5.10, beyond the noise (diff: "
               "significant, B/A < 1; the summary's ratio %.1fx)" % ratio,

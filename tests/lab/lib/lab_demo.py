@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -278,6 +279,10 @@ def main(argv):
                             errors="replace")[-300:]))
         d = subprocess.run([args.lruscope, "diff", pictures["diff_a"], pictures["diff_b"]],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if d.returncode:
+            d.stdout += "lab-demo: lruscope diff %s\n" % (
+                "exit %d" % d.returncode if d.returncode > 0 else
+                "killed by %s" % signal.Signals(-d.returncode).name)
         with open(os.path.join(args.out, "diff.txt"), "w") as f:
             f.write(d.stdout)
         with open(os.path.join(args.out, "figures.json"), "w") as f:
