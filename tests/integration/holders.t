@@ -236,7 +236,9 @@ wait_for replay 'replay-exit-0' 10; rc=$?
 tap_check "holders: q ends the replay with status 0" [ "$rc" -eq 0 ]
 lrs_tmux_end "$SOCK"
 for pid in "${LRS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
-for pid in "${LRS_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+# each ends within a minute, or is named with where it waits in the kernel and killed
+for pid in "${LRS_PIDS[@]}"; do lrs_wait_for "$pid" 60; done
+LRS_PIDS=()
 left=$(lrs_progs_left $report_ids ${top_ids:-})
 tap_check "holders: none of the report's and top's BPF programs is left ($left of $(echo $report_ids ${top_ids:-}))" \
 	[ -n "$report_ids" -a "$left" -eq 0 ]
