@@ -346,9 +346,9 @@ def requests_ok(exp):
         s = socket.create_connection(("127.0.0.1", port), timeout=30)
         s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
         slow.append(s)
-    # at the load's own priority: a scraper niced below the load's readers can sit past the
-    # server's 10 s idle timeout between its connect and its request, and is rightly closed
-    # as a slow client; the CPU it takes from the collector is excused below by schedstat
+    # at the load's own priority, each request sent as its connection is made: a scraper
+    # that waits between the two past the server's 10 s idle timeout is rightly closed as a
+    # slow client; the CPU the scrapers take from the collector is excused below by schedstat
     results = scrape_together(port, 200)
     oks = sum(code == 200 and "lruscope_build_info{" in body for code, body, _, _ in results)
     # what each failed scrape got, and when it connected, sent and ended (from the start)

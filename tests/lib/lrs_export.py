@@ -1,8 +1,8 @@
 """Helpers of the exporter's tests and bench: start 'lruscope export', scrape it, parse a page."""
-import asyncio
 import http.client
 import os
 import re
+import selectors
 import socket
 import subprocess
 import time
@@ -46,41 +46,73 @@ def scrape(port, path="/metrics", accept=None, timeout=10):
 
 def scrape_together(port, n, path="/metrics", timeout=30):
     """n GETs of path on the loopback port, all open at once, as a fleet of scrapers looks
-    to the server: one event loop, each request sent the moment its connection is made
-    (threads or processes sharing a busy machine's CPUs can sit for seconds between the
-    two, which a server rightly takes for a slow client). A list of (status, body, why,
-    times): status 0 and the client's error in why when no whole answer came; times has
-    "connected", "sent" and "ended", seconds from the start."""
-    async def one(start):
-        times = {}
+    to the server: each connection made and its request sent at once, one after the other,
+    before any answer is read; then every answer read to the server's close. A scraper sends
+    the moment it connects: a client that waits to send (an event loop resuming 200
+    connections in turn on a busy TCG guest took up to 18 s) is rightly closed by the
+    server's idle timeout as a slow one. A list of (status, body, why, times): status 0 and
+    the client's error in why when no whole answer came; times has "connected", "sent" and
+    "ended", seconds from the start."""
+    start = time.time()
+    request = ("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n"
+               % (path, port)).encode()
+    conns = []
+    for _ in range(n):
+        c = {"times": {}, "raw": b"", "why": ""}
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection("127.0.0.1", port), timeout)
-            times["connected"] = time.time() - start
-            writer.write(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n"
-                          % (path, port)).encode())
-            await writer.drain()
-            times["sent"] = time.time() - start
-            raw = await asyncio.wait_for(reader.read(), timeout)  # to the server's close
-            writer.close()
-        except (OSError, asyncio.TimeoutError) as e:
-            times["ended"] = time.time() - start
-            return 0, "", repr(e)[:80], times
-        times["ended"] = time.time() - start
-        head, sep, body = raw.partition(b"\r\n\r\n")
-        status = head.split(b" ", 2)[1] if head.startswith(b"HTTP/1.") and b" " in head else b""
-        length = re.search(rb"^content-length: *(\d+)", head, re.I | re.M)
-        if not sep or not status.isdigit():
-            return 0, "", "no HTTP answer, %d bytes before the close" % len(raw), times
-        if length and int(length.group(1)) != len(body):
-            return 0, "", "closed after %d of the %s bytes of its body" % (
-                len(body), length.group(1).decode()), times
-        return int(status), body.decode(), "", times
+            c["sock"] = socket.create_connection(("127.0.0.1", port), timeout)
+            c["times"]["connected"] = time.time() - start
+            c["sock"].sendall(request)
+            c["times"]["sent"] = time.time() - start
+            c["sock"].setblocking(False)
+        except OSError as e:
+            c["why"], c["times"]["ended"] = repr(e)[:80], time.time() - start
+            if c.get("sock"):
+                c["sock"].close()
+            c["sock"] = None
+        conns.append(c)
+    sel = selectors.DefaultSelector()
+    for c in conns:
+        if c["sock"]:
+            sel.register(c["sock"], selectors.EVENT_READ, c)
+    deadline = start + timeout
+    while sel.get_map() and time.time() < deadline:
+        for key, _ in sel.select(max(0.0, deadline - time.time())):
+            c = key.data
+            try:
+                chunk = c["sock"].recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError as e:
+                chunk, c["why"] = b"", repr(e)[:80]
+            if chunk:
+                c["raw"] += chunk
+                continue
+            sel.unregister(c["sock"])
+            c["sock"].close()
+            c["times"]["ended"] = time.time() - start
+    for key in list(sel.get_map().values()):
+        c = key.data
+        sel.unregister(c["sock"])
+        c["sock"].close()
+        c["why"] = "no close from the server in %d s, %d bytes" % (timeout, len(c["raw"]))
+        c["times"]["ended"] = time.time() - start
+    return [answer(c) for c in conns]
 
-    async def all_of_them():
-        start = time.time()
-        return await asyncio.gather(*(one(start) for _ in range(n)))
-    return asyncio.run(all_of_them())
+
+def answer(c):
+    """scrape_together's (status, body, why, times) of one connection's raw bytes."""
+    if c["why"]:
+        return 0, "", c["why"], c["times"]
+    head, sep, body = c["raw"].partition(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1] if head.startswith(b"HTTP/1.") and b" " in head else b""
+    length = re.search(rb"^content-length: *(\d+)", head, re.I | re.M)
+    if not sep or not status.isdigit():
+        return 0, "", "no HTTP answer, %d bytes before the close" % len(c["raw"]), c["times"]
+    if length and int(length.group(1)) != len(body):
+        return 0, "", "closed after %d of the %s bytes of its body" % (
+            len(body), length.group(1).decode()), c["times"]
+    return int(status), body.decode(errors="replace"), "", c["times"]
 
 
 def samples(text):
