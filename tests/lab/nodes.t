@@ -109,10 +109,9 @@ def check_named(snap, g, node):
 def check_quiet(snap, node, other):
     """memcg@N<other> of the memcg pinned to node: no LRU page, and at most 5% of the waits
     on its own node (absent is quiet too). Not no wait at all: paths that take every lruvec
-    of a memcg (reclaim's cost note, drains) lock empty ones too; a v1 run showed 5 waits on
-    the empty N1 lruvec of the node-0 memcg. Counted in waits, not wait time: in a TCG guest
-    a few waits behind a descheduled vCPU last long (a v2 run: 32 waits, 0.1% of the own
-    node's, held 10% of its wait time)."""
+    of a memcg (reclaim's cost note, drains) lock empty ones too. Counted in waits, not wait
+    time: in a TCG guest a few waits behind a descheduled vCPU last long, so a handful of
+    waits on the empty lruvec can hold a tenth of the own node's wait time."""
     m = memcg_of(node)
     by = ck.by_memcg_node(snap["lruvecs"])
     lv, own = by.get((m, other)), by.get((m, node)) or {}

@@ -49,7 +49,7 @@ def scrape_together(port, n, path="/metrics", timeout=30):
     to the server: each connection made and its request sent at once, one after the other,
     before any answer is read; then every answer read to the server's close. A scraper sends
     the moment it connects: a client that waits to send (an event loop resuming 200
-    connections in turn on a busy TCG guest took up to 18 s) is rightly closed by the
+    connections in turn on a busy TCG guest can take seconds) is rightly closed by the
     server's idle timeout as a slow one. A list of (status, body, why, times): status 0 and
     the client's error in why when no whole answer came; times has "connected", "sent" and
     "ended", seconds from the start."""
