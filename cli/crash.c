@@ -37,8 +37,7 @@ static void on_crash(int sig)
 	say(" OFFSET' names the line of each +0x offset):\n");
 	n = backtrace(frames, 64);
 	backtrace_symbols_fd(frames, n, STDERR_FILENO);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	raise(sig); /* SA_RESETHAND put the default back: the signal's own end */
 }
 
 #if defined(__has_feature)

@@ -112,7 +112,10 @@ def answer(c):
     if length and int(length.group(1)) != len(body):
         return 0, "", "closed after %d of the %s bytes of its body" % (
             len(body), length.group(1).decode()), c["times"]
-    return int(status), body.decode(errors="replace"), "", c["times"]
+    try:
+        return int(status), body.decode(), "", c["times"]
+    except UnicodeDecodeError as e:
+        return 0, "", "a body that is not UTF-8: %s" % e, c["times"]
 
 
 def samples(text):
