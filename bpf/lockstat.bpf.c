@@ -173,7 +173,7 @@ struct pending {
 	__u32 flags;
 	__u32 kind;
 	__u32 slot; /* the lock's slot in lock_stats, or SLOT_NONE */
-	__u32 pad;
+	__u32 pid;  /* the waiter, read at its begin; set for lruvec and node locks */
 };
 
 /* a pending wait counted in lock_last.waiting: its end must uncount it */
@@ -210,6 +210,11 @@ struct pending_stack {
 	__u64 last_stack_ns; /* when this CPU last took a stack */
 	struct pending slot[CPU_DEPTH];
 	struct class_entry class_cache[CLASS_CACHE_SLOTS];
+	/* the memcg of the css_set this CPU's last lruvec waiter had (waiter_of) */
+	__u64 waiter_cset;
+	__u64 waiter_cgid;
+	__u32 waiter_gen; /* classify_gen when it was read */
+	__u32 waiter_pad;
 };
 
 struct task_pending {
@@ -267,12 +272,49 @@ static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
  * is a BTF pointer, so each field is one load, not a helper call (this runs
  * on every lruvec wait).
  */
-static __always_inline __u64 own_memcg_cgid(struct task_struct *task)
+static __always_inline __u64 css_set_memcg_cgid(struct css_set *cset)
 {
 	struct cgroup_subsys_state *css;
 
-	css = task->cgroups->subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)];
+	css = cset->subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)];
 	return css ? css->cgroup->kn->id : 0;
+}
+
+/* check mode (with classify_check): each hit of the waiter's memcg cache read again */
+__u64 waiter_cache_hits = 0;	   /* hits whose fresh read agreed */
+__u64 waiter_cache_mismatches = 0; /* hits whose fresh read differed */
+__u64 waiter_cache_misses = 0;
+
+/*
+ * The current task's memcg, through this CPU's cache of its last waiter's
+ * css_set. A css_set never changes its cgroups (a task that moves gets
+ * another), so the same css_set has the same memcg; the four loads from it to
+ * the cgroup id touch memory (the css_set, the memcg, its cgroup, the kernfs
+ * node) that the lock's own code did not. As the classification cache, an
+ * entry lives for one generation: a css_set freed and its memory reused by
+ * another within it is what could make one wrong.
+ */
+static __always_inline __u64 own_memcg_cgid(struct task_struct *task, struct pending_stack *cs)
+{
+	struct css_set *cset = task->cgroups;
+	__u32 gen = classify_gen;
+	__u64 cgid;
+
+	if (cs->waiter_cset == (__u64)cset && cs->waiter_gen == gen) {
+		if (!classify_check)
+			return cs->waiter_cgid;
+		cgid = css_set_memcg_cgid(cset);
+		__sync_fetch_and_add(
+			cgid == cs->waiter_cgid ? &waiter_cache_hits : &waiter_cache_mismatches, 1);
+	} else {
+		cgid = css_set_memcg_cgid(cset);
+		if (classify_check)
+			__sync_fetch_and_add(&waiter_cache_misses, 1);
+	}
+	cs->waiter_cset = (__u64)cset;
+	cs->waiter_cgid = cgid;
+	cs->waiter_gen = gen;
+	return cgid;
 }
 
 static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *lock)
@@ -322,12 +364,24 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
  */
 #define NOT_A_SPINLOCK_T (LCB_F_MUTEX | LCB_F_READ | LCB_F_WRITE | LCB_F_PERCPU)
 
-/* The waiter's memcg and whether lock is its own mmap_lock, with or without a BTF task. */
-static __always_inline __u64 waiter_memcg(void)
+/*
+ * The waiter's memcg and pid, with or without a BTF task; and whether lock is
+ * its own mmap_lock. The pid is read here, where the task is at hand, so that
+ * the end of the wait needs no helper call for it: a spinning wait ends on the
+ * task that began it.
+ */
+static __always_inline void waiter_of(struct pending *p, struct pending_stack *cs)
 {
-	if (have_task_btf)
-		return own_memcg_cgid(bpf_get_current_task_btf());
-	return current_memcg_cgid((struct task_struct *)bpf_get_current_task());
+	struct task_struct *task;
+
+	if (have_task_btf) {
+		task = bpf_get_current_task_btf();
+		p->waiter_cgid = own_memcg_cgid(task, cs);
+		p->pid = (__u32)task->pid;
+		return;
+	}
+	p->waiter_cgid = current_memcg_cgid((struct task_struct *)bpf_get_current_task());
+	p->pid = (__u32)bpf_get_current_pid_tgid();
 }
 
 static __always_inline bool waits_on_own_mmap_lock(void *lock)
@@ -357,10 +411,17 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	p->flags = flags;
 	/* a mutex or rwsem is no lruvec's lru_lock: no probe read to find that out */
 	classify_cached(p, lock, cs, flags & NOT_A_SPINLOCK_T, compat);
-	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && waits_on_own_mmap_lock(lock))
+	/*
+	 * an mmap_lock is an rwsem, whose waits say read or write: no other wait
+	 * (most are spinlocks') fetches the task to compare with its mm
+	 */
+	if (p->kind == LOCK_KIND_OTHER && track_mmap_lock && (flags & (LCB_F_READ | LCB_F_WRITE)) &&
+	    waits_on_own_mmap_lock(lock))
 		p->kind = LOCK_KIND_MMAP;
-	p->waiter_cgid =
-		p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK ? waiter_memcg() : 0;
+	p->waiter_cgid = 0;
+	p->pid = 0;
+	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK)
+		waiter_of(p, cs);
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every) {
 		now = bpf_ktime_get_ns();
@@ -651,7 +712,7 @@ static __always_inline void account_body(struct pending *p, __u64 now, struct pe
 			.lock_addr = p->lock_addr,
 			.owner_cgid = p->owner_cgid,
 			.waiter_cgid = p->waiter_cgid,
-			.pid = (__u32)bpf_get_current_pid_tgid(),
+			.pid = p->pid,
 		};
 		struct waiter_stat *ws = bpf_map_lookup_elem(&waiter_stats, &wk);
 
@@ -709,15 +770,18 @@ static __always_inline void end_spin(struct pending *p, __u64 now, struct pendin
 static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 now)
 {
 	struct task_pending *ts;
-	struct pending p;
 	__u32 d;
 
+	/*
+	 * The wait is counted from where it was kept, not from a copy: it is
+	 * popped first, and no program of ours runs nested on this CPU (busy) to
+	 * push another into that slot meanwhile.
+	 */
 	d = cs->depth;
 	if (d > 0 && d <= CPU_DEPTH &&
 	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
-		p = cs->slot[(d - 1) & (CPU_DEPTH - 1)];
 		cs->depth = d - 1;
-		end_spin(&p, now, cs);
+		end_spin(&cs->slot[(d - 1) & (CPU_DEPTH - 1)], now, cs);
 		return 0;
 	}
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0, 0);
@@ -725,9 +789,8 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 		d = ts->depth;
 		if (d > 0 && d <= TASK_DEPTH &&
 		    ts->slot[(d - 1) & (TASK_DEPTH - 1)].lock_addr == (__u64)lock) {
-			p = ts->slot[(d - 1) & (TASK_DEPTH - 1)];
 			ts->depth = d - 1;
-			account(&p, now, cs);
+			account(&ts->slot[(d - 1) & (TASK_DEPTH - 1)], now, cs);
 			return 0;
 		}
 	}

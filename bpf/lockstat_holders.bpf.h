@@ -218,7 +218,7 @@ static __always_inline void holders_charge(struct holders_scratch *sc, void *sta
 static __noinline void holders_exact_end(struct pending *p, __u64 now)
 {
 	struct holders_scratch *sc = scratch();
-	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 pid = p->pid; /* read at the wait's begin */
 	struct exact_last *ex;
 	__u64 est_hold, from;
 
@@ -405,7 +405,7 @@ static __always_inline void holder_is_last(struct holders_scratch *sc,
 static __noinline void holders_end(struct pending *p, __u64 now)
 {
 	struct holders_scratch *sc = scratch();
-	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 pid = p->pid; /* read at the wait's begin */
 	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
 	struct holder_counts *counts = bpf_map_lookup_elem(&holder_counts, &zero);
 	struct holder_last *last;

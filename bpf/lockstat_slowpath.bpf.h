@@ -45,7 +45,7 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	__u64 now = bpf_ktime_get_ns();
 	__u32 zero = 0;
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
-	struct pending p;
+	struct pending *p;
 	__u32 d, found = CPU_DEPTH;
 
 	if (!cs || !enter_prog(cs))
@@ -71,12 +71,13 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	}
 	if (d - 1 > found)
 		__sync_fetch_and_add(&drop_task, d - 1 - found);
-	p = cs->slot[found & (CPU_DEPTH - 1)];
+	/* counted where it was kept, as in end_wait: popped first, busy keeps it */
+	p = &cs->slot[found & (CPU_DEPTH - 1)];
 	cs->depth = found;
 	if (compat)
-		account_compat(&p, now, cs); /* no holder code: fetching atomics, bpf_loop */
+		account_compat(p, now, cs); /* no holder code: fetching atomics, bpf_loop */
 	else
-		end_spin(&p, now, cs);
+		end_spin(p, now, cs);
 	leave_prog(cs);
 	return 0;
 }

@@ -95,7 +95,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel->rodata->stack_every = opts->stack_every;
 	if (opts->stack_rate)
 		ls->skel->rodata->stack_gap_ns = 1000000000ULL / opts->stack_rate;
-	/* a test's switch: every classification cache hit checked against a fresh one */
+	/* a test's switch: every hit of the classification and waiter memcg caches checked */
 	check = getenv("LRS_CHECK_CLASSIFY");
 	ls->skel->rodata->classify_check = check && strcmp(check, "1") == 0;
 	ls->skel->rodata->nr_nodes = opts->nr_nodes;
@@ -539,6 +539,13 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 				(unsigned long long)ls->skel->bss->classify_misses,
 				(unsigned long long)ls->skel->bss->classify_sleeping_misses,
 				(unsigned long long)ls->skel->bss->classify_sleeping_evictions);
+		if (ls->skel->rodata->classify_check)
+			fprintf(stderr,
+				"lruscope: waiter memcg cache check: %llu hits agreed, "
+				"%llu disagreed, %llu misses\n",
+				(unsigned long long)ls->skel->bss->waiter_cache_hits,
+				(unsigned long long)ls->skel->bss->waiter_cache_mismatches,
+				(unsigned long long)ls->skel->bss->waiter_cache_misses);
 	}
 }
 

@@ -17,11 +17,11 @@ fi
 if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 	tap_plan 1; tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
 fi
-# 1. attribution 24 (5 for each of the two memcgs); 2. removed 4; 3. usage and faults 6;
+# 1. attribution 25 (5 for each of the two memcgs; both caches' check mode); 2. removed 4; 3. usage and faults 6;
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace, and the
 # classification cache's sleeping-lock misses 17;
 # 6. SIGINT and clean-up 4
-tap_plan 57
+tap_plan 58
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -63,7 +63,8 @@ start_load() {
 # the loads run until the report has taken its snapshot, then are told to stop
 # (their --duration only bounds a run whose report died).
 # LRS_CHECK_CLASSIFY=1: every hit of the per-CPU classification cache is
-# classified again the slow way and compared, and the report says how many agreed
+# classified again the slow way and compared, every hit of the waiter memcg cache
+# read again, and the report says how many agreed
 LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
@@ -94,6 +95,12 @@ read -r agreed disagreed misses sleeping evicted < <(sed -n \
 echo "# classification cache: spinlocks ${agreed:-?} hits, ${misses:-?} misses; sleeping locks ${sleeping:-?} misses, ${evicted:-?} of them took over an lruvec or node entry"
 tap_check "collector: the classification cache agrees with classify() on every hit (${agreed:-?} agreed, ${disagreed:-?} disagreed, ${misses:-?} misses)" \
 	[ "${agreed:-0}" -gt 0 -a "${disagreed:-1}" -eq 0 ]
+# the waiter's memcg, cached per CPU by its css_set, is the one read afresh, hit by hit
+read -r wagreed wdisagreed wmisses < <(sed -n \
+	's/^lruscope: waiter memcg cache check: \([0-9]*\) hits agreed, \([0-9]*\) disagreed, \([0-9]*\) misses$/\1 \2 \3/p' \
+	"$tmp/report.err")
+tap_check "collector: the waiter memcg cache agrees with a fresh read on every hit (${wagreed:-?} agreed, ${wdisagreed:-?} disagreed, ${wmisses:-?} misses)" \
+	[ "${wagreed:-0}" -gt 0 -a "${wdisagreed:-1}" -eq 0 ]
 
 $PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
 import json, sys

@@ -92,6 +92,13 @@ tap_check "holders: every snapshot line of the recording has its holders ($with 
 "$LRS_BIN" report -i "$tmp/rec.jsonl.zst" --holders -f json >"$tmp/rec.json" 2>"$tmp/rec-report.err"
 rc=$?
 echo "# report -i --holders -f json: exit $rc $(head -c 200 "$tmp/rec-report.err")"
+# what the recording saw, for a run whose recording holds no holder: its spin source, the
+# waits it counted and its drops (waits that ended without a begin it saw count in task)
+zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n 1 | /usr/bin/python3 -c 'import json, sys
+s = json.loads(sys.stdin.read() or "{}")
+waits = sum(l["contended"] for l in s.get("lruvecs", []) + s.get("other_locks", []))
+print("# the recording'"'"'s last snapshot: spin source %s, %d waits, drops %s"
+      % ((s.get("spin_source") or {}).get("name"), waits, s.get("drops")))' 2>&1 | head -n 3
 "$LRS_BIN" report --holders -d 1 >"$tmp/h.txt" 2>&1; rc=$?
 # the mode in its heading, the table's column heading, one matrix by owner and one by holder
 tap_check "holders: the text report has the holder table and both matrices (rc $rc)" \

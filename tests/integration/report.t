@@ -3,11 +3,12 @@
 # tests/lib/lrs_recording.py (report -i, every number known): -a lists the
 # lruvecs that never waited too, -n N the N other locks with the most wait;
 # report -i as user nobody. Live, as root: --stack-every 0 samples no stack
-# of the same sleeping-lock waits that --stack-every 1 samples. See
+# of the same sleeping-lock waits that --stack-every 1 samples; a process's
+# threads that queue on their own mm's mmap_lock have that lock named so. See
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 13
+tap_plan 15
 
 T=report
 need_root "$T"
@@ -117,4 +118,32 @@ check("report: --stack-every 1 samples stacks of the writers' waits (%d waits, %
       w1 > 0 and uses1 > 0 and table1 > 0, "%d waits, %d stack uses, %d stacks" % (w1, uses1, table1))
 check("report: --stack-every 0 samples none of the same waits (%d waits, %d stacks)" % (w0, table0),
       w0 > 0 and uses0 == 0 and table0 == 0, "%d waits, %d stack uses, %d stacks" % (w0, uses0, table0))
+PY
+
+# ---- mmap_lock, live -------------------------------------------------------------------
+# Threads of one process that map and unmap in a loop queue on their mm's mmap_lock (an
+# rwsem): the report names it as the waiters' own, and no lock whose waits are not an
+# rwsem's (read or write) is taken for one.
+cc -O2 -Wall -pthread -o "$WORK/lrs-mmap-load" "$LRS_ROOT/tests/lib/lrs-mmap-load.c" 2>"$WORK/mmcc.err"
+"$LRS_BIN" report -d 5 -f json >"$WORK/mmap.json" 2>"$WORK/mmap.err" &
+mrep=$!
+lrs_track_pid $mrep
+idsm=$(lrs_wait_bpf_loaded $mrep)
+"$WORK/lrs-mmap-load" 4 3 >"$WORK/mmload.out" 2>&1
+mload=$?
+wait $mrep; rcm=$?
+lrs_untrack_pid $mrep
+tap_check "$T: mmap_lock: the load ran ($mload: $(cat "$WORK/mmcc.err" "$WORK/mmload.out" | head -c 200)) under a report that exits 0 ($rcm, programs $idsm: $(head -c 200 "$WORK/mmap.err"))" \
+	[ "$mload" = 0 -a "$rcm" = 0 -a -n "$idsm" ]
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: mmap_lock's report" /usr/bin/python3 - "$WORK/mmap.json" <<'PY'
+import json, sys
+from lrs_tap import check
+OWN, RWSEM = "mmap_lock (the waiter's own mm)", 2 | 4  # LCB_F_READ | LCB_F_WRITE
+others = json.load(open(sys.argv[1]))["other_locks"]
+own = [o for o in others if o["name"] == OWN]
+check("report: the threads' waits on their own mmap_lock are named so (%s)"
+      % ", ".join("%d waits, flags %d" % (o["contended"], o["flags"]) for o in own),
+      sum(o["contended"] for o in own) > 0 and all(o["flags"] & RWSEM for o in own),
+      "locks: " + "; ".join("%s flags %d: %d" % (o["name"], o["flags"], o["contended"])
+                            for o in others[:8]))
 PY
