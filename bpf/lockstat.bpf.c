@@ -5,10 +5,11 @@
  * tp_btf/contention_end (Linux 5.19+). Counters are cumulative: user space
  * reads them and never deletes, so nothing is lost between reads.
  *
- * One BPF object and one skeleton in four files, included in this order:
+ * One BPF object and one skeleton in six files, included in this order:
  * this one (the waits and their counters), lockstat_classify.bpf.h (which
- * lock a wait is on), lockstat_holders.bpf.h (who held it) and
- * lockstat_slowpath.bpf.h (the slowpath hooks). They share maps and per-CPU
+ * lock a wait is on), lockstat_waiter.bpf.h (who waits: memcg and pid),
+ * lockstat_slots.bpf.h (where a lock's counters are), lockstat_holders.bpf.h
+ * (who held it) and lockstat_slowpath.bpf.h (the slowpath hooks). They share maps and per-CPU
  * state in one hot path and call each other directly: as separate objects
  * they would need reused maps, and two loads to agree (the holders' file
  * says why that part stays in).
@@ -252,78 +253,7 @@ static __always_inline int log2_bucket(__u64 v)
 }
 
 #include "lockstat_classify.bpf.h"
-
-static __always_inline __u64 cgroup_id_of_css(struct cgroup_subsys_state *css)
-{
-	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
-}
-
-static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
-{
-	struct cgroup_subsys_state *css;
-
-	css = BPF_CORE_READ(task, cgroups,
-			    subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)]);
-	return cgroup_id_of_css(css);
-}
-
-/*
- * The same for the current task, by direct loads: bpf_get_current_task_btf()
- * is a BTF pointer, so each field is one load, not a helper call (this runs
- * on every lruvec wait).
- */
-static __always_inline __u64 css_set_memcg_cgid(struct css_set *cset)
-{
-	struct cgroup_subsys_state *css;
-
-	css = cset->subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)];
-	return css ? css->cgroup->kn->id : 0;
-}
-
-/* check mode (with classify_check): each hit of the waiter's memcg cache read again */
-__u64 waiter_cache_hits = 0;	   /* hits whose fresh read agreed */
-__u64 waiter_cache_mismatches = 0; /* hits whose fresh read differed */
-__u64 waiter_cache_misses = 0;
-
-/*
- * The current task's memcg, through this CPU's cache of its last waiter's
- * css_set. A css_set never changes its cgroups (a task that moves gets
- * another), so the same css_set has the same memcg; the four loads from it to
- * the cgroup id touch memory (the css_set, the memcg, its cgroup, the kernfs
- * node) that the lock's own code did not. As the classification cache, an
- * entry lives for one generation: a css_set freed and its memory reused by
- * another within it is what could make one wrong.
- */
-static __always_inline __u64 own_memcg_cgid(struct task_struct *task, struct pending_stack *cs)
-{
-	struct css_set *cset = task->cgroups;
-	__u32 gen = classify_gen;
-	__u64 cgid;
-
-	if (cs->waiter_cset == (__u64)cset && cs->waiter_gen == gen) {
-		if (!classify_check)
-			return cs->waiter_cgid;
-		cgid = css_set_memcg_cgid(cset);
-		__sync_fetch_and_add(
-			cgid == cs->waiter_cgid ? &waiter_cache_hits : &waiter_cache_mismatches, 1);
-	} else {
-		cgid = css_set_memcg_cgid(cset);
-		if (classify_check)
-			__sync_fetch_and_add(&waiter_cache_misses, 1);
-	}
-	cs->waiter_cset = (__u64)cset;
-	cs->waiter_cgid = cgid;
-	cs->waiter_gen = gen;
-	return cgid;
-}
-
-static __always_inline bool is_own_mmap_lock(struct task_struct *task, void *lock)
-{
-	struct mm_struct *mm = task->mm; /* direct load, as above */
-
-	return mm &&
-	       (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
-}
+#include "lockstat_waiter.bpf.h"
 
 /*
  * The error of a map update. The JIT calls a map's update directly, and before
@@ -356,6 +286,7 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 	return v;
 }
 
+#include "lockstat_slots.bpf.h"
 #include "lockstat_holders.bpf.h"
 
 /*
@@ -363,39 +294,6 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
  * PREEMPT_RT, LCB_F_RT. Waits with any of these flags are on something else.
  */
 #define NOT_A_SPINLOCK_T (LCB_F_MUTEX | LCB_F_READ | LCB_F_WRITE | LCB_F_PERCPU)
-
-/*
- * The waiter's memcg and pid, with or without a BTF task; and whether lock is
- * its own mmap_lock. The pid is read here, where the task is at hand, so that
- * the end of the wait needs no helper call for it: a spinning wait ends on the
- * task that began it.
- */
-static __always_inline void waiter_of(struct pending *p, struct pending_stack *cs)
-{
-	struct task_struct *task;
-
-	if (have_task_btf) {
-		task = bpf_get_current_task_btf();
-		p->waiter_cgid = own_memcg_cgid(task, cs);
-		p->pid = (__u32)task->pid;
-		return;
-	}
-	p->waiter_cgid = current_memcg_cgid((struct task_struct *)bpf_get_current_task());
-	p->pid = (__u32)bpf_get_current_pid_tgid();
-}
-
-static __always_inline bool waits_on_own_mmap_lock(void *lock)
-{
-	struct task_struct *task;
-	struct mm_struct *mm;
-
-	if (have_task_btf)
-		return is_own_mmap_lock(bpf_get_current_task_btf(), lock);
-	task = (struct task_struct *)bpf_get_current_task();
-	mm = BPF_CORE_READ(task, mm);
-	return mm &&
-	       (char *)mm + bpf_core_field_offset(struct mm_struct, mmap_lock) == (char *)lock;
-}
 
 /*
  * compat: for kernels before 5.19, whose verifier refuses an atomic
@@ -532,152 +430,6 @@ int BPF_PROG(contention_begin, void *lock, unsigned int flags)
 	begin_wait(ctx, cs, lock, flags);
 	leave_prog(cs);
 	return 0;
-}
-
-/* A wait in this CPU's copy of a lock's counters: plain adds. */
-static __always_inline void count_wait(struct lock_stat *st, __u64 wait)
-{
-	st->contended++;
-	st->wait_ns += wait;
-	st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)]++;
-	if (wait > st->wait_max_ns)
-		st->wait_max_ns = wait;
-}
-
-/*
- * The next free slot of lock_stats (lock_room when none is left, the counter
- * then left as it is: it never wraps), by compare-and-exchange: this object is
- * built for BPF CPUs whose atomic add returns nothing. SLOT_NONE if other CPUs
- * took slots at each of a few tries (the wait is counted as insert_failed).
- */
-static __always_inline __u32 next_slot(void)
-{
-#pragma unroll
-	for (int try = 0; try < 4; try++) {
-		__u64 seen = slots_taken;
-
-		if (seen >= lock_room)
-			return lock_room;
-		if (__sync_val_compare_and_swap(&slots_taken, seen, seen + 1) == seen)
-			return (__u32)seen;
-	}
-	return SLOT_NONE;
-}
-
-/*
- * A new slot in lock_stats for key, its identity in this CPU's copy first (a
- * reader finds the slot only once lock_slots has it). Another CPU may give
- * the lock a slot at the same time: then the lock takes that one, and this
- * one stays unused. NULL with *full set when every slot is taken.
- */
-static __always_inline struct lock_stat *take_slot(const struct lock_key *key,
-						   const struct lock_stat *init,
-						   struct pending_stack *cs, bool *full,
-						   const bool compat)
-{
-	struct lock_stat *st;
-	__u32 slot, *known;
-
-	if (compat) { /* no fetching atomic: this CPU's share, cpu + k * nr_cpus */
-		slot = cs->compat_slots * nr_cpus + bpf_get_smp_processor_id();
-		if (slot >= lock_room) {
-			*full = true;
-			return NULL;
-		}
-		cs->compat_slots++;
-	} else {
-		slot = next_slot();
-		if (slot == SLOT_NONE) {
-			__sync_fetch_and_add(&drop_insert_failed, 1);
-			return NULL;
-		}
-		if (slot >= lock_room) {
-			/* a lock that just took the last slot elsewhere is counted there */
-			known = bpf_map_lookup_elem(&lock_slots, key);
-			if (!known) {
-				*full = true;
-				return NULL;
-			}
-			slot = *known;
-			goto found;
-		}
-	}
-	st = bpf_map_lookup_elem(&lock_stats, &slot);
-	if (!st)
-		return NULL;
-	*st = *init;
-	bpf_map_update_elem(&lock_slots, key, &slot, BPF_NOEXIST);
-	known = bpf_map_lookup_elem(&lock_slots, key); /* ours, or the other CPU's */
-	if (!known) {
-		/* room, but the insert failed: the kernel had no memory at hand */
-		__sync_fetch_and_add(&drop_insert_failed, 1);
-		return NULL;
-	}
-	slot = *known;
-found:
-	remember_slot(cs, key, slot);
-	return bpf_map_lookup_elem(&lock_stats, &slot);
-}
-
-/*
- * A wait on a lock without a slot in lock_stats: give it one if there is room,
- * else count it in lock_stats_shared (atomic adds; wait_max_ns is a plain
- * store: a concurrent larger wait may be lost, 5.10 has no compare-and-swap).
- * False when the wait could not be counted (counted as a drop).
- */
-static __always_inline bool account_shared(struct pending *p, struct lock_key *key, __u64 wait,
-					   struct pending_stack *cs, const bool compat)
-{
-	struct lock_stat *st = shared_locks ? bpf_map_lookup_elem(&lock_stats_shared, key) : NULL;
-
-	if (!st) {
-		struct lock_stat init = {
-			.flags = p->flags & ~(PENDING_F_WAITING | PENDING_F_SLOWPATH),
-			.kind = p->kind,
-			.owner_node = p->owner_node,
-			.identity = 1,
-		};
-		if (percpu_locks) {
-			bool full = false;
-			struct lock_stat *mine = take_slot(key, &init, cs, &full, compat);
-
-			if (mine) {
-				count_wait(mine, wait);
-				return true;
-			}
-			if (!full) /* counted by take_slot */
-				return false;
-		}
-		if (!shared_locks) { /* --max-locks all per CPU, and all taken */
-			__sync_fetch_and_add(&drop_stats_full, 1);
-			return false;
-		}
-		st = map_lookup_or_init(&lock_stats_shared, key, &init, &drop_stats_full);
-		if (!st)
-			return false;
-	}
-	__sync_fetch_and_add(&st->contended, 1);
-	__sync_fetch_and_add(&st->wait_ns, wait);
-	__sync_fetch_and_add(&st->hist[log2_bucket(wait) & (LOCKSTAT_HIST_BUCKETS - 1)], 1);
-	if (wait > st->wait_max_ns)
-		st->wait_max_ns = wait;
-	return true;
-}
-
-/* The lock's counters in lock_stats if it has a slot there: the wait's, or lock_slots'. */
-static __always_inline struct lock_stat *
-lock_counters(struct pending *p, const struct lock_key *key, struct pending_stack *cs)
-{
-	__u32 slot = p->slot, *known;
-
-	if (slot == SLOT_NONE) {
-		known = bpf_map_lookup_elem(&lock_slots, key);
-		if (!known)
-			return NULL;
-		slot = *known;
-		remember_slot(cs, key, slot);
-	}
-	return bpf_map_lookup_elem(&lock_stats, &slot);
 }
 
 /*
