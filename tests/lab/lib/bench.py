@@ -9,7 +9,6 @@ lruvecs (lock word and counters) per second, folios walked per second. Medians o
 import argparse
 import os
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -34,8 +33,7 @@ def median_time(fn, n=5):
 
 
 def main():
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(128 + s))
+    lab.exit_on_signals()
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--memcgs", type=int, default=1000)
     args = p.parse_args()

@@ -566,10 +566,16 @@ def lruscope_tools_missing():
 
 def exit_on_signals():
     """SIGTERM, SIGHUP and SIGINT end the program through its finally blocks, which stop the
-    guest and remove the work directory."""
+    guest and remove the work directory. The first one does; later ones are ignored: a
+    runner that signals its process group and then its child again would otherwise end
+    that clean-up half-way, and leave the work directory behind."""
+    signals = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
     def on_signal(signum, frame):
+        for s in signals:
+            signal.signal(s, signal.SIG_IGN)
         raise SystemExit(128 + signum)
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    for s in signals:
         signal.signal(s, on_signal)
 
 

@@ -6,7 +6,6 @@ failed."""
 
 import os
 import shutil
-import signal
 import sys
 import tempfile
 
@@ -14,16 +13,11 @@ import checks as ck
 import lab
 
 
-def _on_signal(signum, frame):
-    raise SystemExit(128 + signum)
-
-
 def _frame(name, skip_name, missing, body, plan):
     """body(tap, work directory) under the frame: its plan of plan checks first (None: no
     plan), then a skip of each naming the missing tools, or the run; 0, or 1 when a check
     failed."""
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(s, _on_signal)
+    lab.exit_on_signals()
     tap = ck.Tap()
     if plan is not None:
         tap.plan(plan)

@@ -17,7 +17,6 @@ $LRS_BUILD/tests/lab-guest/. Progress goes to stderr and RUNDIR/guest.log.
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -205,8 +204,7 @@ def main():
     os.makedirs(rundir, exist_ok=True)
     demux = Demux(rundir, tests)
     # a signal ends it through the finally below: the guest stopped, its work directory gone
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(128 + s))
+    lab.exit_on_signals()
     work = tempfile.mkdtemp(prefix="lrs-lab-live.", dir="/var/tmp")
     g = None
     try:
