@@ -20,9 +20,9 @@ static __always_inline __u64 current_memcg_cgid(struct task_struct *task)
 }
 
 /*
- * The same for the current task, by direct loads: bpf_get_current_task_btf()
- * is a BTF pointer, so each field is one load, not a helper call (this runs
- * on every lruvec wait).
+ * The memcg id of the current task's css_set, by direct loads: reached from
+ * bpf_get_current_task_btf(), each field is one load, not a probe-read helper
+ * call (this runs on every lruvec wait the cache below misses).
  */
 static __always_inline __u64 css_set_memcg_cgid(struct css_set *cset)
 {
