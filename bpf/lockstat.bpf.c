@@ -91,12 +91,13 @@ __u64 drop_negative_time = 0; /* end before begin */
  * no hash lookup on the hot path. The shared maps allocate on use: their
  * entries are one copy.
  *
- * Waiters and stacks are shared, with atomic adds: a waiter's row is keyed by
- * its task, which waits on one CPU at a time, and a stack's row is written only
- * by a sampled wait (one per CPU per stack_gap_ns at most). Per CPU, each would
- * cost memory in CPUs squared (a copy per CPU of every row, and the kernel's
- * allocator keeps a cache of such rows on every CPU that inserts) for no cache
- * line that is actually fought over.
+ * A waiter's row is counted the same way, in a per-CPU array of counters
+ * (waiter_counts, its slot in waiter_slots, lockstat_waiter_rows.bpf.h), not
+ * for a cache line fought over (a task waits on one CPU at a time) but so that
+ * the waits of one task in a row find their counters without a hash lookup.
+ * The rows past its room, and the stacks, are shared, with atomic adds: a
+ * stack's row is written only by a sampled wait (one per CPU per stack_gap_ns
+ * at most), and per CPU it would cost memory in CPUs squared for nothing.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -203,6 +204,18 @@ struct class_entry {
 
 #define CLASS_CACHE_SLOTS 16
 
+/* A waiter's row as this CPU last counted one (lockstat_waiter_rows.bpf.h). */
+struct waiter_entry {
+	__u64 lock_addr;
+	__u64 owner_cgid;
+	__u64 waiter_cgid;
+	__u32 pid;
+	__u32 slot; /* its slot in waiter_counts */
+};
+
+/* by pid: the tasks that share a CPU keep an entry each */
+#define WAITER_CACHE_SLOTS 4
+
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
@@ -216,6 +229,7 @@ struct pending_stack {
 	__u64 waiter_cgid;
 	__u32 waiter_gen; /* classify_gen when it was read */
 	__u32 waiter_pad;
+	struct waiter_entry waiter_cache[WAITER_CACHE_SLOTS];
 };
 
 struct task_pending {
@@ -287,6 +301,7 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 }
 
 #include "lockstat_slots.bpf.h"
+#include "lockstat_waiter_rows.bpf.h"
 #include "lockstat_holders.bpf.h"
 
 /*
@@ -459,26 +474,8 @@ static __always_inline void account_body(struct pending *p, __u64 now, struct pe
 	} else if (!account_shared(p, &key, wait, cs, compat)) {
 		return;
 	}
-	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK) {
-		struct waiter_key wk = {
-			.lock_addr = p->lock_addr,
-			.owner_cgid = p->owner_cgid,
-			.waiter_cgid = p->waiter_cgid,
-			.pid = p->pid,
-		};
-		struct waiter_stat *ws = bpf_map_lookup_elem(&waiter_stats, &wk);
-
-		if (!ws) {
-			struct waiter_stat init = { .waiter_cgid = p->waiter_cgid };
-
-			bpf_get_current_comm(init.comm, sizeof(init.comm));
-			ws = map_lookup_or_init(&waiter_stats, &wk, &init, &drop_stats_full);
-		}
-		if (ws) { /* shared: another CPU may add to it (the task moved) */
-			__sync_fetch_and_add(&ws->contended, 1);
-			__sync_fetch_and_add(&ws->wait_ns, wait);
-		}
-	}
+	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK)
+		count_waiter(p, wait, cs, compat);
 
 	if (p->stack_id >= 0) {
 		struct stack_key sk = {

@@ -71,6 +71,22 @@ struct waiter_stat {
 };
 
 /*
+ * A waiter's row, per CPU: its slot in waiter_counts (a per-CPU array of
+ * counters only, every copy starting at zero) and its identity, kept once in
+ * waiter_slots. Rows past the per-CPU room are counted in waiter_stats.
+ */
+struct waiter_count {
+	__u64 contended;
+	__u64 wait_ns;
+};
+
+struct waiter_slot {
+	__u32 slot;
+	__u32 pad;
+	char comm[LOCKSTAT_COMM_LEN];
+};
+
+/*
  * lock_stats is a per-CPU map: user space reads one value per possible CPU and
  * merges them (collector/live/percpu_merge.h). waiter_stats and stack_stats
  * are shared maps, one value a row (the same merge, of one copy).

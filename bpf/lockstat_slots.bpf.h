@@ -17,20 +17,20 @@ static __always_inline void count_wait(struct lock_stat *st, __u64 wait)
 }
 
 /*
- * The next free slot of lock_stats (lock_room when none is left, the counter
- * then left as it is: it never wraps), by compare-and-exchange: this object is
- * built for BPF CPUs whose atomic add returns nothing. SLOT_NONE if other CPUs
- * took slots at each of a few tries (the wait is counted as insert_failed).
+ * The next free slot of a per-CPU table of room slots, *taken of them in use
+ * (room when none is left, the counter then left as it is: it never wraps),
+ * by compare-and-exchange: this object is built for BPF CPUs whose atomic add
+ * returns nothing. SLOT_NONE if other CPUs took slots at each of a few tries.
  */
-static __always_inline __u32 next_slot(void)
+static __always_inline __u32 next_slot(__u64 *taken, __u32 room)
 {
 #pragma unroll
 	for (int try = 0; try < 4; try++) {
-		__u64 seen = slots_taken;
+		__u64 seen = *taken;
 
-		if (seen >= lock_room)
-			return lock_room;
-		if (__sync_val_compare_and_swap(&slots_taken, seen, seen + 1) == seen)
+		if (seen >= room)
+			return room;
+		if (__sync_val_compare_and_swap(taken, seen, seen + 1) == seen)
 			return (__u32)seen;
 	}
 	return SLOT_NONE;
@@ -58,8 +58,8 @@ static __always_inline struct lock_stat *take_slot(const struct lock_key *key,
 		}
 		cs->compat_slots++;
 	} else {
-		slot = next_slot();
-		if (slot == SLOT_NONE) {
+		slot = next_slot(&slots_taken, lock_room);
+		if (slot == SLOT_NONE) { /* other CPUs took slots at each try */
 			__sync_fetch_and_add(&drop_insert_failed, 1);
 			return NULL;
 		}

@@ -10,6 +10,7 @@
 #include "collector/live/bpf_map_read.h"
 #include "collector/live/cpu_list.h"
 #include "collector/live/percpu_merge.h"
+#include "collector/live/waiter_rows.h"
 #include "model/holders.h"
 #include "collector/live/lock_collector.h"
 #include "bpf/lockstat.h"
@@ -99,7 +100,6 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	check = getenv("LRS_CHECK_CLASSIFY");
 	ls->skel->rodata->classify_check = check && strcmp(check, "1") == 0;
 	ls->skel->rodata->nr_nodes = opts->nr_nodes;
-	bpf_map__set_max_entries(ls->skel->maps.waiter_stats, opts->max_waiters);
 	bpf_map__set_max_entries(ls->skel->maps.stack_stats, opts->max_stacks);
 	bpf_map__set_max_entries(ls->skel->maps.stacks, opts->max_stacks);
 	if (!opts->stack_every)
@@ -129,6 +129,23 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel->rodata->nr_cpus = (__u32)ls->nr_cpus;
 	bpf_map__set_max_entries(ls->skel->maps.lock_stats_shared,
 				 room < opts->max_locks ? opts->max_locks - room : 1);
+	/*
+	 * max_waiters in all, the first room per CPU; the compat programs (no
+	 * compare-and-exchange to take a slot with) count every row shared
+	 */
+	room = opts->no_bpf_loop ? 0 : lrs_percpu__waiter_room(opts->max_waiters, ls->nr_cpus);
+	/* a test's switch: fewer per-CPU rows, so that a small load takes the shared path too */
+	check = getenv("LRS_PERCPU_WAITERS");
+	if (room && check && *check && strtoul(check, NULL, 10) < room)
+		room = (unsigned int)strtoul(check, NULL, 10);
+	ls->skel->rodata->percpu_waiters = room > 0;
+	ls->skel->rodata->waiter_room = room;
+	bpf_map__set_max_entries(ls->skel->maps.waiter_counts, room ? room : 1);
+	bpf_map__set_max_entries(ls->skel->maps.waiter_slots, room ? room : 1);
+	bpf_map__set_max_entries(ls->skel->maps.waiter_check,
+				 room && ls->skel->rodata->classify_check ? room : 1);
+	bpf_map__set_max_entries(ls->skel->maps.waiter_stats,
+				 room < opts->max_waiters ? opts->max_waiters - room : 1);
 	bpf_program__set_autoload(ls->skel->progs.holders_sched_switch, opts->track_holders);
 	if (!opts->track_holders)
 		bpf_map__set_max_entries(ls->skel->maps.cpu_curr, 1);
@@ -259,6 +276,17 @@ static int read_slot_locks(const struct lrs_lockstat *ls, struct lock_key **keys
 				       *stride * (size_t)ls->nr_cpus, *copies);
 }
 
+static struct lrs_waiter_maps waiter_maps(const struct lrs_lockstat *ls)
+{
+	return (struct lrs_waiter_maps){
+		.slots_fd = bpf_map__fd(ls->skel->maps.waiter_slots),
+		.counts_fd = bpf_map__fd(ls->skel->maps.waiter_counts),
+		.shared_fd = bpf_map__fd(ls->skel->maps.waiter_stats),
+		.check_fd = bpf_map__fd(ls->skel->maps.waiter_check),
+		.nr_cpus = ls->nr_cpus,
+	};
+}
+
 static void lock_row(struct lrs_lock_row *r, const struct lock_key *k, const struct lock_stat *v)
 {
 	r->lock_addr = k->lock_addr;
@@ -275,10 +303,11 @@ static void lock_row(struct lrs_lock_row *r, const struct lock_key *k, const str
 int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 {
 	struct lock_key *lk = NULL, *shk = NULL;
-	struct waiter_key *wk = NULL;
+	struct lrs_waiter_read *wr = NULL;
+	struct lrs_waiter_maps wmaps;
 	__u32 *slots = NULL;
 	struct stack_key *sk = NULL;
-	char *lv = NULL, *shv = NULL, *wv = NULL, *sv = NULL;
+	char *lv = NULL, *shv = NULL, *sv = NULL;
 	struct lrs_lock_read *reads = NULL;
 	size_t n, stride, nsh = 0, sh_stride;
 	int ret;
@@ -309,8 +338,8 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	for (size_t i = 0; i < rd->nr_locks; i++)
 		lock_row(&rd->locks[i], &reads[i].key, &reads[i].stat);
 
-	ret = read_shared_map(ls->skel->maps.waiter_stats, sizeof(*wk), sizeof(struct waiter_stat),
-			      (void **)&wk, &wv, &stride, &n);
+	wmaps = waiter_maps(ls);
+	ret = lrs_waiter_rows__read(&wmaps, &wr, &n);
 	if (ret)
 		goto out;
 	rd->waiters = calloc(n ? n : 1, sizeof(*rd->waiters));
@@ -320,16 +349,14 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct lrs_waiter_row *r = &rd->waiters[i];
-		struct waiter_stat v;
 
-		lrs_percpu__merge_waiter(wv + i * stride, stride, 1, &v);
-		r->lock_addr = wk[i].lock_addr;
-		r->owner_cgid = wk[i].owner_cgid;
-		r->pid = wk[i].pid;
-		r->waiter_cgid = wk[i].waiter_cgid;
-		r->contended = v.contended;
-		r->wait_ns = v.wait_ns;
-		memcpy(r->comm, v.comm, sizeof(r->comm));
+		r->lock_addr = wr[i].key.lock_addr;
+		r->owner_cgid = wr[i].key.owner_cgid;
+		r->pid = wr[i].key.pid;
+		r->waiter_cgid = wr[i].key.waiter_cgid;
+		r->contended = wr[i].stat.contended;
+		r->wait_ns = wr[i].stat.wait_ns;
+		memcpy(r->comm, wr[i].stat.comm, sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = 0;
 	}
 	rd->nr_waiters = n;
@@ -368,8 +395,7 @@ out:
 	free(lv);
 	free(shk);
 	free(shv);
-	free(wk);
-	free(wv);
+	free(wr);
 	free(sk);
 	free(sv);
 	if (ret)
@@ -546,6 +572,11 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 				(unsigned long long)ls->skel->bss->waiter_cache_hits,
 				(unsigned long long)ls->skel->bss->waiter_cache_mismatches,
 				(unsigned long long)ls->skel->bss->waiter_cache_misses);
+		if (ls->skel->rodata->classify_check && ls->skel->rodata->percpu_waiters) {
+			struct lrs_waiter_maps wmaps = waiter_maps(ls);
+
+			lrs_waiter_rows__check(&wmaps);
+		}
 	}
 }
 

@@ -27,6 +27,16 @@ unsigned int lrs_percpu__lock_room(unsigned int max_locks, int nr_cpus)
 				LRS_PERCPU_LOCK_MIN, max_locks, nr_cpus);
 }
 
+unsigned int lrs_percpu__waiter_room(unsigned int max_waiters, int nr_cpus)
+{
+	unsigned int most = max_waiters < LRS_PERCPU_WAITER_MAX ? max_waiters :
+								  LRS_PERCPU_WAITER_MAX;
+
+	return lrs_percpu__room(sizeof(struct waiter_count), LRS_PERCPU_WAITER_BUDGET,
+				LRS_PERCPU_WAITER_MIN < most ? LRS_PERCPU_WAITER_MIN : most, most,
+				nr_cpus);
+}
+
 static const void *copy_of(const void *copies, size_t stride, int cpu)
 {
 	return (const char *)copies + (size_t)cpu * stride;
@@ -79,9 +89,10 @@ void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
 
 /*
  * Values made of counters only (__u64 each, every one summed): stack_stat,
- * matrix_stat, holder_counts.
+ * matrix_stat, holder_counts, waiter_count.
  */
 _Static_assert(sizeof(struct stack_stat) == 2 * sizeof(__u64), "stack_stat: counters only");
+_Static_assert(sizeof(struct waiter_count) == 2 * sizeof(__u64), "waiter_count: counters only");
 _Static_assert(sizeof(struct matrix_stat) == 3 * sizeof(__u64), "matrix_stat: counters only");
 _Static_assert(sizeof(struct holder_counts) == 3 * sizeof(__u64), "holder_counts: counters only");
 
@@ -174,6 +185,51 @@ size_t lrs_percpu__add_shared_locks(struct lrs_lock_read *locks, size_t n,
 			lrs_percpu__merge_lock(both, sizeof(both[0]), 2, &twin->stat);
 		} else {
 			locks[total++] = shared;
+		}
+	}
+	return total;
+}
+
+void lrs_percpu__merge_waiter_count(const void *copies, size_t stride, int nr_cpus,
+				    struct waiter_count *out)
+{
+	sum_counters(copies, stride, nr_cpus, out, sizeof(*out));
+}
+
+static int cmp_waiter_read(const void *a, const void *b)
+{
+	const struct waiter_key *x = &((const struct lrs_waiter_read *)a)->key,
+				*y = &((const struct lrs_waiter_read *)b)->key;
+
+	if (x->lock_addr != y->lock_addr)
+		return x->lock_addr < y->lock_addr ? -1 : 1;
+	if (x->owner_cgid != y->owner_cgid)
+		return x->owner_cgid < y->owner_cgid ? -1 : 1;
+	if (x->waiter_cgid != y->waiter_cgid)
+		return x->waiter_cgid < y->waiter_cgid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return 0;
+}
+
+size_t lrs_percpu__add_shared_waiters(struct lrs_waiter_read *rows, size_t n,
+				      const struct waiter_key *keys, const char *values,
+				      size_t stride, size_t nsh)
+{
+	size_t total = n;
+
+	if (nsh)
+		qsort(rows, n, sizeof(*rows), cmp_waiter_read);
+	for (size_t i = 0; i < nsh; i++) {
+		struct lrs_waiter_read *twin, shared = { .key = keys[i] };
+
+		lrs_percpu__merge_waiter(values + i * stride, stride, 1, &shared.stat);
+		twin = bsearch(&shared, rows, n, sizeof(*rows), cmp_waiter_read);
+		if (twin) {
+			twin->stat.contended += shared.stat.contended;
+			twin->stat.wait_ns += shared.stat.wait_ns;
+		} else {
+			rows[total++] = shared;
 		}
 	}
 	return total;

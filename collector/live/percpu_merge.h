@@ -30,6 +30,18 @@ size_t lrs_percpu__stride(size_t value_size);
 unsigned int lrs_percpu__lock_room(unsigned int max_locks, int nr_cpus);
 
 /*
+ * Waiter rows that get per-CPU counters (waiter_counts' size), of max_waiters:
+ * as many as LRS_PERCPU_WAITER_BUDGET holds at a copy per CPU, between
+ * LRS_PERCPU_WAITER_MIN and LRS_PERCPU_WAITER_MAX (their slots' table is
+ * preallocated: the most rows a report shows is far below it). The rows after
+ * those are counted in the shared table (waiter_stats).
+ */
+#define LRS_PERCPU_WAITER_BUDGET (1u << 20)
+#define LRS_PERCPU_WAITER_MIN 64u
+#define LRS_PERCPU_WAITER_MAX 4096u
+unsigned int lrs_percpu__waiter_room(unsigned int max_waiters, int nr_cpus);
+
+/*
  * Entries of a per-CPU map with values of value_size bytes that budget bytes
  * hold at a copy per CPU: at least min, at most max_entries.
  */
@@ -56,6 +68,27 @@ void lrs_percpu__merge_waiter(const void *copies, size_t stride, int nr_cpus,
 			      struct waiter_stat *out);
 void lrs_percpu__merge_stack(const void *copies, size_t stride, int nr_cpus,
 			     struct stack_stat *out);
+
+void lrs_percpu__merge_waiter_count(const void *copies, size_t stride, int nr_cpus,
+				    struct waiter_count *out);
+
+/* A waiter's row read back: its key and its counters, merged. */
+struct lrs_waiter_read {
+	struct waiter_key key;
+	struct waiter_stat stat;
+};
+
+/*
+ * Add the shared table's nsh rows (keys, and waiter_stat values stride bytes
+ * apart) to the n per-CPU ones in rows, which has room for n + nsh. A row
+ * whose first waits on two CPUs met the last free per-CPU slot can be in both
+ * tables: its shared counters are added to its per-CPU ones (found by key: the
+ * first n are sorted for it), and its identity kept from the per-CPU one.
+ * Returns how many rows there are.
+ */
+size_t lrs_percpu__add_shared_waiters(struct lrs_waiter_read *rows, size_t n,
+				      const struct waiter_key *keys, const char *values,
+				      size_t stride, size_t nsh);
 
 /* A lock read back: its key and its copies merged. */
 struct lrs_lock_read {

@@ -17,11 +17,11 @@ fi
 if ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
 	tap_plan 1; tap_skip "collector" "kernel has no lock:contention_begin tracepoint (Linux 5.19+)"; exit 0
 fi
-# 1. attribution 25 (5 for each of the two memcgs; both caches' check mode); 2. removed 4; 3. usage and faults 6;
+# 1. attribution 26 (5 for each of the two memcgs; both caches' and the waiter rows' check mode); 2. removed 4; 3. usage and faults 6;
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace, and the
 # classification cache's sleeping-lock misses 17;
 # 6. SIGINT and clean-up 4
-tap_plan 58
+tap_plan 59
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -64,8 +64,11 @@ start_load() {
 # (their --duration only bounds a run whose report died).
 # LRS_CHECK_CLASSIFY=1: every hit of the per-CPU classification cache is
 # classified again the slow way and compared, every hit of the waiter memcg cache
-# read again, and the report says how many agreed
-LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
+# read again, every wait counted in a per-CPU waiter row counted by its key too, and the
+# report says how many agreed. LRS_PERCPU_WAITERS=2: two rows counted per CPU, the others'
+# rows in the shared table, the path of the rows past the per-CPU room of a many-CPU
+# machine: the attribution checks below read both.
+LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=2 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
 ids=$(lrs_wait_bpf_loaded "$report_pid")
@@ -101,6 +104,13 @@ read -r wagreed wdisagreed wmisses < <(sed -n \
 	"$tmp/report.err")
 tap_check "collector: the waiter memcg cache agrees with a fresh read on every hit (${wagreed:-?} agreed, ${wdisagreed:-?} disagreed, ${wmisses:-?} misses)" \
 	[ "${wagreed:-0}" -gt 0 -a "${wdisagreed:-1}" -eq 0 ]
+# a waiter's per-CPU row, found through this CPU's cache of its last waiters, holds the
+# waits that a count by key holds; and the rows past the room are in the shared table
+read -r ragreed rdisagreed rwaits rbykey rshared < <(sed -n \
+	's/^lruscope: waiter rows check: \([0-9]*\) per-CPU rows agreed, \([0-9]*\) disagreed (\([0-9]*\) waits), with \([0-9]*\) rows counted by key; \([0-9]*\) rows in the shared table$/\1 \2 \3 \4 \5/p' \
+	"$tmp/report.err")
+tap_check "collector: each per-CPU waiter row counts what a count by key counts (${ragreed:-?} agreed, ${rdisagreed:-?} disagreed, ${rwaits:-?} waits; ${rbykey:-?} rows by key; ${rshared:-?} rows shared)" \
+	[ "${ragreed:-0}" -eq 2 -a "${rdisagreed:-1}" -eq 0 -a "${rbykey:-0}" -eq 2 -a "${rshared:-0}" -gt 0 ]
 
 $PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
 import json, sys

@@ -215,20 +215,86 @@ static void test_shared_locks_added_twin_merged(void **state)
 	assert_int_equal(lrs_percpu__add_shared_locks(locks, 3, keys, NULL, 0, 0), 3);
 }
 
-static void test_stack_sums(void **state)
+/*
+ * A waiter row in both tables (its first waits on two CPUs met the last free
+ * per-CPU slot) becomes one row with both counts and the per-CPU identity; a
+ * row only in the shared table keeps its own.
+ */
+static void test_shared_waiters_added_twin_merged(void **state)
+{
+	struct lrs_waiter_read rows[4] = {
+		{ .key = { 0x3000, 7, 9, 42 },
+		  .stat = { .contended = 5, .wait_ns = 50, .waiter_cgid = 9, .comm = "reader" } },
+		{ .key = { 0x3000, 7, 9, 41 }, .stat = { .contended = 1, .wait_ns = 9 } },
+	};
+	struct waiter_key keys[2] = { { 0x3000, 7, 8, 42 }, { 0x3000, 7, 9, 42 } };
+	struct waiter_stat shared[2] = {
+		{ .contended = 2, .wait_ns = 4, .waiter_cgid = 8, .comm = "mover" },
+		{ .contended = 3, .wait_ns = 300, .waiter_cgid = 9 },
+	};
+	size_t n;
+
+	(void)state;
+	n = lrs_percpu__add_shared_waiters(rows, 2, keys, (const char *)shared, sizeof(shared[0]),
+					   2);
+	assert_int_equal(n, 3);
+	/* sorted by key: pid 41 before 42 */
+	assert_int_equal(rows[0].key.pid, 41);
+	assert_int_equal(rows[0].stat.contended, 1);
+	assert_int_equal(rows[1].key.pid, 42);
+	assert_int_equal(rows[1].stat.contended, 8);
+	assert_int_equal(rows[1].stat.wait_ns, 350);
+	assert_int_equal(rows[1].stat.waiter_cgid, 9);
+	assert_string_equal(rows[1].stat.comm, "reader");
+	/* the same task from another memcg is a row of its own */
+	assert_int_equal(rows[2].key.waiter_cgid, 8);
+	assert_int_equal(rows[2].stat.contended, 2);
+	assert_string_equal(rows[2].stat.comm, "mover");
+	assert_int_equal(lrs_percpu__add_shared_waiters(rows, 3, keys, NULL, 0, 0), 3);
+}
+
+/*
+ * A value of two counters (contended, wait_ns) created on first_cpu, merged by merge:
+ * the sums of the stream's waits.
+ */
+static void check_two_counter_sums(int first_cpu, void (*merge)(const void *, size_t, int, void *))
 {
 	struct stack_stat init = { 0 }, shared = { 0 }, merged;
 	size_t stride = lrs_percpu__stride(sizeof(init));
 	struct wait *w = calloc(NR_WAITS, sizeof(*w));
-	char *copies = percpu_create(stride, 1, &init, sizeof(init));
+	char *copies = percpu_create(stride, first_cpu, &init, sizeof(init));
 
-	(void)state;
-	make_waits(w, 1);
+	make_waits(w, first_cpu);
 	count_sums(copies, stride, w, &shared.contended, &shared.wait_ns);
-	lrs_percpu__merge_stack(copies, stride, NR_CPUS, &merged);
+	merge(copies, stride, NR_CPUS, &merged);
 	assert_memory_equal(&merged, &shared, sizeof(shared));
 	free(copies);
 	free(w);
+}
+
+_Static_assert(sizeof(struct waiter_count) == sizeof(struct stack_stat),
+	       "waiter_count and stack_stat: the same two counters");
+
+static void merge_waiter_count(const void *copies, size_t stride, int nr_cpus, void *out)
+{
+	lrs_percpu__merge_waiter_count(copies, stride, nr_cpus, out);
+}
+
+static void merge_stack(const void *copies, size_t stride, int nr_cpus, void *out)
+{
+	lrs_percpu__merge_stack(copies, stride, nr_cpus, out);
+}
+
+static void test_waiter_count_sums(void **state)
+{
+	(void)state;
+	check_two_counter_sums(2, merge_waiter_count);
+}
+
+static void test_stack_sums(void **state)
+{
+	(void)state;
+	check_two_counter_sums(1, merge_stack);
 }
 
 /*
@@ -365,6 +431,23 @@ static void test_lock_room_bounded_by_budget(void **state)
 	assert_int_equal(lrs_percpu__lock_room(2, 0), 2);
 }
 
+static void test_waiter_room_bounded_by_budget(void **state)
+{
+	size_t copy = lrs_percpu__stride(sizeof(struct waiter_count));
+	unsigned int room = lrs_percpu__waiter_room(16384, 104);
+
+	(void)state;
+	/* a small machine: the cap, whatever the budget would hold */
+	assert_int_equal(lrs_percpu__waiter_room(16384, 2), LRS_PERCPU_WAITER_MAX);
+	/* a large one: within the budget, and one more would not be */
+	assert_true(room < LRS_PERCPU_WAITER_MAX);
+	assert_true((size_t)room * copy * 104 <= LRS_PERCPU_WAITER_BUDGET);
+	assert_true((size_t)(room + 1) * copy * 104 > LRS_PERCPU_WAITER_BUDGET);
+	/* never fewer than the floor, never more than asked */
+	assert_int_equal(lrs_percpu__waiter_room(16384, 8192), LRS_PERCPU_WAITER_MIN);
+	assert_int_equal(lrs_percpu__waiter_room(10, 104), 10);
+}
+
 static void test_holder_rooms_bounded_by_budget(void **state)
 {
 	size_t holder = lrs_percpu__stride(sizeof(struct holder_stat));
@@ -404,6 +487,9 @@ int main(void)
 		cmocka_unit_test(test_waiter_identity_and_sums),
 		cmocka_unit_test(test_stack_sums),
 		cmocka_unit_test(test_shared_locks_added_twin_merged),
+		cmocka_unit_test(test_shared_waiters_added_twin_merged),
+		cmocka_unit_test(test_waiter_count_sums),
+		cmocka_unit_test(test_waiter_room_bounded_by_budget),
 		cmocka_unit_test(test_no_identity_is_not_an_lruvec),
 		cmocka_unit_test(test_stride_rounds_up_to_8),
 		cmocka_unit_test(test_lock_room_bounded_by_budget),

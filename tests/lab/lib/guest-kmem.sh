@@ -81,7 +81,7 @@ sleep "$dur"
 mem end
 slab_grew /tmp/slab.load end
 if [ -n "$rep" ]; then
-	/lrs-fillmaps lock_slots lock_stats_shar waiter_stats stack_stats holder_stats matrix_stats
+	/lrs-fillmaps lock_slots lock_stats_shar waiter_slots waiter_stats stack_stats holder_stats matrix_stats
 	mem full
 	memlock full $rep
 	kill -INT $rep
