@@ -207,9 +207,15 @@ holders_screens() {
 	tm send-keys -t "$s" / "$heavy" Enter
 	wait_for "$s" "$heavy.*@N" 10 || tm send-keys -t "$s" Enter
 	wait_for "$s" "holder's memcg" 10
-	for ((i = 0; i < $(lrs_secs 15) * 4; i++)); do	# until a holder of the heavy memcg was seen
+	# until a holder of the heavy memcg was seen; the lab guest has two nodes, and the
+	# lruvec first selected (the hottest now) may be the one with no holder yet: every two
+	# seconds the selection moves to the heavy memcg's other row and back
+	for ((i = 0; i < $(lrs_secs 15) * 4; i++)); do
 		tm capture-pane -p -t "$s" >"$tmp/$s.txt"
 		holder_lines "$tmp/$s.txt" | grep -qF -- "${heavy#lrs-test-}shared" && break
+		if ((i % 8 == 7)); then
+			if ((i / 8 % 2 == 0)); then tm send-keys -t "$s" Down; else tm send-keys -t "$s" Up; fi
+		fi
 		sleep 0.25
 	done
 	lines=$(holder_lines "$tmp/$s.txt")
