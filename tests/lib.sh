@@ -220,18 +220,19 @@ lrs_tmux_test() {
 }
 
 # lrs_screen_wait SOCKET SESSION REGEX [SECS]: until the tmux pane (of the server
-# on SOCKET) shows REGEX, at most SECS (default 20). The last capture is left in
-# LRS_SCREEN: what the user saw, for a check's message.
+# on SOCKET) shows REGEX, at most SECS (default 20) by the clock: in the lab guest
+# a capture alone can take longer than the pause between two. The last capture is
+# left in LRS_SCREEN: what the user saw, for a check's message.
 LRS_SCREEN=
 lrs_screen_wait() {
-	local sock=$1 s=$2 re=$3 secs i
-	secs=$(lrs_secs "${4:-20}")
-	for ((i = 0; i < secs * 4; i++)); do
+	local sock=$1 s=$2 re=$3 end
+	end=$((SECONDS + $(lrs_secs "${4:-20}")))
+	while :; do
 		LRS_SCREEN=$(tmux -L "$sock" capture-pane -p -t "$s" 2>&1)
 		grep -Eq -- "$re" <<<"$LRS_SCREEN" && return 0
+		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.25
 	done
-	return 1
 }
 # lrs_screen_show: LRS_SCREEN as TAP comment lines.
 lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
@@ -242,15 +243,16 @@ lrs_screen_show() { sed 's/^/#   /' <<<"$LRS_SCREEN"; }
 # line not yet), so a screen that has REGEX but fails COMMAND is captured again.
 # Returns the verdict (0: ok).
 lrs_screen_check() {
-	local name=$1 s=$2 re=$3 secs=$4 ok=0 i
+	local name=$1 s=$2 re=$3 ok=0 end
+	end=$((SECONDS + $(lrs_secs "$4")))
 	shift 4
-	secs=$(lrs_secs "$secs")
-	for ((i = 0; i < secs * 4; i++)); do
+	while :; do
 		LRS_SCREEN=$(tmux -L "$SOCK" capture-pane -p -t "$s" 2>&1)
 		if grep -Eq -- "$re" <<<"$LRS_SCREEN" && { [ $# -eq 0 ] || "$@"; }; then
 			ok=1
 			break
 		fi
+		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.25
 	done
 	tap_check "$name" [ "$ok" = 1 ]

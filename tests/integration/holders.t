@@ -7,6 +7,7 @@
 # shows a holder of the heavy memcg and the matrix; so do `record --holders`,
 # `report -i` and a replay of that recording.
 # live: traced
+# time-limit: 400 (the lab guest stretches each wait: a screen that never comes costs minutes)
 set -u
 . "$(dirname "$0")/../lib.sh"
 if [ ! -r /sys/kernel/btf/vmlinux ] || ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
@@ -171,57 +172,48 @@ mkdir -p "$LRS_BUILD/tests/gui" && cp "$tmp/gui.png" "$LRS_BUILD/tests/gui/live-
 	--matrix-row "$heavy_memcg"
 
 # ---- the TUI: lruscope top --holders in tmux, the same load; then a replay -----
-# wait_for SESSION REGEX SECS: until the pane shows REGEX
-wait_for() {
-	local i
-	for ((i = 0; i < $(lrs_secs "$3") * 4; i++)); do
-		tm capture-pane -p -t "$1" | grep -Eq -- "$2" && return 0
-		sleep 0.25
-	done
-	return 1
-}
+# wait_for SESSION REGEX SECS: until the pane shows REGEX (bounded by the clock)
+wait_for() { lrs_screen_wait "$SOCK" "$@"; }
 # on the screen lrs_screen_check captured (LRS_SCREEN): the matrix has memcg $1; the
 # holder-column heading starts with memcg $1's "shared" tail
 matrix_has() { sed -n "/waiter \\\\ /,\$p" <<<"$LRS_SCREEN" | grep -q "/$1"; }
 holder_first() { sed -n '/waiter \\ holder/p' <<<"$LRS_SCREEN" | grep -Eq "^ *waiter \\\\ holder +(/ +)?[^ ]*$1shared( |\$)"; }
 # the holder lines, right of the "holder's memcg ... imposed" heading: a long
 # path keeps its tail ("...est-hh123-shared"), the pid tells heavy from light
+# (awk, not Python: it runs a few times a second, and the lab guest starts Python slowly)
 holder_lines() {
-	/usr/bin/python3 - "$1" <<'PY'
-import sys
-lines = open(sys.argv[1]).read().split('\n')
-head = [i for i, l in enumerate(lines) if "holder's memcg" in l and ' imposed' in l]
-if head:
-    x = lines[head[0]].index(' imposed')
-    print('\n'.join(l[x:].strip() for l in lines[head[0] + 1:] if len(l) > x))
-PY
+	awk 'x { if (length($0) >= x) { l = substr($0, x); gsub(/^ +| +$/, "", l); print l }; next }
+	     /holder.s memcg/ && (x = index($0, " imposed")) { }' "$1"
 }
 # holders_screens SESSION WHAT: 4 checks of WHAT (top or replay) in SESSION: the
 # mode in the header, a holder of the heavy memcg in the detail pane, the
 # matrix (x) with the heavy memcg, its columns by holder (c) with heavy first
 holders_screens() {
-	local s=$1 what=$2 rc i lines
+	local s=$1 what=$2 rc lines end moves next
 	wait_for "$s" 'holders: (estimated|exact)' 20; rc=$?
 	tap_check "holders: $what names the holders' mode in its header" [ "$rc" -eq 0 ]
 	# the heavy memcg's lruvecs only, the hottest selected, the detail pane on
 	tm send-keys -t "$s" / "$heavy" Enter
 	wait_for "$s" "$heavy.*@N" 10 || tm send-keys -t "$s" Enter
 	wait_for "$s" "holder's memcg" 10
-	# until a holder of the heavy memcg was seen; the lab guest has two nodes, and the
-	# lruvec first selected (the hottest now) may be the one with no holder yet: every two
-	# seconds the selection moves to the heavy memcg's other row and back
-	for ((i = 0; i < $(lrs_secs 15) * 4; i++)); do
+	# until a holder of the heavy memcg was seen (bounded by the clock); the lab guest has
+	# two nodes, and the lruvec first selected (the hottest now) may be the one with no
+	# holder yet: every two seconds the selection moves to the heavy memcg's other row and back
+	end=$((SECONDS + $(lrs_secs 15))) moves=0 next=$((SECONDS + 2))
+	while :; do
 		tm capture-pane -p -t "$s" >"$tmp/$s.txt"
 		holder_lines "$tmp/$s.txt" | grep -qF -- "${heavy#lrs-test-}shared" && break
-		if ((i % 8 == 7)); then
-			if ((i / 8 % 2 == 0)); then tm send-keys -t "$s" Down; else tm send-keys -t "$s" Up; fi
+		[ "$SECONDS" -lt "$end" ] || break
+		if [ "$SECONDS" -ge "$next" ]; then
+			if ((moves++ % 2 == 0)); then tm send-keys -t "$s" Down; else tm send-keys -t "$s" Up; fi
+			next=$((SECONDS + 2))
 		fi
 		sleep 0.25
 	done
 	lines=$(holder_lines "$tmp/$s.txt")
-	tap_check "holders: $what shows a holder of the heavy memcg in the detail pane (holder lines: $(echo "${lines:-none}" | head -6 | tr '\n' '|'))" \
+	tap_check "holders: $what shows a holder of the heavy memcg in the detail pane (holder lines: $(echo "${lines:-none}" | head -6 | tr '\n' '|'); the selection moved $moves times)" \
 		grep -qF -- "${heavy#lrs-test-}shared" <<<"$lines"
-	[ -n "$lines" ] || sed "s/^/#   /" "$tmp/$s.txt"
+	grep -qF -- "${heavy#lrs-test-}shared" <<<"$lines" || sed "s/^/#   /" "$tmp/$s.txt"
 	tm send-keys -t "$s" x
 	lrs_screen_check "holders: $what: x shows the memcg x memcg matrix with the heavy memcg in it" \
 		"$s" 'waiter \\ (owner|holder)' 10 matrix_has "$heavy"

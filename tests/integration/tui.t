@@ -70,15 +70,15 @@ start_load() {
 screen_text() { tm capture-pane -p -t "$1"; }
 screen_esc() { tm capture-pane -p -e -t "$1"; }
 
-# wait_for SESSION REGEX [SECS]: until the pane shows REGEX.
+# wait_for SESSION REGEX [SECS]: until the pane shows REGEX, at most SECS by the clock.
 wait_for() {
-	local s=$1 re=$2 secs i
-	secs=$(lrs_secs "${3:-20}")
-	for ((i = 0; i < secs * 4; i++)); do
+	local s=$1 re=$2 end
+	end=$((SECONDS + $(lrs_secs "${3:-20}")))
+	while :; do
 		screen_text "$s" | grep -Eq -- "$re" && return 0
+		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.25
 	done
-	return 1
 }
 
 # start_top SESSION ENV...: a shell in a fixed-size pane, lruscope top in it.
