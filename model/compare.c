@@ -1,354 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * 'lruscope diff': per-interval rates of every lruvec (by memcg path and
- * node) and other lock (by name) of one recording, and the comparison of two.
+ * 'lruscope diff': the comparison of two runs (model/compare_run.c), row by
+ * row, and the grid of its heatmaps.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/compare.h"
-#include "model/snapshot_diff.h"
-#include "model/u64map.h"
-
-/*
- * What a run keeps of one lruvec or lock, or of one cause of an lruvec's
- * sampled stacks: a rate per interval and the sums.
- */
-struct series {
-	enum lrs_cmp_kind kind;
-	char *name;
-	int node;
-	int cause;		  /* enum lrs_cause of an lruvec's cause; -1 otherwise */
-	double *wait, *contended; /* per s; intervals before it appeared are 0 */
-	size_t n, cap;
-	double wait_ns, contended_sum;
-};
-
-struct lrs_cmp_run {
-	struct series *series;
-	size_t nr_series, cap_series;
-	struct u64map index; /* hash of (kind, name, node, cause) -> series, probed */
-	struct lrs_snapshot *prev;
-	size_t samples, pauses;
-	double duration_s;
-	bool node_locks; /* a node lock waited (a kernel before 5.11) */
-};
-
-static const char *const total_names[] = { "lruvec locks", "other locks" };
-
-struct lrs_cmp_run *lrs_cmp_run__new(void)
-{
-	struct lrs_cmp_run *run = calloc(1, sizeof(*run));
-
-	if (run)
-		u64map__init(&run->index);
-	return run;
-}
-
-void lrs_cmp_run__free(struct lrs_cmp_run *run)
-{
-	if (!run)
-		return;
-	for (size_t i = 0; i < run->nr_series; i++) {
-		free(run->series[i].name);
-		free(run->series[i].wait);
-		free(run->series[i].contended);
-	}
-	free(run->series);
-	u64map__destroy(&run->index);
-	lrs_snapshot__free(run->prev);
-	free(run);
-}
-
-size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run)
-{
-	return run->samples;
-}
-
-double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run)
-{
-	return run->duration_s;
-}
-
-size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run)
-{
-	return run->pauses;
-}
-
-static uint64_t key_hash(enum lrs_cmp_kind kind, const char *name, int node, int cause)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (const char *c = name; *c; c++)
-		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-	h = (h ^ (uint64_t)(cause + 1)) * 0x100000001b3ULL;
-	return u64map__key2(h, ((uint64_t)kind << 32) | (uint32_t)node);
-}
-
-static bool same_key(const struct series *s, enum lrs_cmp_kind kind, const char *name, int node,
-		     int cause)
-{
-	return s->kind == kind && s->node == node && s->cause == cause && !strcmp(s->name, name);
-}
-
-/*
- * The index of the series of (kind, name, node, cause) in run, made when new;
- * -1 when out of memory. An index, not a pointer: a new series moves them all.
- */
-static long series_of(struct lrs_cmp_run *run, enum lrs_cmp_kind kind, const char *name, int node,
-		      int cause)
-{
-	uint64_t h = key_hash(kind, name, node, cause);
-	struct series *s;
-	size_t i;
-
-	/* distinct keys whose hashes collide probe on to the next hash */
-	for (;; h++) {
-		if (!u64map__get(&run->index, h, &i))
-			break;
-		if (same_key(&run->series[i], kind, name, node, cause))
-			return (long)i;
-	}
-	if (run->nr_series == run->cap_series) {
-		size_t cap = run->cap_series ? run->cap_series * 2 : 64;
-		struct series *grown = realloc(run->series, cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		run->series = grown;
-		run->cap_series = cap;
-	}
-	s = &run->series[run->nr_series];
-	*s = (struct series){ .kind = kind, .node = node, .cause = cause, .name = strdup(name) };
-	if (!s->name || u64map__set(&run->index, h, run->nr_series)) {
-		free(s->name);
-		return -1;
-	}
-	return (long)run->nr_series++;
-}
-
-/* Add delta (wait ns, contentions) over dt_s to sample k of series si (-1: out of memory). */
-static int series_add(struct lrs_cmp_run *run, long si, size_t k, double dt_s, uint64_t wait_ns,
-		      uint64_t contended)
-{
-	struct series *s;
-
-	if (si < 0)
-		return -ENOMEM;
-	s = &run->series[si];
-	if (k >= s->cap) {
-		/* room for sample k: a series first seen late (a lock, a memcg) starts past 64 */
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		double *w, *c;
-
-		while (cap <= k)
-			cap *= 2;
-		w = realloc(s->wait, cap * sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-		s->wait = w;
-		c = realloc(s->contended, cap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		s->contended = c;
-		s->cap = cap;
-	}
-	while (s->n <= k) {
-		s->wait[s->n] = 0;
-		s->contended[s->n++] = 0;
-	}
-	s->wait[k] += (double)wait_ns / dt_s;
-	s->contended[k] += (double)contended / dt_s;
-	s->wait_ns += (double)wait_ns;
-	s->contended_sum += (double)contended;
-	return 0;
-}
-
-static uint64_t increase(uint64_t now, uint64_t before)
-{
-	return now >= before ? now - before : now; /* went backwards: from zero */
-}
-
-/* The causes of lv's stack uses sampled since was (its lruvec before, or NULL). */
-static int add_causes(struct lrs_cmp_run *run, const struct lrs_snapshot *snap,
-		      const struct lrs_lruvec *lv, const struct lrs_lruvec *was, size_t k,
-		      double dt_s)
-{
-	struct lrs_causes c;
-
-	lrs_causes__of_lruvec(snap, lv, was, &c);
-	for (int cause = 0; cause < LRS_NR_CAUSES; cause++) {
-		const struct lrs_cause_share *by = &c.by[cause];
-
-		if ((by->wait_ns || by->contended) &&
-		    series_add(run,
-			       series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node,
-					 cause),
-			       k, dt_s, by->wait_ns, by->contended))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * lv's waiters since was (its lruvec before, or NULL), each into the series of
- * its own memcg: what that memcg's tasks waited, on whichever lruvec lock.
- */
-static int add_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv,
-		       const struct lrs_lruvec *was, size_t k, double dt_s)
-{
-	for (size_t i = 0; i < lv->nr_waiters; i++) {
-		const struct lrs_waiter *w = &lv->waiters[i], *before = NULL;
-
-		for (size_t b = 0; was && b < was->nr_waiters && !before; b++)
-			if (was->waiters[b].pid == w->pid &&
-			    was->waiters[b].memcg_id == w->memcg_id)
-				before = &was->waiters[b];
-		if (series_add(run,
-			       series_of(run, LRS_CMP_WAITER, w->memcg ? w->memcg : "?", -1, -1), k,
-			       dt_s, increase(w->wait_ns, before ? before->wait_ns : 0),
-			       increase(w->contended, before ? before->contended : 0)))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* lv's wait into its node's sum of lruvec locks, and its waiters' into their memcgs'. */
-static int add_node_and_waiters(struct lrs_cmp_run *run, const struct lrs_lruvec *lv,
-				const struct lrs_lruvec *was, size_t k, double dt_s, uint64_t wait,
-				uint64_t cont)
-{
-	char name[16];
-
-	if (lrs_lruvec__is_node_lock(lv))
-		run->node_locks = true;
-	snprintf(name, sizeof(name), "N%d", lv->node);
-	if (series_add(run, series_of(run, LRS_CMP_NODE, name, lv->node, -1), k, dt_s, wait, cont))
-		return -ENOMEM;
-	return add_waiters(run, lv, was, k, dt_s);
-}
-
-static int add_interval(struct lrs_cmp_run *run, const struct lrs_snapshot *snap, double dt_s)
-{
-	const struct lrs_snapshot *prev = run->prev;
-	struct u64map before;
-	long total[2];
-	size_t k = run->samples, j;
-	int err = -ENOMEM;
-
-	u64map__init(&before);
-	total[0] = series_of(run, LRS_CMP_TOTAL, total_names[0], -1, -1);
-	total[1] = series_of(run, LRS_CMP_TOTAL, total_names[1], -1, -1);
-	if (series_add(run, total[0], k, dt_s, 0, 0) || series_add(run, total[1], k, dt_s, 0, 0))
-		goto out;
-	for (size_t i = 0; i < prev->nr_lruvecs; i++)
-		if (u64map__set(&before,
-				u64map__key2(prev->lruvecs[i].memcg_id,
-					     (uint64_t)prev->lruvecs[i].node),
-				i))
-			goto out;
-	for (size_t i = 0; i < snap->nr_lruvecs; i++) {
-		const struct lrs_lruvec *lv = &snap->lruvecs[i];
-		const struct lrs_lruvec *was = NULL;
-		long s;
-		uint64_t wait, cont;
-
-		if (u64map__get(&before, u64map__key2(lv->memcg_id, (uint64_t)lv->node), &j))
-			was = &prev->lruvecs[j];
-		wait = increase(lv->counters.wait_ns, was ? was->counters.wait_ns : 0);
-		cont = increase(lv->counters.contended, was ? was->counters.contended : 0);
-		/*
-		 * A memcg removed before this interval, with no wait in it, is carried by the
-		 * collector for its final counts (one process recording two layouts in turn):
-		 * it is no part of this run, not a sample of zeros.
-		 */
-		if (was && was->removed && lv->removed && !wait && !cont)
-			continue;
-		s = series_of(run, LRS_CMP_LRUVEC, lv->memcg ? lv->memcg : "?", lv->node, -1);
-		if (series_add(run, s, k, dt_s, wait, cont) ||
-		    series_add(run, total[0], k, dt_s, wait, cont) ||
-		    series_add(run,
-			       series_of(run, LRS_CMP_MEMCG, lv->memcg ? lv->memcg : "?", -1, -1),
-			       k, dt_s, wait, cont) ||
-		    add_node_and_waiters(run, lv, was, k, dt_s, wait, cont) ||
-		    add_causes(run, snap, lv, was, k, dt_s))
-			goto out;
-	}
-	u64map__clear(&before);
-	for (size_t i = 0; i < prev->nr_other_locks; i++)
-		if (u64map__set(&before, prev->other_locks[i].lock_addr, i))
-			goto out;
-	for (size_t i = 0; i < snap->nr_other_locks; i++) {
-		const struct lrs_other_lock *ol = &snap->other_locks[i];
-		const struct lrs_lock_counters *was = NULL;
-		long s = series_of(run, LRS_CMP_LOCK, ol->name ? ol->name : "?", -1, -1);
-		uint64_t wait, cont;
-
-		if (u64map__get(&before, ol->lock_addr, &j))
-			was = &prev->other_locks[j].counters;
-		wait = increase(ol->counters.wait_ns, was ? was->wait_ns : 0);
-		cont = increase(ol->counters.contended, was ? was->contended : 0);
-		if (series_add(run, s, k, dt_s, wait, cont) ||
-		    series_add(run, total[1], k, dt_s, wait, cont))
-			goto out;
-	}
-	err = 0;
-out:
-	u64map__destroy(&before);
-	return err;
-}
-
-int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap)
-{
-	struct lrs_snapshot *copy;
-	int err;
-
-	if (run->prev) {
-		uint64_t dt_ns;
-		double dt_s;
-
-		if (snap->t_ns <= run->prev->t_ns)
-			return -EINVAL;
-		dt_ns = snap->t_ns - run->prev->t_ns;
-		dt_s = (double)dt_ns / 1e9;
-		if (snap->interval_ns && dt_ns > LRS_COMPARE_PAUSE_FACTOR * snap->interval_ns) {
-			run->pauses++; /* the next interval starts here */
-		} else {
-			err = add_interval(run, snap, dt_s);
-			if (err)
-				return err;
-			run->samples++;
-			run->duration_s += dt_s;
-		}
-	}
-	copy = lrs_snapshot__clone(snap);
-	if (!copy)
-		return -ENOMEM;
-	lrs_snapshot__free(run->prev);
-	run->prev = copy;
-	return 0;
-}
-
-/* ---- the comparison ------------------------------------------------------------ */
-
-static const struct series *find_series(const struct lrs_cmp_run *run, const struct series *like)
-{
-	uint64_t h = key_hash(like->kind, like->name, like->node, like->cause);
-	size_t i;
-
-	for (;; h++) {
-		if (!u64map__get(&run->index, h, &i))
-			return NULL;
-		if (same_key(&run->series[i], like->kind, like->name, like->node, like->cause))
-			return &run->series[i];
-	}
-}
+#include "model/compare_run.h"
 
 /* The samples of s over all n intervals of its run (zeros after it went). */
-static double *samples_of(const struct series *s, const double *rates, size_t n)
+static double *samples_of(const struct lrs_cmp_series *s, const double *rates, size_t n)
 {
 	double *v = calloc(n ? n : 1, sizeof(*v));
 
@@ -367,8 +30,9 @@ static bool big_enough(double ratio, double min_change)
 }
 
 static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a,
-			  const struct series *sa, const struct lrs_cmp_run *b,
-			  const struct series *sb, bool wait, const struct lrs_cmp_test *test)
+			  const struct lrs_cmp_series *sa, const struct lrs_cmp_run *b,
+			  const struct lrs_cmp_series *sb, bool wait,
+			  const struct lrs_cmp_test *test)
 {
 	double *va = samples_of(sa, sa ? (wait ? sa->wait : sa->contended) : NULL, a->samples);
 	double *vb = samples_of(sb, sb ? (wait ? sb->wait : sb->contended) : NULL, b->samples);
@@ -395,24 +59,24 @@ static int compare_metric(struct lrs_cmp_metric *m, const struct lrs_cmp_run *a,
  * The series of each cause of lruvec lv in run (NULL: never sampled) into
  * by; returns their sampled wait in all.
  */
-static double causes_of(const struct lrs_cmp_run *run, const struct series *lv,
-			const struct series *by[LRS_NR_CAUSES])
+static double causes_of(const struct lrs_cmp_run *run, const struct lrs_cmp_series *lv,
+			const struct lrs_cmp_series *by[LRS_NR_CAUSES])
 {
 	double sum = 0;
 
 	for (int c = 0; c < LRS_NR_CAUSES; c++) {
-		struct series like = { .kind = LRS_CMP_LRUVEC,
-				       .name = lv ? lv->name : NULL,
-				       .node = lv ? lv->node : -1,
-				       .cause = c };
+		struct lrs_cmp_series like = { .kind = LRS_CMP_LRUVEC,
+					       .name = lv ? lv->name : NULL,
+					       .node = lv ? lv->node : -1,
+					       .cause = c };
 
-		by[c] = lv ? find_series(run, &like) : NULL;
+		by[c] = lv ? lrs_cmp_run__find(run, &like) : NULL;
 		sum += by[c] ? by[c]->wait_ns : 0;
 	}
 	return sum;
 }
 
-static bool sampled(const struct series *s)
+static bool sampled(const struct lrs_cmp_series *s)
 {
 	return s && (s->wait_ns > 0 || s->contended_sum > 0);
 }
@@ -432,10 +96,10 @@ static int cmp_causes(const void *x, const void *y)
 
 /* The causes of lruvec row from its series sa in a and sb in b (either NULL). */
 static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a,
-		       const struct series *sa, const struct lrs_cmp_run *b,
-		       const struct series *sb, const struct lrs_cmp_test *test)
+		       const struct lrs_cmp_series *sa, const struct lrs_cmp_run *b,
+		       const struct lrs_cmp_series *sb, const struct lrs_cmp_test *test)
 {
-	const struct series *ca[LRS_NR_CAUSES], *cb[LRS_NR_CAUSES];
+	const struct lrs_cmp_series *ca[LRS_NR_CAUSES], *cb[LRS_NR_CAUSES];
 	double sum_a = causes_of(a, sa, ca), sum_b = causes_of(b, sb, cb);
 	/* no stack sampled on a side: its zeros say nothing about the causes */
 	bool tested = row->side == LRS_CMP_BOTH && sum_a > 0 && sum_b > 0;
@@ -471,11 +135,11 @@ static int fill_causes(struct lrs_cmp_row *row, const struct lrs_cmp_run *a,
 	return 0;
 }
 
-static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a, const struct series *sa,
-		    const struct lrs_cmp_run *b, const struct series *sb,
-		    const struct lrs_cmp_test *test)
+static int fill_row(struct lrs_compare *cmp, const struct lrs_cmp_run *a,
+		    const struct lrs_cmp_series *sa, const struct lrs_cmp_run *b,
+		    const struct lrs_cmp_series *sb, const struct lrs_cmp_test *test)
 {
-	const struct series *s = sa ? sa : sb;
+	const struct lrs_cmp_series *s = sa ? sa : sb;
 	struct lrs_cmp_row *row = &cmp->rows[cmp->nr_rows];
 
 	*row = (struct lrs_cmp_row){ .kind = s->kind,
@@ -571,11 +235,12 @@ static bool waited_on_nodes(const struct lrs_cmp_run *a, const struct lrs_cmp_ru
 	size_t waited = 0;
 
 	for (size_t k = 0; k < nr_nodes && waited < 2; k++) {
-		struct series like = {
+		struct lrs_cmp_series like = {
 			.kind = LRS_CMP_LRUVEC, .name = (char *)memcg, .node = nodes[k], .cause = -1
 		};
 
-		waited += sampled(find_series(a, &like)) || sampled(find_series(b, &like));
+		waited += sampled(lrs_cmp_run__find(a, &like)) ||
+			  sampled(lrs_cmp_run__find(b, &like));
 	}
 	return waited >= 2;
 }
@@ -585,7 +250,7 @@ static bool waited_on_nodes(const struct lrs_cmp_run *a, const struct lrs_cmp_ru
  * causes go under their lruvec, and a memcg's sum only where it waited on
  * more than one node (on one, it would repeat its lruvec's row).
  */
-static bool has_row(const struct series *s, const struct lrs_cmp_run *a,
+static bool has_row(const struct lrs_cmp_series *s, const struct lrs_cmp_run *a,
 		    const struct lrs_cmp_run *b, const int *nodes, size_t nr_nodes)
 {
 	if (s->kind == LRS_CMP_TOTAL || s->cause >= 0)
@@ -624,26 +289,27 @@ int lrs_compare(const struct lrs_cmp_run *a, const struct lrs_cmp_run *b,
 		goto fail;
 	/* the totals exist even in a run of one snapshot */
 	for (int t = 0; t < 2; t++) {
-		struct series total = { .kind = LRS_CMP_TOTAL,
-					.name = (char *)total_names[t],
-					.node = -1,
-					.cause = -1 };
-		const struct series *sa = find_series(a, &total), *sb = find_series(b, &total);
+		struct lrs_cmp_series total = { .kind = LRS_CMP_TOTAL,
+						.name = (char *)lrs_cmp_total_names[t],
+						.node = -1,
+						.cause = -1 };
+		const struct lrs_cmp_series *sa = lrs_cmp_run__find(a, &total),
+					    *sb = lrs_cmp_run__find(b, &total);
 
 		if (fill_row(cmp, a, sa ? sa : &total, b, sb ? sb : &total, test))
 			goto fail;
 	}
 	for (size_t i = 0; i < a->nr_series; i++) {
-		const struct series *sa = &a->series[i];
+		const struct lrs_cmp_series *sa = &a->series[i];
 
 		if (has_row(sa, a, b, nodes, nr_nodes) &&
-		    fill_row(cmp, a, sa, b, find_series(b, sa), test))
+		    fill_row(cmp, a, sa, b, lrs_cmp_run__find(b, sa), test))
 			goto fail;
 	}
 	for (size_t i = 0; i < b->nr_series; i++) {
-		const struct series *sb = &b->series[i];
+		const struct lrs_cmp_series *sb = &b->series[i];
 
-		if (has_row(sb, a, b, nodes, nr_nodes) && !find_series(a, sb) &&
+		if (has_row(sb, a, b, nodes, nr_nodes) && !lrs_cmp_run__find(a, sb) &&
 		    fill_row(cmp, a, NULL, b, sb, test))
 			goto fail;
 	}
