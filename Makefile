@@ -118,8 +118,10 @@ test_percpu_merge_LAYERS := live model
 test_memcg_table_fs_LAYERS := live model
 test_recording_LAYERS    := text ui replay model
 test_sources_LAYERS      := text ui replay live model
+test_snapshot_diff_LAYERS := model
 test_spin_choice_LAYERS  := live model
 test_tui_LAYERS          := tui ui model
+test_tui_time_LAYERS     := tui ui model
 test_walk_LAYERS         := tui text ui walk model
 bench_frames_LAYERS      := tui ui model
 bench_gui_LAYERS         := gui ui model
@@ -180,7 +182,7 @@ $(BUILD)/lruscope: $(call obj_of,$(CLI_SRCS)) $(call layers_ar,$(LAYERS))
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(call obj_of,$(CLI_SRCS)) $(call layers_ld,$(LAYERS))
 
-# the tests' support code (synthetic snapshots, reading PNGs back): never shipped
+# the tests' support code (synthetic snapshots, reading PNGs back, noise): never shipped
 TEST_SUPPORT_LIB := $(BUILD)/lib/liblrs-testsupport.a
 $(TEST_SUPPORT_LIB): $(call obj_of,$(TEST_SUPPORT_SRCS))
 	$(call msg,AR,$@)
