@@ -64,7 +64,12 @@ const volatile bool shared_locks = false;
 __u32 armed = 0;
 
 /* Every event we could not account is counted here, never dropped silently. */
-__u64 drop_task = 0;	   /* end without begin, or nesting deeper than we keep */
+/* a wait not counted for want of its begin or its end; the sum of the four after it */
+__u64 drop_task = 0;
+__u64 drop_nested = 0;	   /* our hook ran inside another of ours on this CPU: it did nothing */
+__u64 drop_unmatched = 0;  /* an end whose begin was not kept (begun before armed, or nested) */
+__u64 drop_no_room = 0;	   /* a begin with no room to keep it: nesting deeper than kept */
+__u64 drop_lost = 0;	   /* a begin whose end never came: the kernel skipped our end hook */
 __u64 drop_stack = 0;	   /* bpf_get_stackid failed */
 __u64 drop_stats_full = 0; /* a map was full */
 /*
@@ -74,6 +79,16 @@ __u64 drop_stats_full = 0; /* a map was full */
  */
 __u64 drop_insert_failed = 0;
 __u64 drop_negative_time = 0; /* end before begin */
+
+/*
+ * n waits not counted in drop_task, and in why (one of the four above): the
+ * causes add up to drop_task (collector.t checks it on a real run).
+ */
+static __always_inline void drop_wait(__u64 *why, __u64 n)
+{
+	__sync_fetch_and_add(&drop_task, n);
+	__sync_fetch_and_add(why, n);
+}
 
 /*
  * Map sizes are set from user space (bpf_map__set_max_entries). A lock's
@@ -361,7 +376,7 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 	if (flags & LCB_F_SPIN) {
 		d = cs->depth;
 		if (d >= CPU_DEPTH) {
-			__sync_fetch_and_add(&drop_task, 1);
+			drop_wait(&drop_no_room, 1);
 			return 0;
 		}
 		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, flags, cs, false);
@@ -372,7 +387,7 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0,
 				  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts) {
-		__sync_fetch_and_add(&drop_task, 1);
+		drop_wait(&drop_no_room, 1);
 		return 0;
 	}
 	/*
@@ -389,13 +404,13 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 			ts->slot[ts->depth & (TASK_DEPTH - 1)].flags = flags;
 			ts->depth++;
 		} else {
-			__sync_fetch_and_add(&drop_task, 1);
+			drop_wait(&drop_no_room, 1);
 		}
 		cs->depth = d - 1;
 		return 0;
 	}
 	if (ts->depth >= TASK_DEPTH) {
-		__sync_fetch_and_add(&drop_task, 1);
+		drop_wait(&drop_no_room, 1);
 		return 0;
 	}
 	fill(&ts->slot[ts->depth & (TASK_DEPTH - 1)], ctx, lock, flags, cs, false);
@@ -418,7 +433,7 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 static __always_inline bool enter_prog(struct pending_stack *cs)
 {
 	if (cs->busy) {
-		__sync_fetch_and_add(&drop_task, 1);
+		drop_wait(&drop_nested, 1);
 		return false;
 	}
 	cs->busy = 1;
@@ -544,7 +559,7 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 		}
 	}
 	/* an end whose begin we never saw (we attached mid-wait, or lost it) */
-	__sync_fetch_and_add(&drop_task, 1);
+	drop_wait(&drop_unmatched, 1);
 	return 0;
 }
 

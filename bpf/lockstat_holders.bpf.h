@@ -320,7 +320,7 @@ static __always_inline void drop_stale_waits(void)
 	if (!cs || !cs->depth)
 		return;
 	d = cs->depth;
-	__sync_fetch_and_add(&drop_task, d);
+	drop_wait(&drop_lost, d);
 	for (__u32 i = 0; i < CPU_DEPTH; i++) {
 		if (i >= d)
 			break;

@@ -25,7 +25,7 @@ static __always_inline int slowpath_enter(void *ctx, void *lock, const bool comp
 		return 0;
 	d = cs->depth;
 	if (d >= CPU_DEPTH) {
-		__sync_fetch_and_add(&drop_task, 1);
+		drop_wait(&drop_no_room, 1);
 	} else {
 		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs,
 		     compat);
@@ -65,12 +65,12 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	}
 	if (found >= CPU_DEPTH) {
 		/* its entry was not recorded: nested in one of ours, or begun before we attached */
-		__sync_fetch_and_add(&drop_task, 1);
+		drop_wait(&drop_unmatched, 1);
 		leave_prog(cs);
 		return 0;
 	}
 	if (d - 1 > found)
-		__sync_fetch_and_add(&drop_task, d - 1 - found);
+		drop_wait(&drop_lost, d - 1 - found);
 	/* counted where it was kept, as in end_wait: popped first, busy keeps it */
 	p = &cs->slot[found & (CPU_DEPTH - 1)];
 	cs->depth = found;

@@ -124,6 +124,11 @@ const struct lrs_lruvec *lrs_snapshot__find_lruvec(const struct lrs_snapshot *sn
 	return NULL;
 }
 
+bool lrs_drops__task_causes(const struct lrs_drops *d)
+{
+	return d->task_nested || d->task_unmatched || d->task_no_room || d->task_lost;
+}
+
 const struct lrs_stack_use *lrs_stack_uses__find(const struct lrs_stack_use *uses, size_t n,
 						 int32_t id)
 {

@@ -98,11 +98,15 @@ struct lrs_stack {
 
 /* Events the collector could not account, shown in every view. */
 struct lrs_drops {
-	uint64_t task;		/* no begin found for an end, or nesting too deep */
-	uint64_t stack;		/* a sampled stack could not be taken */
-	uint64_t stats_full;	/* a lock, waiter or stack map was full */
-	uint64_t insert_failed; /* the kernel refused a new entry though the map had room */
-	uint64_t negative_time; /* end before begin */
+	uint64_t task;		 /* a wait not counted for want of its begin or end; the sum of: */
+	uint64_t task_nested;	 /* a hook of ours ran inside another of ours on its CPU */
+	uint64_t task_unmatched; /* an end whose begin was not kept */
+	uint64_t task_no_room;	 /* a begin with no room to keep it */
+	uint64_t task_lost;	 /* a begin whose end never came */
+	uint64_t stack;		 /* a sampled stack could not be taken */
+	uint64_t stats_full;	 /* a lock, waiter or stack map was full */
+	uint64_t insert_failed;	 /* the kernel refused a new entry though the map had room */
+	uint64_t negative_time;	 /* end before begin */
 };
 
 /*
@@ -187,6 +191,8 @@ const struct lrs_stack *lrs_snapshot__find_stack(const struct lrs_snapshot *snap
 /* The lruvec of memcg id on node, or NULL. */
 const struct lrs_lruvec *lrs_snapshot__find_lruvec(const struct lrs_snapshot *snap,
 						   uint64_t memcg_id, int node);
+/* Whether d says why its task drops were (a recording made before it did not). */
+bool lrs_drops__task_causes(const struct lrs_drops *d);
 /* The use of stack id among uses[0..n), or NULL (a delta line counts from it). */
 const struct lrs_stack_use *lrs_stack_uses__find(const struct lrs_stack_use *uses, size_t n,
 						 int32_t id);

@@ -298,6 +298,10 @@ int lrs_snapshot__diff(const struct lrs_snapshot *first, const struct lrs_snapsh
 		uses_minus(ol->stacks, &ol->nr_stacks, f->stacks, f->nr_stacks);
 	}
 	d->drops.task = minus(last->drops.task, first->drops.task);
+	d->drops.task_nested = minus(last->drops.task_nested, first->drops.task_nested);
+	d->drops.task_unmatched = minus(last->drops.task_unmatched, first->drops.task_unmatched);
+	d->drops.task_no_room = minus(last->drops.task_no_room, first->drops.task_no_room);
+	d->drops.task_lost = minus(last->drops.task_lost, first->drops.task_lost);
 	d->drops.stack = minus(last->drops.stack, first->drops.stack);
 	d->drops.stats_full = minus(last->drops.stats_full, first->drops.stats_full);
 	d->drops.insert_failed = minus(last->drops.insert_failed, first->drops.insert_failed);

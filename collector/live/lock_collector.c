@@ -384,6 +384,10 @@ int lrs_lockstat__read(struct lrs_lockstat *ls, struct lrs_lockstat_read *rd)
 	rd->nr_stacks = n;
 
 	rd->drops.task = ls->skel->bss->drop_task;
+	rd->drops.task_nested = ls->skel->bss->drop_nested;
+	rd->drops.task_unmatched = ls->skel->bss->drop_unmatched;
+	rd->drops.task_no_room = ls->skel->bss->drop_no_room;
+	rd->drops.task_lost = ls->skel->bss->drop_lost;
 	rd->drops.stack = ls->skel->bss->drop_stack;
 	rd->drops.stats_full = ls->skel->bss->drop_stats_full;
 	rd->drops.insert_failed = ls->skel->bss->drop_insert_failed;

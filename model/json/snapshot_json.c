@@ -189,21 +189,40 @@ void lrs_snapshot_json__write_stacks(struct lrs_json *j, const struct lrs_snapsh
 	lrs_json__obj_end(j);
 }
 
+/* The drops object: its counters in order, the task drops' causes where a collector gave them. */
+static void write_drops(struct lrs_json *j, const struct lrs_drops *d)
+{
+	const struct {
+		const char *key;
+		uint64_t v;
+		bool cause; /* left out when no cause is known (recordings made before) */
+	} keys[] = {
+		{ "task", d->task, false },
+		{ "task_nested", d->task_nested, true },
+		{ "task_unmatched", d->task_unmatched, true },
+		{ "task_no_room", d->task_no_room, true },
+		{ "task_lost", d->task_lost, true },
+		{ "stack", d->stack, false },
+		{ "stats_full", d->stats_full, false },
+		{ "insert_failed", d->insert_failed, false },
+		{ "negative_time", d->negative_time, false },
+	};
+	bool causes = lrs_drops__task_causes(d);
+
+	lrs_json__obj_begin(j);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (keys[i].cause && !causes)
+			continue;
+		lrs_json__key(j, keys[i].key);
+		lrs_json__u64(j, keys[i].v);
+	}
+	lrs_json__obj_end(j);
+}
+
 void lrs_snapshot_json__write_tail(struct lrs_json *j, const struct lrs_snapshot *snap)
 {
 	lrs_json__key(j, "drops");
-	lrs_json__obj_begin(j);
-	lrs_json__key(j, "task");
-	lrs_json__u64(j, snap->drops.task);
-	lrs_json__key(j, "stack");
-	lrs_json__u64(j, snap->drops.stack);
-	lrs_json__key(j, "stats_full");
-	lrs_json__u64(j, snap->drops.stats_full);
-	lrs_json__key(j, "insert_failed");
-	lrs_json__u64(j, snap->drops.insert_failed);
-	lrs_json__key(j, "negative_time");
-	lrs_json__u64(j, snap->drops.negative_time);
-	lrs_json__obj_end(j);
+	write_drops(j, &snap->drops);
 	if (snap->unavailable) {
 		lrs_json__key(j, "unavailable");
 		lrs_json__str(j, snap->unavailable);

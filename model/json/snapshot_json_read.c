@@ -564,6 +564,10 @@ static int decode_root(struct lrs_jerr *e, const struct lrs_jval *root,
 	drops = lrs_jval__get(root, "drops");
 	err = -EINVAL;
 	if (drops && (lrs_jval__opt_u64(e, drops, "task", &s->drops.task) ||
+		      lrs_jval__opt_u64(e, drops, "task_nested", &s->drops.task_nested) ||
+		      lrs_jval__opt_u64(e, drops, "task_unmatched", &s->drops.task_unmatched) ||
+		      lrs_jval__opt_u64(e, drops, "task_no_room", &s->drops.task_no_room) ||
+		      lrs_jval__opt_u64(e, drops, "task_lost", &s->drops.task_lost) ||
 		      lrs_jval__opt_u64(e, drops, "stack", &s->drops.stack) ||
 		      lrs_jval__opt_u64(e, drops, "stats_full", &s->drops.stats_full) ||
 		      lrs_jval__opt_u64(e, drops, "insert_failed", &s->drops.insert_failed) ||

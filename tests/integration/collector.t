@@ -21,7 +21,7 @@ fi
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace, and the
 # classification cache's sleeping-lock misses 17;
 # 6. SIGINT and clean-up 4
-tap_plan 59
+tap_plan 61
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -201,7 +201,14 @@ check('collector: other locks are named (zone, caller or symbol)', named, str([o
 stacks = [s for lv in snap['lruvecs'] for s in lv['stacks']]
 check('collector: sampled waiter stacks are symbolized', stacks and all(str(s['id']) in snap['stacks'] for s in stacks)
       and any('+0x' in f for s in stacks for f in snap['stacks'][str(s['id'])]), str(stacks[:3]))
-check('collector: drop counters present', set(snap['drops']) == {'task', 'stack', 'stats_full', 'insert_failed', 'negative_time'})
+causes = ('task_nested', 'task_unmatched', 'task_no_room', 'task_lost')
+base = {'task', 'stack', 'stats_full', 'insert_failed', 'negative_time'}
+check('collector: drop counters present (the task drops\' causes too where one is not 0)',
+      base <= set(snap['drops']) <= base | set(causes), str(snap['drops']))
+# every site that drops a wait for want of its begin or end says why (lockstat.bpf.c: drop_wait)
+d = snap['drops']
+check('collector: the task drops are the sum of their causes (nested, unmatched, no room, lost)',
+      d.get('task', -1) == sum(d.get(c, 0) for c in causes), str(d))
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
@@ -431,19 +438,44 @@ else
 fi
 
 # --- 6. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
-"$LRS_BIN" report -d 30 -f json >"$tmp/int.json" 2>/dev/null &
+# attached while four writers queue on one file's rwsem: a wait begun before the report
+# armed its programs ends after, an end whose begin it did not keep (drops.task_unmatched)
+writers=()
+for _ in 1 2 3 4; do
+	(while [ ! -e "$tmp/stop-writers" ]; do
+		dd if=/dev/zero of="$tmp/queued" bs=64k count=64 conv=notrunc status=none
+	 done) &
+	writers+=($!)
+	lrs_track_pid "$!"
+done
+"$LRS_BIN" report -d 600 -f json >"$tmp/int.json" 2>"$tmp/int.err" &
 rpid=$!
 lrs_track_pid "$rpid"
 # our own programs, by id: other lruscope instances may be running. Loading
 # takes from 0.3 s to a few seconds on a busy machine: wait for them.
 ids=$(lrs_wait_bpf_loaded "$rpid")
-sleep 0.5
+lrs_attached "$rpid" "$(lrs_secs 60)" 0
+sleep "$(lrs_secs 1)"
 tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"
 lrs_wait_for "$rpid" 30; rc=$?
 lrs_untrack_pid "$rpid"
-tap_check "sigint: report exits 0 and prints its snapshot" \
+touch "$tmp/stop-writers"
+for w in "${writers[@]}"; do lrs_wait_for "$w" 30; lrs_untrack_pid "$w"; done
+tap_check "sigint: report exits 0 and prints its snapshot ($(head -c 200 "$tmp/int.err"))" \
 	bash -c '[ "$1" -eq 0 ] && "$2" -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' _ "$rc" "$PY" "$tmp/int.json"
+$PY - "$tmp/int.json" <<'EOF'
+import json, sys
+from lrs_tap import check
+try:
+    d = json.load(open(sys.argv[1]))['drops']
+except (OSError, ValueError, KeyError) as e:
+    d = {'unreadable': str(e)}
+causes = ('task_nested', 'task_unmatched', 'task_no_room', 'task_lost')
+check('sigint: the writers\' waits begun before the report armed are drops.task_unmatched, '
+      'and the task drops are the sum of their causes',
+      d.get('task_unmatched', 0) >= 1 and d.get('task') == sum(d.get(c, 0) for c in causes), str(d))
+EOF
 left=$(lrs_progs_left $ids)
 tap_check "cleanup: none of the report's BPF programs is left ($left)" [ -n "$ids" -a "$left" -eq 0 ]
 left=$(find /sys/fs/cgroup -maxdepth 3 \( -name "$col*" -o -name "$rm*" \) 2>/dev/null | wc -l)

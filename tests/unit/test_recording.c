@@ -187,6 +187,12 @@ static void round_trip(const char *name)
 		/* delta lines carry the spin source too */
 		in[t]->spin_source.name = t < 5 ? LRS_SPIN_TRACEPOINT : LRS_SPIN_NONE;
 		snprintf(in[t]->spin_source.why, sizeof(in[t]->spin_source.why), "line %zu", t);
+		/* the task drops' causes, from line 3 on (none before: older recordings) */
+		if (t >= 3) {
+			in[t]->drops.task_nested = t, in[t]->drops.task_unmatched = 2 * t;
+			in[t]->drops.task_no_room = 3, in[t]->drops.task_lost = t % 2;
+			in[t]->drops.task = 3 * t + 3 + t % 2;
+		}
 	}
 	/* a waiter leaves, a stack goes: the lists change shape between lines */
 	in[2]->lruvecs[2].nr_waiters = 1;

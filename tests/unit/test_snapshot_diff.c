@@ -18,6 +18,11 @@ static void test_diff(void **state)
 
 	b->spin_source.name = LRS_SPIN_NONE; /* the last snapshot's source: a report -i says it */
 	snprintf(b->spin_source.why, sizeof(b->spin_source.why), "blind");
+	/* the task drops' causes count over the interval as the other counters */
+	a->drops.task_nested = 5, b->drops.task_nested = 12;
+	a->drops.task_unmatched = 10, b->drops.task_unmatched = 30;
+	b->drops.task_no_room = 1;
+	a->drops.task_lost = 4, b->drops.task_lost = 6;
 	assert_int_equal(lrs_snapshot__diff(a, b, &d), 0);
 	assert_int_equal(d->spin_source.name, LRS_SPIN_NONE);
 	assert_string_equal(d->spin_source.why, "blind");
@@ -36,6 +41,8 @@ static void test_diff(void **state)
 	assert_true(d->other_locks[0].counters.contended ==
 		    b->other_locks[0].counters.contended - a->other_locks[0].counters.contended);
 	assert_true(d->drops.stack == b->drops.stack - a->drops.stack);
+	assert_true(d->drops.task_nested == 7 && d->drops.task_unmatched == 20 &&
+		    d->drops.task_no_room == 1 && d->drops.task_lost == 2);
 	lrs_snapshot__free(d);
 	/* a counter that went backwards (restart) counts from zero */
 	assert_int_equal(lrs_snapshot__diff(b, a, &d), 0);

@@ -242,6 +242,12 @@ static void test_snapshot_json_schema_fields(void **state)
 	assert_non_null(strstr(
 		out,
 		"\"drops\":{\"task\":0,\"stack\":0,\"stats_full\":0,\"insert_failed\":0,\"negative_time\":0}"));
+	free(out);
+	/* the task drops' causes, where the collector gave them, after their sum */
+	s->drops = (struct lrs_drops){ .task = 3, .task_unmatched = 2, .task_lost = 1 };
+	out = capture(write_snapshot, s);
+	assert_non_null(strstr(out, "\"drops\":{\"task\":3,\"task_nested\":0,\"task_unmatched\":2,"
+				    "\"task_no_room\":0,\"task_lost\":1,\"stack\":0,"));
 	/* one snapshot, one line: the recording format */
 	assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
 	free(out);
@@ -272,6 +278,19 @@ static void test_report_text_and_csv(void **state)
 			  "/lrs,\"odd\"@N0\n"))
 		fail_msg("report text:\n%s", text);
 	assert_non_null(strstr(text, "zone N0/Normal  [0xffff88863ffd6b08]"));
+	assert_non_null(strstr(text, "\ndrops: task 0, stack 0, stats_full 0, insert_failed 0, "
+				     "negative_time 0\n"));
+	/* a collector that says why its task drops were: the causes beside their sum */
+	ra.snap->drops = (struct lrs_drops){ .task = 10,
+					     .task_nested = 1,
+					     .task_unmatched = 6,
+					     .task_no_room = 2,
+					     .task_lost = 1,
+					     .stack = 4 };
+	free(text);
+	text = capture(write_report, &ra);
+	assert_non_null(strstr(text, "\ndrops: task 10 (nested 1, unmatched 6, no room 2, lost 1), "
+				     "stack 4, stats_full 0, insert_failed 0, negative_time 0\n"));
 	ra.format = LRS_REPORT_CSV;
 	csv = capture(write_report, &ra);
 	assert_non_null(strstr(

@@ -134,11 +134,18 @@ static int write_text(const struct lrs_snapshot *snap, const struct lrs_report_o
 		" contended, %s wait\n",
 		lv_cont, lrs_fmt__ns(a, sizeof(a), (double)lv_wait), ot_cont,
 		lrs_fmt__ns(b, sizeof(b), (double)ot_wait));
+	fprintf(f, "drops: task %" PRIu64, snap->drops.task);
+	if (lrs_drops__task_causes(&snap->drops))
+		fprintf(f,
+			" (nested %" PRIu64 ", unmatched %" PRIu64 ", no room %" PRIu64
+			", lost %" PRIu64 ")",
+			snap->drops.task_nested, snap->drops.task_unmatched,
+			snap->drops.task_no_room, snap->drops.task_lost);
 	fprintf(f,
-		"drops: task %" PRIu64 ", stack %" PRIu64 ", stats_full %" PRIu64
-		", insert_failed %" PRIu64 ", negative_time %" PRIu64 "\n",
-		snap->drops.task, snap->drops.stack, snap->drops.stats_full,
-		snap->drops.insert_failed, snap->drops.negative_time);
+		", stack %" PRIu64 ", stats_full %" PRIu64 ", insert_failed %" PRIu64
+		", negative_time %" PRIu64 "\n",
+		snap->drops.stack, snap->drops.stats_full, snap->drops.insert_failed,
+		snap->drops.negative_time);
 	if (lrs_spin_name__str(snap->spin_source.name))
 		fprintf(f, "spinlock waits from: %s%s%s (%s)\n",
 			snap->spin_source.name == LRS_SPIN_NONE ? warn : bold,

@@ -315,6 +315,8 @@ struct lrs_snapshot *lrs_synth__snapshot(size_t nr_memcgs, size_t nr_nodes, uint
 	if (add_stacks(s) || add_others(s, t_s))
 		goto fail;
 	s->drops.task = (uint64_t)t_s / 100;
+	s->drops.task_unmatched = s->drops.task - s->drops.task / 4;
+	s->drops.task_lost = s->drops.task / 4;
 	s->drops.stack = (uint64_t)t_s / 10;
 	return s;
 fail:
