@@ -52,6 +52,12 @@ const volatile __u32 lock_room = 1;
 const volatile __u32 nr_cpus = 1;
 /* lock_stats_shared takes the locks lock_stats has no room for; false: drops */
 const volatile bool shared_locks = false;
+/*
+ * A test's switch (LRS_LOSE_ENDS): every Nth spinning wait's end leaves its
+ * entry on this CPU's stack, as the kernel does when it skips our end hook
+ * (a program does not nest in itself); 0, always, in use.
+ */
+const volatile __u32 lose_end_every = 0;
 
 /*
  * Set by user space once every program is attached. The programs attach one
@@ -243,7 +249,7 @@ struct pending_stack {
 	__u64 waiter_cset;
 	__u64 waiter_cgid;
 	__u32 waiter_gen; /* classify_gen when it was read */
-	__u32 waiter_pad;
+	__u32 lose_ctr;	  /* lose_end_every's count */
 	struct waiter_entry waiter_cache[WAITER_CACHE_SLOTS];
 };
 
@@ -367,6 +373,48 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	p->start_ns = bpf_ktime_get_ns();
 }
 
+/*
+ * A CPU's stack when it is full: the spinning waits on it over a second old,
+ * at its bottom, lost their end (the kernel skipped our end hook, nested in
+ * itself) and would keep the CPU's room for good; they are dropped, counted
+ * as lost, and the newer ones move down. None is a live wait: the kernel's
+ * soft-lockup watchdog fires long before. With holders, sched_switch drops
+ * such waits sooner, and uncounts them as waiting (drop_stale_waits). The
+ * caller reads the depth again.
+ */
+#define STALE_SPIN_NS 1000000000ULL
+static __always_inline void drop_stale_spins(struct pending_stack *cs, __u32 d)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 old = 0;
+
+	if (track_holders)
+		return;
+	for (__u32 i = 0; i < CPU_DEPTH; i++) {
+		if (i >= d || now - cs->slot[i].start_ns < STALE_SPIN_NS)
+			break;
+		old = i + 1;
+	}
+	if (!old)
+		return;
+	drop_wait(&drop_lost, old);
+	for (__u32 i = 0; i < CPU_DEPTH; i++) {
+		if (i + old >= d)
+			break;
+		cs->slot[i] = cs->slot[(i + old) & (CPU_DEPTH - 1)];
+	}
+	cs->depth = d - old;
+}
+
+/*
+ * This CPU's depth, read from the map: a value the compiler carried over from
+ * a store would reach the verifier without the bound its check gives it.
+ */
+static __always_inline __u32 cpu_depth(struct pending_stack *cs)
+{
+	return *(volatile __u32 *)&cs->depth;
+}
+
 static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void *lock,
 				      unsigned int flags)
 {
@@ -375,6 +423,10 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 
 	if (flags & LCB_F_SPIN) {
 		d = cs->depth;
+		if (d >= CPU_DEPTH) {
+			drop_stale_spins(cs, d);
+			d = cpu_depth(cs);
+		}
 		if (d >= CPU_DEPTH) {
 			drop_wait(&drop_no_room, 1);
 			return 0;
@@ -544,6 +596,10 @@ static __always_inline int end_wait(struct pending_stack *cs, void *lock, __u64 
 	d = cs->depth;
 	if (d > 0 && d <= CPU_DEPTH &&
 	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
+		if (lose_end_every && ++cs->lose_ctr >= lose_end_every) {
+			cs->lose_ctr = 0;
+			return 0; /* the test's switch: as if the kernel had skipped this hook */
+		}
 		cs->depth = d - 1;
 		end_spin(&cs->slot[(d - 1) & (CPU_DEPTH - 1)], now, cs);
 		return 0;

@@ -25,6 +25,10 @@ static __always_inline int slowpath_enter(void *ctx, void *lock, const bool comp
 		return 0;
 	d = cs->depth;
 	if (d >= CPU_DEPTH) {
+		drop_stale_spins(cs, d);
+		d = cpu_depth(cs);
+	}
+	if (d >= CPU_DEPTH) {
 		drop_wait(&drop_no_room, 1);
 	} else {
 		fill(&cs->slot[d & (CPU_DEPTH - 1)], ctx, lock, LCB_F_SPIN | PENDING_F_SLOWPATH, cs,

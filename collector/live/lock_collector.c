@@ -99,6 +99,9 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	/* a test's switch: every hit of the classification and waiter memcg caches checked */
 	check = getenv("LRS_CHECK_CLASSIFY");
 	ls->skel->rodata->classify_check = check && strcmp(check, "1") == 0;
+	/* a test's switch: every Nth spinning wait's end lost, as the kernel may skip our hook */
+	check = getenv("LRS_LOSE_ENDS");
+	ls->skel->rodata->lose_end_every = check && *check ? (__u32)strtoul(check, NULL, 10) : 0;
 	ls->skel->rodata->nr_nodes = opts->nr_nodes;
 	bpf_map__set_max_entries(ls->skel->maps.stack_stats, opts->max_stacks);
 	bpf_map__set_max_entries(ls->skel->maps.stacks, opts->max_stacks);

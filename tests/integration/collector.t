@@ -21,7 +21,7 @@ fi
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace, and the
 # classification cache's sleeping-lock misses 17;
 # 6. SIGINT and clean-up 4
-tap_plan 61
+tap_plan 62
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -71,7 +71,15 @@ start_load() {
 LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=2 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
+# beside it, over the same load, a report whose every 4th spinning wait's end is lost
+# (LRS_LOSE_ENDS=4: as when the kernel skips our end hook, nested in itself), with the
+# tracepoint source, whose end hook finds a wait only at the top of its CPU's stack: the
+# lost waits, stale at the bottom, must not fill the CPU's room for good
+LRS_LOSE_ENDS=4 "$LRS_BIN" report --spin-source tracepoint -d 6 -f json >"$tmp/lose.json" 2>"$tmp/lose.err" &
+lose_pid=$!
+lrs_track_pid "$lose_pid"
 ids=$(lrs_wait_bpf_loaded "$report_pid")
+lrs_wait_bpf_loaded "$lose_pid" >/dev/null
 tap_check "collector: the report loaded its BPF programs before the loads began ($ids)" [ -n "$ids" ]
 if ! start_load nested --layout shared --readers 4 --duration 120 --size 512m --limit 48m --cpu-shares 8192 \
 	--prefix "${col}a" --nest; then
@@ -86,6 +94,24 @@ wait "$report_pid"
 rc=$?
 lrs_untrack_pid "$report_pid"
 tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
+lrs_wait_for "$lose_pid" 60; lose_rc=$?
+lrs_untrack_pid "$lose_pid"
+$PY - "$tmp/lose.json" "$lose_rc" "$tmp/lose.err" <<'EOF'
+import json, sys
+from lrs_tap import check
+try:
+    snap = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    snap = {'lruvecs': [], 'drops': {'unreadable': str(e)}}
+d = snap.get('drops', {})
+causes = ('task_nested', 'task_unmatched', 'task_no_room', 'task_lost')
+waits = sum(lv.get('contended', 0) for lv in snap['lruvecs'])
+check('stale waits: with every 4th spinning wait\'s end lost, those over a second old are '
+      'dropped when their CPU\'s stack is full (drops.task_lost), the drops add up, lruvec waits counted',
+      sys.argv[2] == '0' and d.get('task_lost', 0) >= 1 and waits > 0
+      and d.get('task') == sum(d.get(c, 0) for c in causes),
+      f'rc {sys.argv[2]}: {open(sys.argv[3]).read().strip()[-200:]}; {waits} lruvec waits; drops {d}')
+EOF
 kill -TERM "$nested_pid" "$LOAD_PID" 2>/dev/null
 wait "$nested_pid" "$LOAD_PID"
 # the cache's classification of a lock is the slow path's, hit by hit
