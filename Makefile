@@ -103,6 +103,7 @@ test_colour_LAYERS       := ui
 test_causes_LAYERS       := model
 test_compare_LAYERS      := model
 test_compare_stats_LAYERS := model
+test_clock_LAYERS        := model
 test_cpu_list_LAYERS     := live model
 test_demo_summary_LAYERS := demo live model
 test_export_LAYERS       := export text model

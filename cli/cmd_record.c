@@ -161,6 +161,7 @@ static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, c
 		       double duration)
 {
 	double start = lrs_now_s(), next = start + src->interval_s;
+	uint64_t skipped = 0; /* not reported: the snapshots' timestamps show the gap */
 	int ret;
 
 	while (!lrs_stop) {
@@ -187,10 +188,8 @@ static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, c
 		}
 		if (duration > 0 && lrs_now_s() - start >= duration - 1e-3)
 			break;
-		next += src->interval_s;
-		if (next < lrs_now_s())
-			next = lrs_now_s() +
-			       src->interval_s; /* fell behind: no burst to catch up */
+		/* fell behind: the next tick on the grid, no burst to catch up */
+		next = lrs_clock__next_tick(next, src->interval_s, lrs_now_s(), &skipped);
 	}
 	return 0;
 }

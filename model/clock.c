@@ -15,3 +15,15 @@ double lrs_now_s(void)
 {
 	return (double)lrs_now_ns() / 1e9;
 }
+
+double lrs_clock__next_tick(double done, double interval, double now, uint64_t *skipped)
+{
+	double after = done + interval;
+	uint64_t k;
+
+	if (now <= after || interval <= 0)
+		return after;
+	k = (uint64_t)((now - after) / interval) + 1;
+	*skipped += k;
+	return after + (double)k * interval;
+}

@@ -154,17 +154,12 @@ int lrs_export__run(struct lrs_source *src, const struct lrs_export_opts *opts,
 		}
 		if (opts->duration_s > 0 && lrs_now_s() - start >= opts->duration_s - 1e-3)
 			break;
-		next += src->interval_s;
+		/* fell behind: the intervals passed over are counted, not caught up in a burst */
+		next = lrs_clock__next_tick(next, src->interval_s, lrs_now_s(),
+					    &lp.self.missed_intervals);
 		/* a duration shorter than the interval ends at the duration, as record does */
 		if (opts->duration_s > 0 && next > start + opts->duration_s)
 			next = start + opts->duration_s;
-		if (lrs_now_s() > next) {
-			/* woke too late for whole intervals: count them, do not burst to catch up */
-			double late = lrs_now_s() - next;
-
-			lp.self.missed_intervals += (uint64_t)(late / src->interval_s) + 1;
-			next = lrs_now_s() + src->interval_s;
-		}
 	}
 	lrs_series__free(lp.series);
 	return ret;
