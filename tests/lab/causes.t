@@ -14,9 +14,11 @@ one task loads a range and drops it, alone, and in between a thread on each vCPU
 again at once. Asserted per path (EXPECT): the memcg's lruvec wait was sampled and the
 expected cause has the largest share and at least MIN_SHARE of it, or a stated share where
 the same loop also adds folios back to the lists through the per-CPU batches (an lru-add
-drain about as large): MADV_PAGEOUT (the pages faulted back in) and migration (the folios
-moved). MADV_PAGEOUT's isolation is most of its sampled wait (about four fifths, the
-rest the faults' lru-add drain); reclaim, activation and mlock show no isolation at all. Compaction is measured and printed, not asserted: its contention comes
+drain about as large): limit reclaim (each read adds the folio it reads: reclaim and the
+lru-add drain take about half each, either one the larger), MADV_PAGEOUT (the pages faulted
+back in) and migration (the folios moved). MADV_PAGEOUT's isolation is most of its sampled
+wait (about four fifths, the rest the faults' lru-add drain); reclaim, activation and mlock
+show no isolation at all. Compaction is measured and printed, not asserted: its contention comes
 only when three compactors reach one lruvec at once, which some boots never see. Removing memcgs with pages is a skip that prints what was
 measured where the kernel has no LRU reparenting (6.1 leaves a removed memcg's folios on its
 own lruvecs), and asserted where it has.
@@ -60,7 +62,7 @@ SAME = os.environ.get("LRS_CAUSES_SAME", "1")
 MIN_SHARE = 0.4
 # memcg (lrs-test-c-NAME), the cause its path must land in (model/causes.c's keys), and the
 # share of the memcg's sampled wait it must have: None is the largest share and >= MIN_SHARE
-EXPECT = [("reclaim", "reclaim", None), ("activation", "activation", None),
+EXPECT = [("reclaim", "reclaim", 0.35), ("activation", "activation", None),
           ("pageout", "isolation", 0.35), ("mlock", "mlock", None),
           ("migrate", "isolation", 0.3)]
 MEASURED = ["compact"]	# printed, not asserted (see above)
