@@ -55,7 +55,7 @@ const volatile bool shared_locks = false;
 /*
  * A test's switch (LRS_LOSE_ENDS): every Nth spinning wait's end leaves its
  * entry on this CPU's stack, as the kernel does when it skips our end hook
- * (a program does not nest in itself); 0, always, in use.
+ * (a program does not nest in itself). 0 outside tests.
  */
 const volatile __u32 lose_end_every = 0;
 

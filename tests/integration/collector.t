@@ -106,6 +106,7 @@ except (OSError, ValueError) as e:
 d = snap.get('drops', {})
 causes = ('task_nested', 'task_unmatched', 'task_no_room', 'task_lost')
 waits = sum(lv.get('contended', 0) for lv in snap['lruvecs'])
+print(f'# a report losing every 4th spinning end: {waits} lruvec waits; drops {d}')
 check('stale waits: with every 4th spinning wait\'s end lost, those over a second old are '
       'dropped when their CPU\'s stack is full (drops.task_lost), the drops add up, lruvec waits counted',
       sys.argv[2] == '0' and d.get('task_lost', 0) >= 1 and waits > 0
@@ -233,6 +234,7 @@ check('collector: drop counters present (the task drops\' causes too where one i
       base <= set(snap['drops']) <= base | set(causes), str(snap['drops']))
 # every site that drops a wait for want of its begin or end says why (lockstat.bpf.c: drop_wait)
 d = snap['drops']
+print(f'# the attribution report: drops {d}')
 check('collector: the task drops are the sum of their causes (nested, unmatched, no room, lost)',
       d.get('task', -1) == sum(d.get(c, 0) for c in causes), str(d))
 EOF
@@ -498,6 +500,7 @@ try:
 except (OSError, ValueError, KeyError) as e:
     d = {'unreadable': str(e)}
 causes = ('task_nested', 'task_unmatched', 'task_no_room', 'task_lost')
+print(f'# the report attached while writers queued: drops {d}')
 check('sigint: the writers\' waits begun before the report armed are drops.task_unmatched, '
       'and the task drops are the sum of their causes',
       d.get('task_unmatched', 0) >= 1 and d.get('task') == sum(d.get(c, 0) for c in causes), str(d))
