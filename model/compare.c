@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/compare_run.h"
+#include "model/compare.h"
 
 /* The samples of s over all n intervals of its run (zeros after it went). */
 static double *samples_of(const struct lrs_cmp_series *s, const double *rates, size_t n)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "model/causes.h"
+#include "model/compare_run.h"
 #include "model/snapshot.h"
 
 #define LRS_COMPARE_ALPHA 0.01 /* the significance level, two-sided */
@@ -28,38 +29,6 @@
 #define LRS_COMPARE_MIN_CHANGE 0.1
 #define LRS_COMPARE_MIN_SAMPLES 3  /* fewer intervals on a side: not tested */
 #define LRS_COMPARE_FEW_SAMPLES 20 /* fewer: neighbouring intervals' correlation not judged */
-/*
- * An interval between two lines of a recording over this many times the
- * later snapshot's own interval_ns (the time since the collector's snapshot
- * before, whether recorded or not) is a pause, no sample: the file misses
- * what happened between, as 'demo --record' between two runs of a layout.
- * Neither its wait nor its time count.
- */
-#define LRS_COMPARE_PAUSE_FACTOR 4
-
-enum lrs_cmp_kind {
-	LRS_CMP_TOTAL, /* all lruvec locks, or all other locks */
-	/*
-	 * Only where a side has a node lock (before 5.11, LRS_NODE_LOCK_MEMCG),
-	 * so that a kernel of one lock per node compares with one of a lock per
-	 * memcg: a node's lruvec locks summed (its one lock, or every memcg's
-	 * lruvec on it), named "N0"; and a memcg's own tasks' wait on lruvec
-	 * locks, whichever lock they waited on (its waiter rows summed), named
-	 * by its path, matched across the sides by path.
-	 */
-	LRS_CMP_NODE,
-	LRS_CMP_WAITER,
-	/*
-	 * A memcg's lruvecs summed over its nodes; only for a memcg that
-	 * waited on more than one node in A or B (on one, it would repeat
-	 * that lruvec's row). Where a memcg's pages sit, and so which node's
-	 * lock its reclaim waits on, moves within one load: its lruvecs can
-	 * change while it does not.
-	 */
-	LRS_CMP_MEMCG,
-	LRS_CMP_LRUVEC,
-	LRS_CMP_LOCK,
-};
 
 enum lrs_cmp_side {
 	LRS_CMP_BOTH,
@@ -105,24 +74,6 @@ struct lrs_cmp_row {
 	struct lrs_cmp_cause *causes;
 	size_t nr_causes;
 };
-
-/* One recording's per-interval rates, built snapshot by snapshot. */
-struct lrs_cmp_run;
-
-struct lrs_cmp_run *lrs_cmp_run__new(void);
-void lrs_cmp_run__free(struct lrs_cmp_run *run); /* accepts NULL */
-/*
- * The next snapshot of a recording: the interval since the one before is one
- * sample of every lruvec and lock (0 for those absent then), and of every
- * cause of each lruvec's sampled stacks; an interval past
- * LRS_COMPARE_PAUSE_FACTOR is none. A counter that went backwards counts
- * from zero, as in lrs_snapshot__diff(). Returns 0,
- * -ENOMEM, or -EINVAL when snap is not later than the one before.
- */
-int lrs_cmp_run__push(struct lrs_cmp_run *run, const struct lrs_snapshot *snap);
-size_t lrs_cmp_run__samples(const struct lrs_cmp_run *run);
-double lrs_cmp_run__duration_s(const struct lrs_cmp_run *run);
-size_t lrs_cmp_run__pauses(const struct lrs_cmp_run *run); /* intervals left out */
 
 /* What a significant change is: p < alpha, and a ratio off 1 by min_change or more. */
 struct lrs_cmp_test {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/causes.h"
 #include "model/compare_run.h"
 #include "model/snapshot_diff.h"
 
