@@ -65,7 +65,10 @@ const volatile __u32 lose_end_every = 0;
  * would stay on this CPU's stack, and a later end of the same lock by
  * another task could take it for its own (that task's wait charged to the
  * first one's memcg, timed from the first one's start). Until then no wait
- * begins; an end without its begin is counted in drop_task.
+ * begins and no end is looked at: a wait that ended before is outside the
+ * run, not lost (under TCG the hooks take seconds to attach: counted, every
+ * end in that time would be a drop). An end after it whose begin came
+ * before is counted in drop_task.
  */
 __u32 armed = 0;
 
@@ -415,13 +418,23 @@ static __always_inline __u32 cpu_depth(struct pending_stack *cs)
 	return *(volatile __u32 *)&cs->depth;
 }
 
+/* The newest wait this task keeps is on lock. */
+static __always_inline bool task_waits_on(struct task_pending *ts, void *lock)
+{
+	__u32 d = ts->depth;
+
+	return d > 0 && d <= TASK_DEPTH &&
+	       ts->slot[(d - 1) & (TASK_DEPTH - 1)].lock_addr == (__u64)lock;
+}
+
 static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void *lock,
 				      unsigned int flags)
 {
 	struct task_pending *ts;
 	__u32 d;
 
-	if (flags & LCB_F_SPIN) {
+	/* a spinlock's or rwlock's wait spins where it began: this CPU's */
+	if ((flags & (LCB_F_SPIN | LCB_F_MUTEX)) == LCB_F_SPIN) {
 		d = cs->depth;
 		if (d >= CPU_DEPTH) {
 			drop_stale_spins(cs, d);
@@ -436,31 +449,22 @@ static __always_inline int begin_wait(void *ctx, struct pending_stack *cs, void 
 		return 0;
 	}
 
+	/*
+	 * A sleeping lock's wait is the task's, a mutex's spin too: a spin that
+	 * fails may schedule, and the task move to another CPU. A mutex waiter
+	 * begins again each time it sleeps (LCB_F_MUTEX) and each time it wakes
+	 * first and spins (LCB_F_MUTEX | LCB_F_SPIN), with one end for all: one
+	 * wait, kept from its first begin (no task begins a second wait on a
+	 * lock it waits on).
+	 */
 	ts = bpf_task_storage_get(&task_pending, bpf_get_current_task_btf(), 0,
 				  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts) {
 		drop_wait(&drop_no_room, 1);
 		return 0;
 	}
-	/*
-	 * A mutex first spins (LCB_F_SPIN) and then, without an end, begins
-	 * again to sleep: carry the spin's start over so the wait is whole.
-	 */
-	d = cs->depth;
-	if (d > 0 && d <= CPU_DEPTH &&
-	    cs->slot[(d - 1) & (CPU_DEPTH - 1)].lock_addr == (__u64)lock) {
-		struct pending *spin = &cs->slot[(d - 1) & (CPU_DEPTH - 1)];
-
-		if (ts->depth < TASK_DEPTH) {
-			ts->slot[ts->depth & (TASK_DEPTH - 1)] = *spin;
-			ts->slot[ts->depth & (TASK_DEPTH - 1)].flags = flags;
-			ts->depth++;
-		} else {
-			drop_wait(&drop_no_room, 1);
-		}
-		cs->depth = d - 1;
+	if (task_waits_on(ts, lock))
 		return 0;
-	}
 	if (ts->depth >= TASK_DEPTH) {
 		drop_wait(&drop_no_room, 1);
 		return 0;
@@ -636,7 +640,7 @@ int BPF_PROG(contention_end, void *lock, int ret)
 	struct pending_stack *cs = bpf_map_lookup_elem(&cpu_pending, &zero);
 	__u64 now;
 
-	if (!cs)
+	if (!cs || !armed)
 		return 0;
 	/*
 	 * With the slowpath source most ends are of its own spinning waits, which

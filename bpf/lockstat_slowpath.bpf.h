@@ -52,7 +52,7 @@ static __always_inline int slowpath_exit(void *lock, const bool compat)
 	struct pending *p;
 	__u32 d, found = CPU_DEPTH;
 
-	if (!cs || !enter_prog(cs))
+	if (!armed || !cs || !enter_prog(cs))
 		return 0;
 	d = cs->depth;
 	if (d > CPU_DEPTH)

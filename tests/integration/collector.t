@@ -3,8 +3,9 @@
 # Asserts that `lruscope report --format json` attributes lruvec-lock contention
 # to exactly the test's memcgs (nested ones too), that waiters carry their own
 # memcg, that other locks are reported apart, and that a memcg removed mid-run
-# is reported as removed under its own name, and that the per-CPU counters
-# count the same waits as bpftrace does. It needs traced lruvec-lock waits: where this
+# is reported as removed under its own name, that the per-CPU counters
+# count the same waits as bpftrace does, and that a mutex waiter that sleeps and
+# spins again is one wait, as long as bpftrace times it. It needs traced lruvec-lock waits: where this
 # host traces none, the runner runs it in the lab guest.
 # live: traced
 set -u
@@ -21,7 +22,7 @@ fi
 # 4. map full 2; 5. per-CPU counters, and the shared table, against bpftrace, and the
 # classification cache's sleeping-lock misses 17;
 # 6. SIGINT and clean-up 4
-tap_plan 62
+tap_plan 66
 
 tmp=$(mktemp -d /tmp/lrs-test-collector.XXXXXX)
 # a prefix of this run's own: another run of the suite may be going on
@@ -90,6 +91,8 @@ if ! start_load flat --layout shared --readers 4 --duration 120 --size 512m --li
 	--prefix "${col}b"; then
 	tap_fail "collector: second workload started"; exit 1
 fi
+# the threads that could be in a wait when the report armed, its readers among them
+threads=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
 wait "$report_pid"
 rc=$?
 lrs_untrack_pid "$report_pid"
@@ -139,11 +142,11 @@ read -r ragreed rdisagreed rwaits rbykey rshared < <(sed -n \
 tap_check "collector: each per-CPU waiter row counts what a count by key counts (${ragreed:-?} agreed, ${rdisagreed:-?} disagreed, ${rwaits:-?} waits; ${rbykey:-?} rows by key; ${rshared:-?} rows shared)" \
 	[ "${ragreed:-0}" -eq 2 -a "${rdisagreed:-1}" -eq 0 -a "${rbykey:-0}" -eq 2 -a "${rshared:-0}" -gt 0 ]
 
-$PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" <<'EOF'
-import json, sys
+$PY - "$tmp/report.json" "$tmp/nested.out" "$tmp/flat.out" "$threads" <<'EOF'
+import json, os, sys
 snap = json.load(open(sys.argv[1]))
 memcgs, pids = [], {}
-for out in sys.argv[2:]:
+for out in sys.argv[2:4]:
     lines = open(out).read().splitlines()
     memcgs += [l for l in lines if l.startswith('/')]
     load = json.loads([l for l in lines if l.startswith('{')][-1])
@@ -237,6 +240,11 @@ d = snap['drops']
 print(f'# the attribution report: drops {d}')
 check('collector: the task drops are the sum of their causes (nested, unmatched, no room, lost)',
       d.get('task', -1) == sum(d.get(c, 0) for c in causes), str(d))
+# an end is looked at only once the programs armed: one whose begin was not kept is a wait
+# that was going on then, at most one a thread and the four spinning ones a CPU keeps
+bound = int(sys.argv[4]) + 4 * os.cpu_count()
+check(f'collector: unmatched ends are the waits going on when the report armed (at most {bound})',
+      d.get('task_unmatched', 0) <= bound, f"{d.get('task_unmatched')} unmatched; {sys.argv[4]} threads")
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
@@ -465,45 +473,190 @@ else
 	tap_fail "percpu: bpftrace is missing (make deps installs it)"
 fi
 
-# --- 6. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
-# attached while four writers queue on one file's rwsem: a wait begun before the report
-# armed its programs ends after, an end whose begin it did not keep (drops.task_unmatched)
-writers=()
-for _ in 1 2 3 4; do
-	(while [ ! -e "$tmp/stop-writers" ]; do
-		dd if=/dev/zero of="$tmp/queued" bs=64k count=64 conv=notrunc status=none
-	 done) &
-	writers+=($!)
-	lrs_track_pid "$!"
-done
+# --- 6. a mutex waiter that sleeps and spins again is one wait ----------------
+# Renames across two directories queue on the file system's rename mutex. A mutex
+# waiter begins once to spin (LCB_F_MUTEX | LCB_F_SPIN), again to sleep (LCB_F_MUTEX),
+# and again each time it wakes first and spins, with one end for all; a failed spin
+# may schedule and move the task to another CPU. bpftrace keeps each renamer's first
+# begin until its end; the report must count the same waits, as long.
+if command -v bpftrace >/dev/null; then
+	if ! [ -e /sys/kernel/tracing/events ]; then
+		mount -t tracefs nodev /sys/kernel/tracing && LRS_TRACEFS_MOUNTED=/sys/kernel/tracing
+	fi
+	"$LRS_BIN" report -d 600 -f json >"$tmp/mutex.json" 2>"$tmp/mutex.err" &
+	rpid=$!
+	lrs_track_pid "$rpid"
+	bpftrace -e '
+BEGIN { printf("ready\n"); }
+tracepoint:lock:contention_begin /comm == "lrs-rename" && (args->flags & 32)/ {
+	if (@start[tid]) {
+		if (args->flags & 1) { @respin[(uint64)args->lock_addr] = count(); }
+	} else {
+		@start[tid] = nsecs;
+		@lk[tid] = (uint64)args->lock_addr;
+	}
+}
+tracepoint:lock:contention_end /@start[tid] && @lk[tid] == (uint64)args->lock_addr/ {
+	@n[(uint64)args->lock_addr] = count();
+	@w[(uint64)args->lock_addr] = sum(nsecs - @start[tid]);
+	@mx[(uint64)args->lock_addr] = max(nsecs - @start[tid]);
+	delete(@start[tid]);
+	delete(@lk[tid]);
+}
+END { clear(@start); clear(@lk); }' >"$tmp/mbt.out" 2>"$tmp/mbt.err" &
+	btpid=$!
+	lrs_track_pid "$btpid"
+	ids=$(lrs_wait_bpf_loaded "$rpid")
+	lrs_attached "$rpid" "$(lrs_secs 60)" 0
+	for _ in $(seq 1 120); do grep -q ready "$tmp/mbt.out" && break; sleep 0.25; done
+	if [ -n "$ids" ] && grep -q ready "$tmp/mbt.out"; then
+		$PY - "$tmp/rename" 8 "$(lrs_secs 4)" <<'EOF'
+import os, sys, time
+base, n, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+for d in ('a', 'b'):
+    os.makedirs(os.path.join(base, d), exist_ok=True)
+kids = []
+for i in range(n):
+    pid = os.fork()
+    if pid == 0:
+        open('/proc/self/comm', 'w').write('lrs-rename')
+        here, there = os.path.join(base, 'a', str(i)), os.path.join(base, 'b', str(i))
+        open(here, 'w').close()
+        end = time.time() + secs
+        while time.time() < end:
+            os.rename(here, there)
+            here, there = there, here
+        os._exit(0)
+    kids.append(pid)
+for k in kids:
+    os.waitpid(k, 0)
+EOF
+		sleep 1
+		kill -INT "$btpid" "$rpid"
+		lrs_wait_for "$btpid" 30
+		lrs_wait_for "$rpid" 30; rc=$?
+		$PY - "$tmp/mutex.json" "$tmp/mbt.out" "$rc" "$tmp/mutex.err" <<'EOF'
+import json, re, sys
+from lrs_tap import check
+bt = {}
+for m in re.finditer(r'^@(n|w|mx|respin)\[(-?\d+)\]: (\d+)$', open(sys.argv[2]).read(), re.M):
+    bt.setdefault(m.group(1), {})[int(m.group(2)) & (2**64 - 1)] = int(m.group(3))
+try:
+    snap = json.load(open(sys.argv[1]))
+except ValueError:
+    snap = {'other_locks': [], 'drops': {}}
+n = bt.get('n', {})
+lock = max(n, key=n.get) if n else None
+respun = bt.get('respin', {}).get(lock, 0)
+row = [o for o in snap['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
+r = row[0] if row else {'contended': 0, 'wait_ns': 0, 'wait_max_ns': 0, 'name': 'none', 'flags': 0}
+w, mx = bt.get('w', {}).get(lock, 0), bt.get('mx', {}).get(lock, 0)
+print(f"# rename mutex {lock and hex(lock)}: bpftrace {n.get(lock, 0)} waits, {respun} spun again, "
+      f"{w} ns, max {mx} ns; lruscope {r['contended']} waits, {r['wait_ns']} ns, max {r['wait_max_ns']} ns "
+      f"({r['name']}); drops {snap['drops']}")
+check('mutex: report exits 0; bpftrace saw renamers sleep on one mutex and spin again',
+      sys.argv[3] == '0' and n.get(lock, 0) >= 20 and respun >= 1,
+      f"rc {sys.argv[3]}: {open(sys.argv[4]).read().strip()[-200:]}; bpftrace {n}, spun again {respun}")
+check(f'mutex: the report counts each wait once ({n.get(lock, 0)}), none dropped for want of room',
+      r['contended'] == n.get(lock, 0) and snap['drops'].get('task_no_room', 0) == 0,
+      f"lruscope {r['contended']}, bpftrace {n.get(lock, 0)}; drops {snap['drops']}")
+check('mutex: wait time and longest wait within 10% of bpftrace\'s, from the first begin',
+      w > 0 and abs(r['wait_ns'] - w) <= 0.1 * w and abs(r['wait_max_ns'] - mx) <= 0.1 * mx,
+      f"lruscope {r['wait_ns']} ns, max {r['wait_max_ns']}; bpftrace {w} ns, max {mx}")
+EOF
+	else
+		tap_fail "mutex: lruscope ($ids) and bpftrace ($(head -c 200 "$tmp/mbt.err")) loaded"
+		tap_fail "mutex: the report counts each wait once"
+		tap_fail "mutex: wait time and longest wait within 10% of bpftrace's"
+	fi
+else
+	for c in "bpftrace saw renamers" "the report counts each wait once" "wait time within 10%"; do
+		tap_fail "mutex: $c: bpftrace is missing (make deps installs it)"
+	done
+fi
+
+# --- 7. SIGINT ends a report early, prints it, and leaves no BPF behind ---------
+# attached while a waiter queues on a mutex: a wait begun before the report armed its
+# programs ends after, an end whose begin it did not keep (drops.task_unmatched). A
+# pty's writer holds the tty's write mutex while it sleeps on the full pty; a second
+# writer queues on that mutex until the master is read.
+$PY - "$tmp" <<'EOF' >"$tmp/queue.out" 2>&1 &
+import os, sys, time
+tmp = sys.argv[1]
+master, slave = os.openpty()
+def writer(n):
+    pid = os.fork()
+    if pid == 0:
+        os.close(master)
+        os.write(slave, b'x' * n)
+        os._exit(0)
+    return pid
+def asleep_in(pid, where, until):
+    while time.time() < until:
+        try:
+            state = open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[0]
+            stack = open(f'/proc/{pid}/stack').read()
+        except OSError:
+            return False
+        if state in ('S', 'D') and where(stack):
+            return True
+        time.sleep(0.05)
+    return False
+until = time.time() + 60
+holder = writer(1 << 20)
+held = asleep_in(holder, lambda st: 'n_tty_write' in st, until)
+waiter = writer(1)
+# asleep, not yet in the line discipline: on the write mutex
+queued = held and asleep_in(waiter, lambda st: 'tty_write' in st and 'n_tty_write' not in st, until)
+print(f'holder {holder} held {held}, waiter {waiter} queued {queued}', flush=True)
+open(os.path.join(tmp, 'queued'), 'w').write(f'{queued}\n')
+while not os.path.exists(os.path.join(tmp, 'release')) and time.time() < until + 600:
+    time.sleep(0.05)
+os.set_blocking(master, False)
+left = 2
+while left:
+    try:
+        os.read(master, 65536)
+    except OSError:
+        time.sleep(0.01)
+    if os.waitpid(-1, os.WNOHANG)[0]:
+        left -= 1
+EOF
+qpid=$!
+lrs_track_pid "$qpid"
+for _ in $(seq 1 $(( $(lrs_secs 60) * 4 ))); do [ -e "$tmp/queued" ] && break; sleep 0.25; done
 "$LRS_BIN" report -d 600 -f json >"$tmp/int.json" 2>"$tmp/int.err" &
 rpid=$!
 lrs_track_pid "$rpid"
 # our own programs, by id: other lruscope instances may be running. Loading
 # takes from 0.3 s to a few seconds on a busy machine: wait for them.
 ids=$(lrs_wait_bpf_loaded "$rpid")
-lrs_attached "$rpid" "$(lrs_secs 60)" 0
+# every hook in, for 5 s: the report has armed
+lrs_attached "$rpid" "$(lrs_secs 60)"
+touch "$tmp/release"	# the queued wait ends now, after the report armed
+lrs_wait_for "$qpid" 30
+lrs_untrack_pid "$qpid"
 sleep "$(lrs_secs 1)"
 tap_check "sigint: the report has its BPF programs loaded ($(echo $ids))" [ -n "$ids" ]
 kill -INT "$rpid"
 lrs_wait_for "$rpid" 30; rc=$?
 lrs_untrack_pid "$rpid"
-touch "$tmp/stop-writers"
-for w in "${writers[@]}"; do lrs_wait_for "$w" 30; lrs_untrack_pid "$w"; done
 tap_check "sigint: report exits 0 and prints its snapshot ($(head -c 200 "$tmp/int.err"))" \
 	bash -c '[ "$1" -eq 0 ] && "$2" -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' _ "$rc" "$PY" "$tmp/int.json"
-$PY - "$tmp/int.json" <<'EOF'
+$PY - "$tmp/int.json" "$tmp/queue.out" <<'EOF'
 import json, sys
 from lrs_tap import check
 try:
     d = json.load(open(sys.argv[1]))['drops']
 except (OSError, ValueError, KeyError) as e:
     d = {'unreadable': str(e)}
+queue = open(sys.argv[2]).read().strip()
 causes = ('task_nested', 'task_unmatched', 'task_no_room', 'task_lost')
-print(f'# the report attached while writers queued: drops {d}')
-check('sigint: the writers\' waits begun before the report armed are drops.task_unmatched, '
+print(f'# the report attached while a waiter queued ({queue}): drops {d}')
+check('sigint: the wait begun before the report armed is drops.task_unmatched, '
       'and the task drops are the sum of their causes',
-      d.get('task_unmatched', 0) >= 1 and d.get('task') == sum(d.get(c, 0) for c in causes), str(d))
+      'queued True' in queue and d.get('task_unmatched', 0) >= 1
+      and d.get('task') == sum(d.get(c, 0) for c in causes), f'{queue[-300:]}; drops {d}')
 EOF
 left=$(lrs_progs_left $ids)
 tap_check "cleanup: none of the report's BPF programs is left ($left)" [ -n "$ids" -a "$left" -eq 0 ]
