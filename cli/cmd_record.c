@@ -161,7 +161,6 @@ static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, c
 		       double duration)
 {
 	double start = lrs_now_s(), next = start + src->interval_s;
-	uint64_t skipped = 0; /* not reported: the snapshots' timestamps show the gap */
 	int ret;
 
 	while (!lrs_stop) {
@@ -189,7 +188,7 @@ static int record_loop(struct lrs_source *src, struct lrs_recording_writer *w, c
 		if (duration > 0 && lrs_now_s() - start >= duration - 1e-3)
 			break;
 		/* fell behind: the next tick on the grid, no burst to catch up */
-		next = lrs_clock__next_tick(next, src->interval_s, lrs_now_s(), &skipped);
+		next = lrs_clock__next_tick(next, src->interval_s, lrs_now_s(), NULL);
 	}
 	return 0;
 }

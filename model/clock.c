@@ -24,6 +24,7 @@ double lrs_clock__next_tick(double done, double interval, double now, uint64_t *
 	if (now <= after || interval <= 0)
 		return after;
 	k = (uint64_t)((now - after) / interval) + 1;
-	*skipped += k;
+	if (skipped)
+		*skipped += k;
 	return after + (double)k * interval;
 }

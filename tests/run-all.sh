@@ -43,14 +43,16 @@ if [ "$(id -u)" = 0 ] && [ -z "${LRS_NO_BOOST:-}" ]; then
 fi
 # end_boost: what a test left running in the boost cgroup (a process it started and did
 # not end) is ended, TERM then KILL, so that the cgroup can go; rmdir is tried again
-# while it is busy (an exiting task holds the cgroup a moment after leaving cgroup.procs)
+# while it is busy (an exiting task holds the cgroup a moment after leaving cgroup.procs).
+# KILL comes 20 s after TERM, as the watchdog's: a test ended while its lab guest runs
+# needs that long to stop the guest and remove its work directory.
 end_boost() {
 	local i
 	[ -n "$boost" ] && [ -d "$boost" ] || return 0
-	for i in $(seq 1 40); do
+	for i in $(seq 1 120); do
 		rmdir "$boost" 2>/dev/null && return 0
 		[ "$i" = 1 ] && xargs -r kill -TERM <"$boost/cgroup.procs" 2>/dev/null
-		[ "$i" = 20 ] && xargs -r kill -KILL <"$boost/cgroup.procs" 2>/dev/null
+		[ "$i" = 80 ] && xargs -r kill -KILL <"$boost/cgroup.procs" 2>/dev/null
 		sleep 0.25
 	done
 	echo "run-all: $boost still holds tasks: $(tr '\n' ' ' <"$boost/cgroup.procs")" >&2

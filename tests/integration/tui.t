@@ -71,15 +71,7 @@ screen_text() { tm capture-pane -p -t "$1"; }
 screen_esc() { tm capture-pane -p -e -t "$1"; }
 
 # wait_for SESSION REGEX [SECS]: until the pane shows REGEX, at most SECS by the clock.
-wait_for() {
-	local s=$1 re=$2 end
-	end=$((SECONDS + $(lrs_secs "${3:-20}")))
-	while :; do
-		screen_text "$s" | grep -Eq -- "$re" && return 0
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.25
-	done
-}
+wait_for() { lrs_screen_wait "$SOCK" "$@"; }
 
 # start_top SESSION ENV...: a shell in a fixed-size pane, lruscope top in it.
 top_pid=""

@@ -31,6 +31,8 @@ static void test_behind_keeps_the_grid(void **state)
 	skipped = 0;
 	assert_true(lrs_clock__next_tick(10.0, 1.0, 13.25, &skipped) == 14.0);
 	assert_int_equal(skipped, 3);
+	/* a caller that counts nothing (record: its timestamps show the gap) passes NULL */
+	assert_true(lrs_clock__next_tick(10.0, 1.0, 13.25, NULL) == 14.0);
 	/*
 	 * a loop whose every snapshot ends 1.1 intervals after its tick, for 20 intervals:
 	 * the ticks it took and those it skipped add up to the time it ran (a grid started
