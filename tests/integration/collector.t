@@ -477,8 +477,9 @@ fi
 # Renames across two directories queue on the file system's rename mutex. A mutex
 # waiter begins once to spin (LCB_F_MUTEX | LCB_F_SPIN), again to sleep (LCB_F_MUTEX),
 # and again each time it wakes first and spins, with one end for all; a failed spin
-# may schedule and move the task to another CPU. bpftrace keeps each renamer's first
-# begin until its end; the report must count the same waits, as long.
+# may schedule and move the task to another CPU. bpftrace keeps each task's first
+# begin until its end, whatever task (another rename on this file system waits on the
+# same mutex); the report must count the same waits, as long.
 if command -v bpftrace >/dev/null; then
 	if ! [ -e /sys/kernel/tracing/events ]; then
 		mount -t tracefs nodev /sys/kernel/tracing && LRS_TRACEFS_MOUNTED=/sys/kernel/tracing
@@ -488,7 +489,7 @@ if command -v bpftrace >/dev/null; then
 	lrs_track_pid "$rpid"
 	bpftrace -e '
 BEGIN { printf("ready\n"); }
-tracepoint:lock:contention_begin /comm == "lrs-rename" && (args->flags & 32)/ {
+tracepoint:lock:contention_begin /args->flags & 32/ {
 	if (@start[tid]) {
 		if (args->flags & 1) { @respin[(uint64)args->lock_addr] = count(); }
 	} else {
