@@ -508,7 +508,8 @@ END { clear(@start); clear(@lk); }' >"$tmp/mbt.out" 2>"$tmp/mbt.err" &
 	btpid=$!
 	lrs_track_pid "$btpid"
 	ids=$(lrs_wait_bpf_loaded "$rpid")
-	lrs_attached "$rpid" "$(lrs_secs 60)" 0
+	# every hook in, for 5 s: the report has armed, and counts every wait from here
+	lrs_attached "$rpid" "$(lrs_secs 60)"
 	for _ in $(seq 1 120); do grep -q ready "$tmp/mbt.out" && break; sleep 0.25; done
 	if [ -n "$ids" ] && grep -q ready "$tmp/mbt.out"; then
 		$PY - "$tmp/rename" 8 "$(lrs_secs 4)" <<'EOF'
