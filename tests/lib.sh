@@ -309,6 +309,22 @@ need_root() {
 	[ "$(id -u)" = 0 ] || { tap_fail "$1: needs root (run: sudo make check)"; exit 1; }
 }
 
+# need_contention_tracepoint NAME: a test of lruscope's live collector needs the kernel's
+# BTF and its lock:contention_begin tracepoint (Linux 5.19+); without either it plans one
+# check, skips it saying which, and exits.
+need_contention_tracepoint() {
+	local why=""
+	if [ ! -r /sys/kernel/btf/vmlinux ]; then
+		why="kernel has no BTF (/sys/kernel/btf/vmlinux)"
+	elif ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
+		why="kernel has no lock:contention_begin tracepoint (Linux 5.19+)"
+	fi
+	[ -z "$why" ] && return 0
+	tap_plan 1
+	tap_skip "$1" "$why"
+	exit 0
+}
+
 # Whether the running kernel traces spinlock waits, decided from what the kernel is.
 # lock:contention_begin sits in the queued slow path of x86's qspinlock: every contended
 # spinlock that reaches the queue is traced, the first waiter (spinning on the pending bit)

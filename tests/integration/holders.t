@@ -10,10 +10,7 @@
 # time-limit: 400 (the lab guest stretches each wait: a screen that never comes costs minutes)
 set -u
 . "$(dirname "$0")/../lib.sh"
-if [ ! -r /sys/kernel/btf/vmlinux ] || ! grep -q 'contention_begin' /proc/kallsyms 2>/dev/null; then
-	tap_plan 1
-	tap_skip "holders" "kernel has no BTF or no lock:contention_begin (Linux 5.19+)"; exit 0
-fi
+need_contention_tracepoint "holders"
 tap_plan 45
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
