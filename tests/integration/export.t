@@ -30,7 +30,7 @@ BIN = os.environ.get("LRS_BIN", os.path.join(ROOT, "build", "lruscope"))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
 TAG = "lrs-test-exp%d-" % os.getpid()
 
-plan(44)
+plan(45)
 if os.getuid() != 0:
     print("not ok - export: needs root (run: sudo make check)")
     sys.exit(1)
@@ -216,6 +216,12 @@ def main():
     bpf = prom_query(pport, 'rate(lruscope_bpf_run_seconds_total[10s])')
     check("export: the tool's own BPF cost is scraped (lruscope_bpf_run_seconds_total has a rate)",
           bool(bpf) and float(bpf[0]["value"][1]) > 0, str(bpf))
+    # lost events by reason, the task waits split by cause (a sum over the label is the whole)
+    lost = sorted(x["metric"].get("reason", "") for x in prom_query(pport, "lruscope_lost_events_total"))
+    want_lost = sorted(["task_nested", "task_unmatched", "task_no_room", "task_lost", "stack",
+                        "stats_full", "insert_failed", "negative_time"])
+    check("export: in Prometheus, lruscope_lost_events_total has a series per reason, the task "
+          "waits' by cause", lost == want_lost, "reasons %s" % lost)
     # the spinlock source, as the collector chose it here (a report makes the same choice)
     r = subprocess.run([BIN, "report", "-d", "0.2", "-f", "json"], stdout=subprocess.PIPE,
                        stderr=subprocess.DEVNULL, text=True)

@@ -368,6 +368,46 @@ static void test_histogram_and_formats(void **state)
 	lrs_series__free(s);
 }
 
+/* Lost task waits are a series per cause, summing to the whole; a count without causes is
+ * reason="task", and never beside the causes it would count twice. */
+static void test_lost_events_by_cause(void **state)
+{
+	struct lrs_series_opts o = { .max_series = 10000, .top_locks = 1 };
+	struct lrs_series *s;
+	struct lrs_exposition e = { 0 };
+	struct lrs_snapshot *snap = lrs_snapshot__new();
+	char *prom;
+
+	(void)state;
+	lrs_snapshot__add_node(snap, 0);
+	snap->drops = (struct lrs_drops){ .task = 10,
+					  .task_nested = 1,
+					  .task_unmatched = 2,
+					  .task_no_room = 3,
+					  .task_lost = 4,
+					  .stack = 5 };
+	assert_int_equal(lrs_series__new(&o, &s), 0);
+	assert_int_equal(lrs_series__update(s, snap, &e), 0);
+	prom = render(&e, LRS_EXPO_PROMETHEUS);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"task_nested\"}") == 1);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"task_unmatched\"}") == 2);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"task_no_room\"}") == 3);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"task_lost\"}") == 4);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"stack\"}") == 5);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"negative_time\"}") == 0);
+	assert_null(strstr(prom, "reason=\"task\""));
+	free(prom);
+
+	snap->drops = (struct lrs_drops){ .task = 7 };
+	assert_int_equal(lrs_series__update(s, snap, &e), 0);
+	prom = render(&e, LRS_EXPO_PROMETHEUS);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"task\"}") == 7);
+	assert_true(value_of(prom, "lruscope_lost_events_total{reason=\"task_lost\"}") == 0);
+	free(prom);
+	lrs_snapshot__free(snap);
+	lrs_series__free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_removed_own_memcg_leaves),
 		cmocka_unit_test(test_histogram_and_formats),
 		cmocka_unit_test(test_sampled_wait_by_cause),
+		cmocka_unit_test(test_lost_events_by_cause),
 	};
 
 	return cmocka_run_group_tests_name("export", tests, NULL, NULL);
