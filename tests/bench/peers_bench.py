@@ -11,6 +11,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from lrs_bpfstats import busy_ns, enable_stats, progs_delta, progs_of, wait_loaded  # noqa: E402
+
 BIN, WORK, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PFX = "lrs-test-peers%d-" % os.getpid()
 
@@ -35,56 +38,6 @@ def stop(p, sig=signal.SIGINT):
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.wait()
-
-
-def enable_stats():
-    """BPF_ENABLE_STATS: the kernel times every program run while the fd is open."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    attr = (ctypes.c_uint32 * 1)(0)  # BPF_STATS_RUN_TIME
-    fd = libc.syscall(321, 32, attr, ctypes.sizeof(attr))  # SYS_bpf, BPF_ENABLE_STATS
-    return fd
-
-
-def progs_of(pid):
-    """{name: (run_time_ns, run_cnt)} of the BPF programs process pid holds (its fds' prog ids)."""
-    ids = set()
-    try:
-        for fd in os.listdir("/proc/%d/fdinfo" % pid):
-            try:
-                for line in open("/proc/%d/fdinfo/%s" % (pid, fd)):
-                    if line.startswith("prog_id:"):
-                        ids.add(int(line.split()[1]))
-            except OSError:
-                pass
-    except OSError:
-        return {}
-    out = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True).stdout
-    progs = {}
-    for p in json.loads(out or "[]"):
-        if p["id"] in ids:
-            name = p.get("name", "?")
-            # the kernel keeps 15 characters of a name: bpftrace's begin is "contention_begi"
-            name = {"contention_begi": "contention_begin"}.get(name, name)
-            t, c = progs.get(name, (0, 0))
-            progs[name] = (t + p.get("run_time_ns", 0), c + p.get("run_cnt", 0))
-    return progs
-
-
-def busy_ns():
-    """CPU time the machine spent not idle, all CPUs, in ns."""
-    f = open("/proc/stat").readline().split()[1:]
-    v = [int(x) for x in f]
-    idle = v[3] + v[4]
-    return (sum(v[:8]) - idle) * 1e9 / os.sysconf("SC_CLK_TCK")
-
-
-def wait_loaded(pid, names, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if all(n in progs_of(pid) for n in names):
-            return True
-        time.sleep(0.5)
-    return False
 
 
 def workload(tag, secs, extra=()):
@@ -133,9 +86,7 @@ def cost():
           "on one file (busy CPU %.2f s):" % (t1 - t0, (b1 - b0) / 1e9))
     res = {}
     for tool in ("lruscope", "bpftrace"):
-        d = {n: (after[tool][n][0] - before[tool].get(n, (0, 0))[0],
-                 after[tool][n][1] - before[tool].get(n, (0, 0))[1])
-             for n in after[tool]}
+        d = progs_delta(after[tool], before[tool])
         ends = d.get("contention_end", (0, 0))[1]
         hot = sum(d.get(n, (0, 0))[0] for n in ("contention_begin", "contention_end"))
         every = sum(t for t, _ in d.values())

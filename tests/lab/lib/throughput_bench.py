@@ -9,6 +9,7 @@ the guest tens of times slower than a host, and the tools' BPF programs with it,
 ratios are the guest's, not a host's. A measurement, not a test: plain lines on stdout."""
 
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -25,10 +26,11 @@ BUDGET = {"lruscope": 0.98, "holders": 0.95}
 
 
 def tools():
-    """{guest path: host path} for perf and bpftrace with their libraries."""
+    """{guest path: host path} for perf, bpftrace and bpftool with their libraries."""
     files = {}
-    for name in ("perf", "bpftrace"):
-        files.update(lab.binary_files(os.path.realpath(shutil.which(name)), "/usr/bin/" + name))
+    for path in ("/usr/bin/perf", "/usr/bin/bpftrace", "/usr/sbin/bpftool"):
+        name = os.path.basename(path)
+        files.update(lab.binary_files(os.path.realpath(shutil.which(name)), path))
     files["/peer-wait.bt"] = os.path.join(lab.ROOT, "tests", "bench", "peer-wait.bt")
     return files
 
@@ -41,6 +43,62 @@ def rates(lines):
         if ln.startswith("LRS tp ") and len(w) == 5 and w[4] != "none":
             out.setdefault(w[2], {})[int(w[3])] = float(w[4])
     return out
+
+
+def costs(lines):
+    """{mode: (busy ns, runs, context switches, the tool's process CPU ns, {program: [run ns,
+    runs]})} over its runs' loads, from the guest's "LRS stat", "LRS tool" and "LRS prog"
+    readings before and after each load."""
+    stat, prog, proc = {}, {}, {}
+    for ln in lines:
+        w = ln.split()
+        if ln.startswith("LRS tool ") and len(w) == 7:
+            proc[(w[2], w[3], w[4])] = (int(w[5]) + int(w[6])) * 1e7
+        if ln.startswith("LRS stat ") and len(w) >= 15 and w[5] == "cpu":
+            v = [int(x) for x in w[6:14]]
+            # all but idle and iowait; jiffies at USER_HZ (100)
+            busy = (sum(v) - v[3] - v[4]) * 1e7
+            stat[(w[2], w[3], w[4])] = (busy, int(w[-1]))
+        elif ln.startswith("LRS prog "):
+            m = re.search(r" name (\S+) .*run_time_ns (\d+) run_cnt (\d+)", ln)
+            if m and len(w) > 4:
+                # the kernel keeps 15 characters of a name: bpftrace's begin is "contention_begi"
+                name = {"contention_begi": "contention_begin"}.get(m.group(1), m.group(1))
+                prog[(w[2], w[3], w[4], name)] = (int(m.group(2)), int(m.group(3)))
+    out = {}
+    for (mode, rnd, when), (busy, ctxt) in stat.items():
+        if when != "before" or (mode, rnd, "after") not in stat:
+            continue
+        busy1, ctxt1 = stat[(mode, rnd, "after")]
+        b, n, c, cpu, progs = out.get(mode, (0, 0, 0, 0, {}))
+        cpu += proc.get((mode, rnd, "after"), 0) - proc.get((mode, rnd, "before"), 0)
+        for (pm, pr, pw, name), (t, cnt) in prog.items():
+            if (pm, pr, pw) == (mode, rnd, "after"):
+                t0, c0 = prog.get((mode, rnd, "before", name), (0, 0))
+                acc = progs.setdefault(name, [0, 0])
+                acc[0] += t - t0
+                acc[1] += cnt - c0
+        out[mode] = (b + busy1 - busy, n + 1, c + ctxt1 - ctxt, cpu, progs)
+    return out
+
+
+def print_costs(cost, secs):
+    """Each tool's BPF programs: run time a run, runs a second, share of the guest's busy CPU."""
+    print("BPF run time in the lab guest over the same loads (the kernel's run-time stats; "
+          "TCG's figures, to read against each other):")
+    for m in MODES:
+        if m not in cost:
+            continue
+        busy, runs, ctxt, cpu, progs = cost[m]
+        total = sum(t for t, _ in progs.values())
+        print("  %-24s context switches %.0f a second%s%s" % (
+            LABEL.get(m, m), ctxt / (runs * secs),
+            "; its process %.2f%% of busy CPU" % (100 * cpu / busy) if m != "none" and busy else "",
+            "; all its programs %.2f%%" % (100 * total / busy) if progs and busy else ""))
+        for name, (t, n) in sorted(progs.items(), key=lambda kv: -kv[1][0]):
+            if n > 0:
+                print("    %-32s %8.0f ns a run, %8.0f runs a second, %.2f%% of busy CPU" % (
+                    name, t / n, n / (runs * secs), 100 * t / busy if busy else 0))
 
 
 def report(mbps, rounds):
@@ -81,6 +139,7 @@ def main():
             if ln.startswith(("LRS warn", "LRS kernel")):
                 print("# %s" % ln)
         report(rates(lines), rounds)
+        print_costs(costs(lines), secs)
     except lab.LabError as e:
         print("throughput-bench: %s" % str(e)[-400:])
     finally:
