@@ -53,21 +53,23 @@ start_load() {
 # cpu.shares 8192 would otherwise starve its BPF load past their end. Its window
 # starts when its last object is in, which can be seconds later in the lab guest:
 # the loads run until the report has taken its snapshot, then are told to stop
-# (their --duration only bounds a run whose report died).
+# (their --duration only bounds a run whose report died). The window is stretched where
+# the machine is slow (lrs_secs): there the second load's readers can begin seconds after
+# the first's, and a fixed 6 s window can end before they have read a page.
 # LRS_CHECK_CLASSIFY=1: every hit of the per-CPU classification cache is
 # classified again the slow way and compared, every hit of the waiter memcg cache
 # read again, every wait counted in a per-CPU waiter row counted by its key too, and the
 # report says how many agreed. LRS_PERCPU_WAITERS=2: two rows counted per CPU, the others'
 # rows in the shared table, the path of the rows past the per-CPU room of a many-CPU
 # machine: the attribution checks below read both.
-LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=2 "$LRS_BIN" report -d 6 -f json >"$tmp/report.json" 2>"$tmp/report.err" &
+LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=2 "$LRS_BIN" report -d "$(lrs_secs 6)" -f json >"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
 # beside it, over the same load, a report whose every 4th spinning wait's end is lost
 # (LRS_LOSE_ENDS=4: as when the kernel skips our end hook, nested in itself), with the
 # tracepoint source, whose end hook finds a wait only at the top of its CPU's stack: the
 # lost waits, stale at the bottom, must not fill the CPU's room for good
-LRS_LOSE_ENDS=4 "$LRS_BIN" report --spin-source tracepoint -d 6 -f json >"$tmp/lose.json" 2>"$tmp/lose.err" &
+LRS_LOSE_ENDS=4 "$LRS_BIN" report --spin-source tracepoint -d "$(lrs_secs 6)" -f json >"$tmp/lose.json" 2>"$tmp/lose.err" &
 lose_pid=$!
 lrs_track_pid "$lose_pid"
 ids=$(lrs_wait_bpf_loaded "$report_pid")
