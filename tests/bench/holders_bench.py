@@ -13,7 +13,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from lrs_bpfstats import busy_ns, enable_stats, progs_delta, progs_of, wait_loaded  # noqa: E402
+from lrs_bpfstats import (busy_ns, enable_stats, print_progs, progs_add, progs_delta,  # noqa: E402
+                          progs_of, wait_loaded)
 
 BIN, ROUNDS, SECS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 PFX = "lrs-test-hb%d-" % os.getpid()
@@ -99,15 +100,11 @@ def main():
         secs = SECS * len(runs[m])
         progs = {}
         for x in runs[m]:
-            for n, (t, c) in x[1].items():
-                progs[n] = (progs.get(n, (0, 0))[0] + t, progs.get(n, (0, 0))[1] + c)
+            progs_add(progs, x[1])
         total = sum(t for t, _ in progs.values())
         print("  holders %-3s all programs %.3f%% of busy CPU; %.0f context switches a second"
               % (m, 100 * total / busy if busy else 0, sum(x[3] for x in runs[m]) / secs))
-        for n, (t, c) in sorted(progs.items(), key=lambda kv: -kv[1][0]):
-            if c:
-                print("    %-22s %6.0f ns a run, %8.0f runs a second, %.3f%% of busy CPU"
-                      % (n, t / c, c / secs, 100 * t / busy if busy else 0))
+        print_progs(progs, secs, busy)
     return 0
 
 

@@ -14,6 +14,12 @@ def enable_stats():
     return libc.syscall(321, 32, attr, ctypes.sizeof(attr))  # SYS_bpf, BPF_ENABLE_STATS
 
 
+def full_name(name):
+    """A program's name as its source spells it: the kernel keeps 15 characters of a name
+    (bpftrace's begin is "contention_begi")."""
+    return {"contention_begi": "contention_begin"}.get(name, name)
+
+
 def progs_of(pid):
     """{name: (run_time_ns, run_cnt)} of the BPF programs process pid holds (its fds' prog ids)."""
     ids = set()
@@ -31,9 +37,7 @@ def progs_of(pid):
     progs = {}
     for p in json.loads(out or "[]"):
         if p["id"] in ids:
-            name = p.get("name", "?")
-            # the kernel keeps 15 characters of a name: bpftrace's begin is "contention_begi"
-            name = {"contention_begi": "contention_begin"}.get(name, name)
+            name = full_name(p.get("name", "?"))
             t, c = progs.get(name, (0, 0))
             progs[name] = (t + p.get("run_time_ns", 0), c + p.get("run_cnt", 0))
     return progs
@@ -43,6 +47,24 @@ def progs_delta(after, before):
     """{name: (run_time_ns, run_cnt)} that the programs added between two progs_of readings."""
     return {n: (t - before.get(n, (0, 0))[0], c - before.get(n, (0, 0))[1])
             for n, (t, c) in after.items()}
+
+
+def progs_add(total, delta):
+    """Adds one progs_delta to total ({name: (run_time_ns, run_cnt)}, summed over runs)."""
+    for n, (t, c) in delta.items():
+        t0, c0 = total.get(n, (0, 0))
+        total[n] = (t0 + t, c0 + c)
+    return total
+
+
+def print_progs(progs, secs, busy, indent="    ", digits=3):
+    """A line a program, the costliest first: ns a run, runs a second over secs, and its share
+    of busy (ns of busy CPU over the same time)."""
+    width = max([22] + [len(n) for n in progs])
+    for n, (t, c) in sorted(progs.items(), key=lambda kv: -kv[1][0]):
+        if c > 0:
+            print("%s%-*s %8.0f ns a run, %8.0f runs a second, %.*f%% of busy CPU"
+                  % (indent, width, n, t / c, c / secs, digits, 100 * t / busy if busy else 0))
 
 
 def busy_ns():

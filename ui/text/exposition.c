@@ -213,25 +213,21 @@ static void write_self(FILE *f, const struct lrs_exposition *e, enum lrs_expo_fo
 {
 	const struct lrs_expo_self *s = &e->self;
 	const struct lrs_drops *d = &e->drops;
-	/* a wait lost for want of its begin or end, by cause: each a series, so that a sum
-	 * over the label is the whole and a rate shows which cause grows */
+	/* a wait lost for want of its begin or end, by cause (the causes add up to drops.task,
+	 * so task itself is no series): each a series, so that a sum over the label is the
+	 * whole and a rate shows which cause grows */
 	static const char *const reasons[] = { "task_nested",	"task_unmatched", "task_no_room",
 					       "task_lost",	"stack",	  "stats_full",
 					       "insert_failed", "negative_time" };
 	const uint64_t lost[] = { d->task_nested,   d->task_unmatched, d->task_no_room,
 				  d->task_lost,	    d->stack,	       d->stats_full,
 				  d->insert_failed, d->negative_time };
-	uint64_t causes = d->task_nested + d->task_unmatched + d->task_no_room + d->task_lost;
 
 	family(f, fmt, "lruscope_lost_events", COUNTER, NULL,
 	       "Lock events the collector could not account, by reason.");
 	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
 		fprintf(f, "lruscope_lost_events_total{reason=\"%s\"} %" PRIu64 "\n", reasons[i],
 			lost[i]);
-	/* task waits a collector counted without their cause: none from the live one */
-	if (d->task > causes)
-		fprintf(f, "lruscope_lost_events_total{reason=\"task\"} %" PRIu64 "\n",
-			d->task - causes);
 	if (s->bpf_cost.known) {
 		family(f, fmt, "lruscope_bpf_run_seconds", COUNTER, "seconds",
 		       "CPU time the kernel spent in lruscope's BPF programs.");

@@ -18,6 +18,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab  # noqa: E402
 import labtest  # noqa: E402
+sys.path.insert(0, os.path.join(lab.ROOT, "tests", "lib"))
+from lrs_bpfstats import full_name, print_progs, progs_add, progs_delta  # noqa: E402
 
 MODES = ["none", "lruscope", "holders", "exact", "perf", "bpftrace"]
 LABEL = {"lruscope": "lruscope", "holders": "lruscope --holders",
@@ -62,8 +64,7 @@ def costs(lines):
         elif ln.startswith("LRS prog "):
             m = re.search(r" name (\S+) .*run_time_ns (\d+) run_cnt (\d+)", ln)
             if m and len(w) > 4:
-                # the kernel keeps 15 characters of a name: bpftrace's begin is "contention_begi"
-                name = {"contention_begi": "contention_begin"}.get(m.group(1), m.group(1))
+                name = full_name(m.group(1))
                 prog[(w[2], w[3], w[4], name)] = (int(m.group(2)), int(m.group(3)))
     out = {}
     for (mode, rnd, when), (busy, ctxt) in stat.items():
@@ -72,12 +73,9 @@ def costs(lines):
         busy1, ctxt1 = stat[(mode, rnd, "after")]
         b, n, c, cpu, progs = out.get(mode, (0, 0, 0, 0, {}))
         cpu += proc.get((mode, rnd, "after"), 0) - proc.get((mode, rnd, "before"), 0)
-        for (pm, pr, pw, name), (t, cnt) in prog.items():
-            if (pm, pr, pw) == (mode, rnd, "after"):
-                t0, c0 = prog.get((mode, rnd, "before", name), (0, 0))
-                acc = progs.setdefault(name, [0, 0])
-                acc[0] += t - t0
-                acc[1] += cnt - c0
+        reading = {w: {name: v for (pm, pr, pw, name), v in prog.items() if (pm, pr, pw) ==
+                       (mode, rnd, w)} for w in ("before", "after")}
+        progs_add(progs, progs_delta(reading["after"], reading["before"]))
         out[mode] = (b + busy1 - busy, n + 1, c + ctxt1 - ctxt, cpu, progs)
     return out
 
@@ -95,10 +93,7 @@ def print_costs(cost, secs):
             LABEL.get(m, m), ctxt / (runs * secs),
             "; its process %.2f%% of busy CPU" % (100 * cpu / busy) if m != "none" and busy else "",
             "; all its programs %.2f%%" % (100 * total / busy) if progs and busy else ""))
-        for name, (t, n) in sorted(progs.items(), key=lambda kv: -kv[1][0]):
-            if n > 0:
-                print("    %-32s %8.0f ns a run, %8.0f runs a second, %.2f%% of busy CPU" % (
-                    name, t / n, n / (runs * secs), 100 * t / busy if busy else 0))
+        print_progs(progs, runs * secs, busy, digits=2)
 
 
 def report(mbps, rounds):
