@@ -96,6 +96,19 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 ".B \\-\\-holders\n"
 		 "alone does not: use it to measure the estimate, not to watch a busy machine.\n" },
 	LRS_OPT_GROUP(lrs_opts_spin_source),
+	{ "ready-file", LRS_COPT_READY_FILE, 0, "FILE",
+	  "once every hook is attached and counting has begun, write lruscope's PID to FILE "
+	  "(emptied at the start): a script waits for it before it starts its load",
+	  .man = "Once every hook is attached and counting has begun, write lruscope's PID and a\n"
+		 "newline to\n"
+		 ".IR FILE ,\n"
+		 "which is emptied (or created) at the start, so that an old one cannot pass for\n"
+		 "it and one that cannot be written fails before anything loads (status 1). Loading\n"
+		 "and verifying the programs takes from a fraction of a second to minutes on a slow\n"
+		 "or emulated machine: a script that starts lruscope in the background and then\n"
+		 "its load waits until\n"
+		 ".I FILE\n"
+		 "is not empty, so that no wait of its load is missed.\n" },
 	{ "verbose", LRS_COPT_VERBOSE, LRS_OPT_SHORT, NULL, "libbpf's messages",
 	  .man = "Print libbpf's messages.\n" },
 	{ 0 }
@@ -165,6 +178,9 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 		return 0;
 	case LRS_COPT_SPIN_SOURCE:
 		return lrs_cli__spin_source(cmd, value, &opts->spin_source);
+	case LRS_COPT_READY_FILE:
+		opts->ready_file = value;
+		return 0;
 	case LRS_COPT_VERBOSE:
 		opts->verbose = true;
 		return 0;

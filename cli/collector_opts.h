@@ -20,12 +20,13 @@ enum lrs_collector_key {
 	LRS_COPT_HOLDERS,
 	LRS_COPT_HOLDERS_EXACT,
 	LRS_COPT_SPIN_SOURCE,
+	LRS_COPT_READY_FILE,
 	LRS_COPT_VERBOSE = 'v',
 };
 
 /*
  * --cgroup-root, --stack-every, --max-locks, --percpu-locks, --holders,
- * --holders-exact, the --spin-source table, -v
+ * --holders-exact, the --spin-source table, --ready-file, -v
  */
 extern const struct lrs_opt lrs_opts_collector[];
 /* --spin-source alone */

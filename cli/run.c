@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A source opened, a model over it, a screen run on them, all freed: the viewing commands' life. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run.h"
@@ -12,6 +14,32 @@
 #include "ui/gui/gui.h"
 #endif
 
+/*
+ * --ready-file: the PID written under a temporary name and renamed, so that a
+ * script polling for a file that is not empty never reads half of it.
+ */
+static int write_ready_file(const char *cmd, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int ret = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
+		ret = -ENAMETOOLONG;
+	else if (!(f = fopen(tmp, "w")))
+		ret = -errno;
+	else if ((fprintf(f, "%d\n", (int)getpid()) < 0) | (fclose(f) != 0))
+		ret = -EIO;
+	else if (rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		fprintf(stderr, "lruscope %s: --ready-file %s: cannot write it: %s\n", cmd, path,
+			strerror(-ret));
+	}
+	return ret;
+}
+
 int lrs_cli__open_live(const char *cmd, const struct lrs_collector_opts *copts,
 		       struct lrs_source **src)
 {
@@ -19,6 +47,19 @@ int lrs_cli__open_live(const char *cmd, const struct lrs_collector_opts *copts,
 	int ret;
 
 	lrs_signals__install();
+	/* emptied now: an old one must not say ready before this run is, and one that cannot be
+	 * written is said before minutes of loading */
+	if (copts->ready_file) {
+		int fd = open(copts->ready_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd < 0) {
+			ret = -errno;
+			fprintf(stderr, "lruscope %s: --ready-file %s: cannot write it: %s\n", cmd,
+				copts->ready_file, strerror(-ret));
+			return ret;
+		}
+		close(fd);
+	}
 	ret = lrs_collector__open(copts, src, err, sizeof(err));
 	if (ret) {
 		if (err[0])
@@ -26,6 +67,14 @@ int lrs_cli__open_live(const char *cmd, const struct lrs_collector_opts *copts,
 		else
 			fprintf(stderr, "lruscope %s: cannot start the collector: %s\n", cmd,
 				strerror(-ret));
+		return ret;
+	}
+	if (copts->ready_file) {
+		ret = write_ready_file(cmd, copts->ready_file);
+		if (ret) {
+			lrs_source__destroy(*src);
+			*src = NULL;
+		}
 	}
 	return ret;
 }

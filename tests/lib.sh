@@ -178,9 +178,9 @@ lrs_wait_map_of() {
 	return 1
 }
 
-# lrs_attached PID [SECS [STEADY]]: until PID's lock programs are attached (from beside this
+# lrs_ready FILE PID [SECS]: until lruscope PID wrote its --ready-file FILE (from beside this
 # file, not LRS_ROOT: tests of the runner point that at trees of their own)
-. "$(dirname "${BASH_SOURCE[0]}")/lib/bpf-links.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/ready.sh"
 
 # Wait (up to SECS, default 20 s, times LRS_TIME_SCALE) until process PID holds BPF
 # programs: loading takes from 0.3 s to several seconds on a busy machine, and a minute in

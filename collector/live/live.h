@@ -24,6 +24,7 @@ struct lrs_collector_opts {
 	bool holders_exact;	   /* and, where fentry loads, record every acquisition */
 	bool bpf_stats;		   /* turn on BPF run-time stats: snapshots carry bpf_cost */
 	int spin_source;	   /* enum lrs_spin_request (collector/live/spin_choice.h) */
+	const char *ready_file;	   /* the CLI writes the PID here once open returned */
 };
 
 void lrs_collector_opts__defaults(struct lrs_collector_opts *opts);

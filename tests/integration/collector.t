@@ -49,32 +49,33 @@ start_load() {
 # Two loads, four readers in each memcg: a memcg's readers contend with each
 # other whenever two of them run at once (cpu.shares keeps them running on a
 # busy machine). One memcg is nested under a parent, the other is not.
-# The report starts first and the loads once its programs are in: readers with
-# cpu.shares 8192 would otherwise starve its BPF load past their end. Its window
-# starts when its last object is in, which can be seconds later in the lab guest:
-# the loads run until the report has taken its snapshot, then are told to stop
-# (their --duration only bounds a run whose report died). The window is stretched where
-# the machine is slow (lrs_secs): there the second load's readers can begin seconds after
-# the first's, and a fixed 6 s window can end before they have read a page.
+# The reports start first and the loads once both count (their --ready-file): readers
+# with cpu.shares 8192 would otherwise starve their BPF load past their end. Their window
+# ends by SIGINT once both loads have read for 6 s (stretched where the machine is slow,
+# lrs_secs), so it holds both loads whenever the second one's readers begin; the loads
+# are then told to stop (their --duration only bounds a run whose report died).
 # LRS_CHECK_CLASSIFY=1: every hit of the per-CPU classification cache is
 # classified again the slow way and compared, every hit of the waiter memcg cache
 # read again, every wait counted in a per-CPU waiter row counted by its key too, and the
 # report says how many agreed. LRS_PERCPU_WAITERS=2: two rows counted per CPU, the others'
 # rows in the shared table, the path of the rows past the per-CPU room of a many-CPU
 # machine: the attribution checks below read both.
-LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=2 "$LRS_BIN" report -d "$(lrs_secs 6)" -f json >"$tmp/report.json" 2>"$tmp/report.err" &
+LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=2 "$LRS_BIN" report -d 600 -f json --ready-file "$tmp/report.ready" \
+	>"$tmp/report.json" 2>"$tmp/report.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
 # beside it, over the same load, a report whose every 4th spinning wait's end is lost
 # (LRS_LOSE_ENDS=4: as when the kernel skips our end hook, nested in itself), with the
 # tracepoint source, whose end hook finds a wait only at the top of its CPU's stack: the
 # lost waits, stale at the bottom, must not fill the CPU's room for good
-LRS_LOSE_ENDS=4 "$LRS_BIN" report --spin-source tracepoint -d "$(lrs_secs 6)" -f json >"$tmp/lose.json" 2>"$tmp/lose.err" &
+LRS_LOSE_ENDS=4 "$LRS_BIN" report --spin-source tracepoint -d 600 -f json --ready-file "$tmp/lose.ready" \
+	>"$tmp/lose.json" 2>"$tmp/lose.err" &
 lose_pid=$!
 lrs_track_pid "$lose_pid"
-ids=$(lrs_wait_bpf_loaded "$report_pid")
-lrs_wait_bpf_loaded "$lose_pid" >/dev/null
-tap_check "collector: the report loaded its BPF programs before the loads began ($ids)" [ -n "$ids" ]
+ids=
+lrs_ready "$tmp/report.ready" "$report_pid" "$(lrs_secs 60)" && ids=$(lrs_wait_bpf_loaded "$report_pid")
+lrs_ready "$tmp/lose.ready" "$lose_pid" "$(lrs_secs 60)"
+tap_check "collector: the report counted (its --ready-file) before the loads began ($ids)" [ -n "$ids" ]
 if ! start_load nested --layout shared --readers 4 --duration 120 --size 512m --limit 48m --cpu-shares 8192 \
 	--prefix "${col}a" --nest; then
 	tap_fail "collector: workload started"; exit 1
@@ -86,7 +87,9 @@ if ! start_load flat --layout shared --readers 4 --duration 120 --size 512m --li
 fi
 # the threads that could be in a wait when the report armed, its readers among them
 threads=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
-wait "$report_pid"
+sleep "$(lrs_secs 6)"
+kill -INT "$report_pid" "$lose_pid" 2>/dev/null
+lrs_wait_for "$report_pid" 60
 rc=$?
 lrs_untrack_pid "$report_pid"
 tap_check "report -f json exits 0 (rc $rc: $(head -c 300 "$tmp/report.err"))" [ "$rc" -eq 0 ]
@@ -375,14 +378,13 @@ EOF
 qpid=$!
 lrs_track_pid "$qpid"
 for _ in $(seq 1 $(( $(lrs_secs 60) * 4 ))); do [ -e "$tmp/queued" ] && break; sleep 0.25; done
-"$LRS_BIN" report -d 600 -f json >"$tmp/int.json" 2>"$tmp/int.err" &
+"$LRS_BIN" report -d 600 -f json --ready-file "$tmp/int.ready" >"$tmp/int.json" 2>"$tmp/int.err" &
 rpid=$!
 lrs_track_pid "$rpid"
-# our own programs, by id: other lruscope instances may be running. Loading
-# takes from 0.3 s to a few seconds on a busy machine: wait for them.
-ids=$(lrs_wait_bpf_loaded "$rpid")
-# every hook in, for 5 s: the report has armed
-lrs_attached "$rpid" "$(lrs_secs 60)"
+# our own programs, by id (other lruscope instances may be running), once the report says
+# every hook is in and it counts
+ids=
+lrs_ready "$tmp/int.ready" "$rpid" "$(lrs_secs 60)" && ids=$(lrs_wait_bpf_loaded "$rpid")
 touch "$tmp/release"	# the queued wait ends now, after the report armed
 lrs_wait_for "$qpid" 30
 lrs_untrack_pid "$qpid"

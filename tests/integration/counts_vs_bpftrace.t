@@ -62,10 +62,12 @@ start_bpftrace() {
 # programs load slowly (the lab guest)
 # in check mode (LRS_CHECK_CLASSIFY=1), which counts the sleeping locks' misses of the
 # classification cache: the rwsem's waits must be among them
-LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 600 -f json >"$tmp/percpu.json" 2>"$tmp/percpu.err" &
+LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report -d 600 -f json --ready-file "$tmp/percpu.ready" \
+	>"$tmp/percpu.json" 2>"$tmp/percpu.err" &
 rpid=$!
 lrs_track_pid "$rpid"
-"$LRS_BIN" report -d 600 -f json --percpu-locks 0 >"$tmp/shared.json" 2>"$tmp/shared.err" &
+"$LRS_BIN" report -d 600 -f json --percpu-locks 0 --ready-file "$tmp/shared.ready" \
+	>"$tmp/shared.json" 2>"$tmp/shared.err" &
 spid=$!
 lrs_track_pid "$spid"
 # bpftrace counts write waits on an rwsem only (flags LCB_F_WRITE alone), each
@@ -86,9 +88,10 @@ tracepoint:lock:contention_end /@start[tid, (uint64)args->lock_addr]/ {
 }
 END { clear(@start); }'
 bt_ready=$?
-ids=$(lrs_wait_bpf_loaded "$rpid")
-sids=$(lrs_wait_bpf_loaded "$spid")
-sleep 1	# the report's first read is in
+# both reports count from here: bpftrace and they see the same waits
+ids= sids=
+lrs_ready "$tmp/percpu.ready" "$rpid" "$(lrs_secs 60)" && ids=$(lrs_wait_bpf_loaded "$rpid")
+lrs_ready "$tmp/shared.ready" "$spid" "$(lrs_secs 60)" && sids=$(lrs_wait_bpf_loaded "$spid")
 if [ -n "$ids" ] && [ -n "$sids" ] && [ "$bt_ready" = 0 ]; then
 	: >"$tmp/samefile"
 	ncpu=$(nproc); [ "$ncpu" -gt 2 ] && ncpu=2
@@ -192,7 +195,7 @@ fi
 # may schedule and move the task to another CPU. bpftrace keeps each task's first
 # begin until its end, whatever task (another rename on this file system waits on the
 # same mutex); the report must count the same waits, as long.
-"$LRS_BIN" report -d 600 -f json >"$tmp/mutex.json" 2>"$tmp/mutex.err" &
+"$LRS_BIN" report -d 600 -f json --ready-file "$tmp/mutex.ready" >"$tmp/mutex.json" 2>"$tmp/mutex.err" &
 rpid=$!
 lrs_track_pid "$rpid"
 start_bpftrace mbt '
@@ -214,9 +217,9 @@ tracepoint:lock:contention_end /@start[tid] && @lk[tid] == (uint64)args->lock_ad
 }
 END { clear(@start); clear(@lk); }'
 bt_ready=$?
-ids=$(lrs_wait_bpf_loaded "$rpid")
-# every hook in, for 5 s: the report has armed, and counts every wait from here
-lrs_attached "$rpid" "$(lrs_secs 60)"
+# the report counts every wait from here
+ids=
+lrs_ready "$tmp/mutex.ready" "$rpid" "$(lrs_secs 60)" && ids=$(lrs_wait_bpf_loaded "$rpid")
 if [ -n "$ids" ] && [ "$bt_ready" = 0 ]; then
 	$PY - "$tmp/rename" 8 "$(lrs_secs 4)" <<'EOF'
 import os, sys, time

@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 71
+tap_plan 72
 need_root "errors"
 
 T=errors
@@ -89,6 +89,9 @@ tap_check "$T: --max-locks 2000000: usage error naming the range, before loading
 run_rc locks-max "$LRS_BIN" report -d 0.5 --max-locks 1048576
 tap_check "$T: --max-locks 1048576, the top of the range, loads (rc $rc: $(head -c 200 "$dir/locks-max.err"))" \
 	test $rc -eq 0
+run_rc ready timeout 20 "$LRS_BIN" report -d 1 --ready-file "$dir/no-such-dir/ready"
+tap_check "$T: --ready-file in a directory that does not exist: status 1, naming it ($(cat "$dir/ready.err"))" \
+	exited_saying 1 "$dir/ready.err" "--ready-file $dir/no-such-dir/ready: cannot write it: No such file or directory"
 run_rc spin timeout 20 "$LRS_BIN" report -d 1 --spin-source kprobe
 tap_check "$T: --spin-source kprobe: usage error naming the choices, before loading ($(cat "$dir/spin.err"))" \
 	exited_saying 2 "$dir/spin.err" "want auto, tracepoint or slowpath"

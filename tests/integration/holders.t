@@ -48,7 +48,7 @@ sleep 1
 # length after the report attached its own programs: its window then holds the recording's
 # length of the same load whichever of the three loaded last (in the lab guest their loading
 # takes seconds each and starves the readers while it runs)
-"$LRS_BIN" report --holders -d 600 -f json >"$tmp/h.json" 2>"$tmp/h.err" &
+"$LRS_BIN" report --holders -d 600 -f json --ready-file "$tmp/h.ready" >"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
 # over the same time: a GUI frame, and a recording with the holders, for report -i
@@ -71,7 +71,7 @@ print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["va
 online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
 tap_check "holders: the holder scan covers the online CPUs, 0 to $((online_span - 1)) (scan_cpus ${scan_cpus:-not found} in .rodata)" \
 	[ "${scan_cpus:-0}" = "$online_span" ]
-lrs_attached "$rpid" "$(lrs_secs 60)" 0; rc=$?
+lrs_ready "$tmp/h.ready" "$rpid" "$(lrs_secs 60)"; rc=$?
 tap_check "holders: the report attached its lock programs (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
 sleep 7	# its window: at least the recording's length from the report's own start
 lrs_wait_for "$recpid" 60; rc=$?

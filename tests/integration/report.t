@@ -8,7 +8,7 @@
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 15
+tap_plan 18
 
 T=report
 need_root "$T"
@@ -125,11 +125,11 @@ PY
 # rwsem): the report names it as the waiters' own, and no lock whose waits are not an
 # rwsem's (read or write) is taken for one.
 cc -O2 -Wall -pthread -o "$WORK/lrs-mmap-load" "$LRS_ROOT/tests/lib/lrs-mmap-load.c" 2>"$WORK/mmcc.err"
-"$LRS_BIN" report -d 5 -f json >"$WORK/mmap.json" 2>"$WORK/mmap.err" &
+"$LRS_BIN" report -d 5 -f json --ready-file "$WORK/mmap.ready" >"$WORK/mmap.json" 2>"$WORK/mmap.err" &
 mrep=$!
 lrs_track_pid $mrep
 # the load starts once the report's hooks are in (its 5 s window has then begun)
-lrs_attached $mrep 60 1; att=$?
+lrs_ready "$WORK/mmap.ready" $mrep 60; att=$?
 "$WORK/lrs-mmap-load" 4 3 >"$WORK/mmload.out" 2>&1
 mload=$?
 wait $mrep; rcm=$?
@@ -147,4 +147,47 @@ check("report: the threads' waits on their own mmap_lock are named so (%s)"
       sum(o["contended"] for o in own) > 0 and all(o["flags"] & RWSEM for o in own),
       "locks: " + "; ".join("%s flags %d: %d" % (o["name"], o["flags"], o["contended"])
                             for o in others[:8]))
+PY
+
+# ---- --ready-file ------------------------------------------------------------------------
+# A script starts its load once lruscope says it counts: an old file is emptied before the
+# first program loads, and the file names lruscope's PID only once every lock program it
+# loaded (the tracepoints' or the slow path's) is attached.
+echo stale >"$WORK/ready"
+"$LRS_BIN" report -d 60 -f json --ready-file "$WORK/ready" >"$WORK/ready.json" 2>"$WORK/ready.err" &
+rrep=$!
+lrs_track_pid $rrep
+first=$(lrs_wait_bpf_loaded $rrep)
+early=$(cat "$WORK/ready" 2>/dev/null)
+lrs_ready "$WORK/ready" $rrep 60; att=$?
+# the report's program and link fds at the time it said ready, the programs by name
+for fd in /proc/$rrep/fdinfo/*; do
+	sed -n 's/^prog_id:[[:space:]]*/'"$(grep -q '^link_type:' "$fd" 2>/dev/null && echo link || echo prog)"' /p' "$fd" 2>/dev/null
+done >"$WORK/ready.fds"
+bpftool -j prog show >"$WORK/ready.progs" 2>/dev/null
+kill -INT $rrep
+wait $rrep; rcr=$?
+lrs_untrack_pid $rrep
+tap_check "$T: --ready-file: the old file is emptied before the first program loads (it said '$early' then; programs $(echo $first))" \
+	[ -n "$first" -a "$early" != stale ]
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --ready-file's report" /usr/bin/python3 - "$WORK" "$att" "$rcr" "$rrep" <<'PY'
+import json, os, sys
+from lrs_tap import check
+work, att, rc, pid = sys.argv[1:5]
+held = {"prog": set(), "link": set()}
+for line in open(os.path.join(work, "ready.fds")):
+    kind, pid_ = line.split()
+    held[kind].add(int(pid_))
+names = {p["id"]: p.get("name", "?") for p in json.load(open(os.path.join(work, "ready.progs")))}
+lock = {i: names.get(i, "?") for i in held["prog"]
+        if names.get(i, "").startswith(("contention_", "slowpath_"))}
+unlinked = sorted(n for i, n in lock.items() if i not in held["link"])
+check("report --ready-file: written once every lock program is attached (%s)"
+      % ", ".join(sorted(lock.values())),
+      att == "0" and lock and not unlinked,
+      "ready %s; lock programs %r, without a link then %r" % (att, sorted(lock.values()), unlinked))
+text = open(os.path.join(work, "ready")).read() if os.path.exists(os.path.join(work, "ready")) else ""
+err = open(os.path.join(work, "ready.err")).read().strip()[-200:]
+check("report --ready-file: it holds the report's PID and a newline; the report exits 0",
+      text == pid + "\n" and rc == "0", "file %r, PID %s, rc %s: %s" % (text, pid, rc, err))
 PY

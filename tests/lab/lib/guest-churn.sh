@@ -14,16 +14,12 @@ echo "LRS kernel $(uname -r)"
 lrs_guest_cgroups "$cg"
 lrs_guest_data_disk
 
-/lruscope report -d 600 -f json > /mnt/churn.json 2> /mnt/report.err &
+/lruscope report -d 600 -f json --ready-file /tmp/report.ready > /mnt/churn.json 2> /mnt/report.err &
 rp=$!
-# BPF loads in several seconds under TCG: churn once the collector's programs are in (a
-# memcg churned before they attach is only not shown, never shown unnamed)
-i=0
-while [ $i -lt 240 ] && ! grep -q '^prog_id:' /proc/$rp/fdinfo/* 2>/dev/null; do
-	sleep 0.25; i=$((i + 1))
-done
-sleep 2
-echo "LRS collector_loaded after $((i / 4)) s"
+# BPF loads in several seconds under TCG: churn once the collector counts (a memcg churned
+# before its hooks are in is only not shown, never shown unnamed)
+lrs_ready /tmp/report.ready $rp 60 || echo "LRS warn report never attached"
+echo "LRS collector_loaded at $(cut -d' ' -f1 /proc/uptime)"
 
 i=1
 while [ $i -le "$n" ]; do

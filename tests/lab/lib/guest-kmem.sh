@@ -71,9 +71,10 @@ rep=
 if [ "$tool" = none ]; then
 	sleep 3 # about as long as the report takes to attach
 else
-	/lruscope report -d 3600 -f json $holders > /mnt/report.json 2> /mnt/report.err &
+	/lruscope report -d 3600 -f json $holders --ready-file /tmp/report.ready \
+		> /mnt/report.json 2> /mnt/report.err &
 	rep=$!
-	lrs_attached $rep || echo "LRS warn report never attached"
+	lrs_ready /tmp/report.ready $rep || echo "LRS warn report never attached"
 fi
 mem attached
 [ -z "$rep" ] || memlock attached $rep

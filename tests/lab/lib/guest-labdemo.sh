@@ -19,7 +19,7 @@ export LRS_WORKDIR=/var/tmp	# the scratch disk's ext4: page cache on the file LR
 echo "LRS kernel $(uname -r) cpus $(nproc)"
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
-. "$LRS_ROOT/tests/lib/bpf-links.sh"	# lrs_attached
+. "$LRS_ROOT/tests/lib/ready.sh"	# lrs_ready
 readers() { cat /sys/fs/cgroup/lrs-demo-c*/cgroup.procs 2>/dev/null; }
 # "SECONDS BYTES": the guest's uptime and the bytes the readers have read so far, read at
 # once by one process (a reader that ended counts no more: none ends here)
@@ -58,9 +58,10 @@ mkdir -p "$ctl" && echo 10000 >"$ctl/cpu.weight" && echo $$ >"$ctl/cgroup.procs"
 sync
 echo 3 >/proc/sys/vm/drop_caches
 start_load "$out/workload.out"
-"$bin" record -o "$out/rec.jsonl" -i 1 -q --spin-source slowpath 2>"$out/record.err" &
+"$bin" record -o "$out/rec.jsonl" -i 1 -q --spin-source slowpath --ready-file "$out/record.ready" \
+	2>"$out/record.err" &
 rec=$!
-lrs_attached "$rec" || echo "LRS warn record never attached: $(tail -c 300 "$out/record.err")"
+lrs_ready "$out/record.ready" "$rec" || echo "LRS warn record never attached: $(tail -c 300 "$out/record.err")"
 read -r t0 b0 < <(read_bytes)
 sleep "$secs"
 read -r t1 b1 < <(read_bytes)

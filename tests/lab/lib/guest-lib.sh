@@ -1,5 +1,5 @@
 # Sourced by the lab guests' PID 1 scripts (busybox sh): the first steps every guest takes.
-. /bpf-links.sh	# lrs_attached, shared with the host's tests
+. /ready.sh	# lrs_ready, shared with the host's tests
 
 # /proc, /sys, /dev and busybox's applets; the kernel's text address.
 lrs_guest_boot() {

@@ -16,7 +16,7 @@
 # Kernel command line words: lrs_phase=, lrs_dur=SECS (default 10), lrs_readers=N (default 2 per
 # CPU), lrs_floor_last=1. Results go to the ext4 data disk, read by the host with debugfs after
 # the guest stops.
-. /guest-lib.sh	# lrs_attached
+. /guest-lib.sh	# lrs_ready
 lrs_guest_boot
 phase=compare dur=10 readers= floor_last=
 for w in $(cat /proc/cmdline); do
@@ -70,9 +70,11 @@ stop() {
 # start_report SOURCE: report --spin-source SOURCE to /mnt/SOURCE.json (report: its PID), once
 # its hooks are in
 start_report() {
-	/lruscope report -d 3600 -f json --spin-source $1 > /mnt/$1.json 2> /mnt/$1.err &
+	/lruscope report -d 3600 -f json --spin-source $1 --ready-file /tmp/$1.ready \
+		> /mnt/$1.json 2> /mnt/$1.err &
 	report=$!
-	lrs_attached $report || echo "LRS warn $1 report never attached"
+	lrs_ready /tmp/$1.ready $report || echo "LRS warn $1 report never attached"
+	echo "LRS ready $1 $(cut -d' ' -f1 /proc/uptime)"
 }
 # start_floor: lab-bench's floor, where it packed one (floor: its PID)
 start_floor() {

@@ -35,15 +35,15 @@ start() {
 	tool=
 	case $1 in
 	none) return 0 ;;
-	lruscope) /lruscope report -d 3600 -f json > /dev/null 2> /mnt/tool.err & ;;
-	holders) /lruscope report --holders -d 3600 -f json > /dev/null 2> /mnt/tool.err & ;;
-	exact) /lruscope report --holders-exact -d 3600 -f json > /dev/null 2> /mnt/tool.err & ;;
+	lruscope) /lruscope report -d 3600 -f json --ready-file /tmp/tool.ready > /dev/null 2> /mnt/tool.err & ;;
+	holders) /lruscope report --holders -d 3600 -f json --ready-file /tmp/tool.ready > /dev/null 2> /mnt/tool.err & ;;
+	exact) /lruscope report --holders-exact -d 3600 -f json --ready-file /tmp/tool.ready > /dev/null 2> /mnt/tool.err & ;;
 	perf) perf lock record -a -o /mnt/perf.data -- sleep 3600 > /dev/null 2> /mnt/tool.err & ;;
 	bpftrace) bpftrace /peer-wait.bt > /mnt/tool.out 2> /mnt/tool.err & ;;
 	esac
 	tool=$!
 	case $1 in
-	lruscope | holders | exact) lrs_attached $tool || echo "LRS warn $1 never attached: $(tail -c 300 /mnt/tool.err)" ;;
+	lruscope | holders | exact) lrs_ready /tmp/tool.ready $tool || echo "LRS warn $1 never attached: $(tail -c 300 /mnt/tool.err)" ;;
 	bpftrace)
 		for i in $(seq 1 600); do grep -q Attaching /mnt/tool.out && break; sleep 1; done
 		grep -q Attaching /mnt/tool.out || echo "LRS warn bpftrace never attached: $(tail -c 300 /mnt/tool.err)" ;;

@@ -22,8 +22,8 @@ import time
 import guest_cpus
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# lrs_attached, which the guests share with the host's tests
-BPF_LINKS = os.path.join(HERE, "..", "..", "lib", "bpf-links.sh")
+# lrs_ready, which the guests share with the host's tests
+READY_SH = os.path.join(HERE, "..", "..", "lib", "ready.sh")
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CACHE = os.environ.get("LRS_CACHE", "/var/cache/lruscope")
 PYTHON = "/usr/bin/python3"
@@ -104,7 +104,7 @@ def build_initramfs(kdir, work, init=None, extra=None):
     shutil.copy("/bin/busybox", os.path.join(root, "bin", "busybox"))
     shutil.copy(init or os.path.join(HERE, "guest-init.sh"), os.path.join(root, "init"))
     shutil.copy(os.path.join(HERE, "guest-lib.sh"), os.path.join(root, "guest-lib.sh"))
-    shutil.copy(BPF_LINKS, os.path.join(root, "bpf-links.sh"))
+    shutil.copy(READY_SH, os.path.join(root, "ready.sh"))
     for dst, src in (extra or {}).items():
         path = os.path.join(root, dst.lstrip("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
