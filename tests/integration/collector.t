@@ -244,12 +244,13 @@ check(f'collector: unmatched ends are the waits going on when the report armed (
 EOF
 
 # --- 2. a memcg removed mid-run is reported removed, under its own name ----
-# the report first, the load once its programs are in (as in 1.): where loading is slow (the
-# lab guest) a load started first could end before the report counts
-"$LRS_BIN" report -d "$(lrs_secs 7)" -f json >"$tmp/removed.json" 2>"$tmp/removed.err" &
+# the report first, the load once it counts (as in 1.): where loading is slow (the lab
+# guest) a load started first could end before the report counts
+"$LRS_BIN" report -d "$(lrs_secs 7)" -f json --ready-file "$tmp/removed.ready" >"$tmp/removed.json" \
+	2>"$tmp/removed.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
-lrs_wait_bpf_loaded "$report_pid" >/dev/null
+lrs_ready "$tmp/removed.ready" "$report_pid" "$(lrs_secs 60)"
 if start_load removed --layout shared --readers 4 --duration "$(lrs_secs 3)" --size 512m --limit 48m \
 	--cpu-shares 8192 --prefix "$rm"; then
 	wait "$report_pid"
@@ -300,10 +301,11 @@ tap_check "fault: --cgroup-root /proc exits 1 naming it ($(cat "$tmp/e5"))" \
 # Room for one lock per CPU and one in the shared table: the second lock contended
 # must be handed over to the shared table (the per-CPU insert refused with E2BIG),
 # and every later one counted as a drop.
-"$LRS_BIN" report -d "$(lrs_secs 3)" --max-locks 2 --percpu-locks 1 -f json >"$tmp/full.json" 2>"$tmp/full.err" &
+"$LRS_BIN" report -d "$(lrs_secs 3)" --max-locks 2 --percpu-locks 1 -f json --ready-file "$tmp/full.ready" \
+	>"$tmp/full.json" 2>"$tmp/full.err" &
 report_pid=$!
 lrs_track_pid "$report_pid"
-lrs_wait_bpf_loaded "$report_pid" >/dev/null
+lrs_ready "$tmp/full.ready" "$report_pid" "$(lrs_secs 60)"
 if start_load full --layout shared --readers 4 --duration "$(lrs_secs 5)" --size 256m --limit 48m \
 	--cpu-shares 8192 --prefix "${col}f"; then
 	wait "$report_pid"

@@ -71,19 +71,22 @@ tap_check "$T: as nobody, report -i exits 0 ($rc: $(head -c 200 "$WORK/nobody.er
 # ---- --stack-every 0, live -------------------------------------------------------------
 # three reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
 # or every wait's but at most one a second per CPU
-"$LRS_BIN" report -d 5 -f json --stack-every 1 >"$WORK/every1.json" 2>"$WORK/every1.err" &
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --ready-file "$WORK/every1.ready" >"$WORK/every1.json" 2>"$WORK/every1.err" &
 every1=$!
 lrs_track_pid $every1
-"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 >"$WORK/rate1.json" 2>"$WORK/rate1.err" &
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 --ready-file "$WORK/rate1.ready" \
+	>"$WORK/rate1.json" 2>"$WORK/rate1.err" &
 rate1=$!
 lrs_track_pid $rate1
-"$LRS_BIN" report -d 5 -f json --stack-every 0 >"$WORK/every0.json" 2>"$WORK/every0.err" &
+"$LRS_BIN" report -d 5 -f json --stack-every 0 --ready-file "$WORK/every0.ready" >"$WORK/every0.json" 2>"$WORK/every0.err" &
 every0=$!
 lrs_track_pid $every0
-ids1=$(lrs_wait_bpf_loaded $every1)
-ids0=$(lrs_wait_bpf_loaded $every0)
-idsr=$(lrs_wait_bpf_loaded $rate1)
-tap_check "$T: the reports loaded their BPF programs ($ids1 / $ids0 / $idsr)" [ -n "$ids1" -a -n "$ids0" -a -n "$idsr" ]
+# the writers start once the three count
+ids1= ids0= idsr=
+lrs_ready "$WORK/every1.ready" $every1 60 && ids1=$(lrs_wait_bpf_loaded $every1)
+lrs_ready "$WORK/every0.ready" $every0 60 && ids0=$(lrs_wait_bpf_loaded $every0)
+lrs_ready "$WORK/rate1.ready" $rate1 60 && idsr=$(lrs_wait_bpf_loaded $rate1)
+tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr)" [ -n "$ids1" -a -n "$ids0" -a -n "$idsr" ]
 lrs_rewriters "$WORK/rewritten" 3
 lrs_track_pid "$LRS_REWRITERS"
 wait $every1; rc1=$?
