@@ -127,13 +127,17 @@ check('percpu: bpftrace saw the writers queue on one lock', n >= 20, str(bt['n']
 cpus = re.findall(r'^@cpus\[\d+\]: \d+$', open(sys.argv[2]).read(), re.M)
 check('percpu: the waits ended on two CPUs (two copies to merge)', len(cpus) >= min(2, os.cpu_count()),
       str(cpus))
-row = [o for o in snap['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
+# a report's rows of bpftrace's lock; without one, a lock's checks fail on an empty row, each
+# printed
+def rows_of(report):
+    return [o for o in report['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
+EMPTY = {'contended': 0, 'wait_ns': 0, 'hist': [], 'flags': 0, 'name': 'none', 'wait_max_ns': 0,
+         'stacks': []}
+row = rows_of(snap)
 check('percpu: the report has that lock', len(row) == 1, f'{lock and hex(lock)} not in other_locks: '
       + ', '.join(f"{o['lock']} {o['name']} flags {o['flags']} {o['contended']}" for o in snap['other_locks']
                   if o['flags'] != 1)[:400] + f"; bpftrace {bt['n']}; drops {snap['drops']}")
-# without the row its 6 checks fail on an empty one, each printed
-r = row[0] if row else {'contended': 0, 'wait_ns': 0, 'hist': [], 'flags': 0, 'name': 'none',
-                        'wait_max_ns': 0, 'stacks': []}
+r = row[0] if row else EMPTY
 check(f'percpu: contended equals the independent count ({n})', n > 0 and r['contended'] == n,
       f"lruscope {r['contended']}, bpftrace {n}; drops {snap['drops']}")
 w = bt['w'].get(lock, 0)
@@ -169,9 +173,8 @@ except ValueError:
 check('shared table: report --percpu-locks 0 exits 0, no map full',
       sys.argv[5] == '0' and shared['drops'].get('stats_full') == 0,
       f"rc {sys.argv[5]}: {err}; drops {shared['drops']}")
-srow = [o for o in shared['other_locks'] if lock is not None and int(o['lock'], 16) == lock]
-s = srow[0] if srow else {'contended': 0, 'wait_ns': 0, 'hist': [], 'flags': 0, 'name': 'none',
-                          'wait_max_ns': 0}
+srow = rows_of(shared)
+s = srow[0] if srow else EMPTY
 check(f'shared table: contended equals the independent count ({n})', n >= 20 and s['contended'] == n,
       f"shared {s['contended']}, bpftrace {n}; drops {shared['drops']}")
 w = bt['w'].get(lock, 0)

@@ -57,14 +57,14 @@ def progs_add(total, delta):
     return total
 
 
-def print_progs(progs, secs, busy, indent="    ", digits=3):
+def print_progs(progs, secs, busy, digits=3):
     """A line a program, the costliest first: ns a run, runs a second over secs, and its share
     of busy (ns of busy CPU over the same time)."""
     width = max([22] + [len(n) for n in progs])
     for n, (t, c) in sorted(progs.items(), key=lambda kv: -kv[1][0]):
         if c > 0:
-            print("%s%-*s %8.0f ns a run, %8.0f runs a second, %.*f%% of busy CPU"
-                  % (indent, width, n, t / c, c / secs, digits, 100 * t / busy if busy else 0))
+            print("    %-*s %8.0f ns a run, %8.0f runs a second, %.*f%% of busy CPU"
+                  % (width, n, t / c, c / secs, digits, 100 * t / busy if busy else 0))
 
 
 def busy_ns():
