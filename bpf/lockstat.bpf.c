@@ -36,6 +36,16 @@ const volatile __u32 stack_every = 16; /* a stack on 1 in N waits per CPU; 0: ne
  * User space sets it from --stack-rate.
  */
 const volatile __u64 stack_gap_ns = 20000000;
+/*
+ * and at most 1 / stack_time_factor of the CPU's time: after a stack that took
+ * c ns to unwind, the next comes no sooner than c * stack_time_factor ns after
+ * its start (0: no such limit). A stack's price is set by how deep the
+ * kernel's stack is and how fast the CPU unwinds it, not by how often locks
+ * are contended: where waits are few and unwinding slow (under emulation a
+ * stack costs tens of timed waits), a cap on the rate alone leaves stacks
+ * most of the run time. User space sets it from --stack-cpu.
+ */
+const volatile __u32 stack_time_factor = 1000;
 const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 /* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */
@@ -243,9 +253,10 @@ struct waiter_entry {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
-	__u32 busy;	     /* one of our programs runs on this CPU */
-	__u32 compat_slots;  /* lock_stats slots this CPU took (compat programs) */
-	__u64 last_stack_ns; /* when this CPU last took a stack */
+	__u32 busy;	      /* one of our programs runs on this CPU */
+	__u32 compat_slots;   /* lock_stats slots this CPU took (compat programs) */
+	__u64 last_stack_ns;  /* when this CPU last took a stack */
+	__u64 stack_pause_ns; /* and how long after that it takes none */
 	struct pending slot[CPU_DEPTH];
 	struct class_entry class_cache[CLASS_CACHE_SLOTS];
 	/* the memcg of the css_set this CPU's last lruvec waiter had (waiter_of) */
@@ -335,6 +346,34 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 #define NOT_A_SPINLOCK_T (LCB_F_MUTEX | LCB_F_READ | LCB_F_WRITE | LCB_F_PERCPU)
 
 /*
+ * Take the waiter's stack, and set how long this CPU takes none after it:
+ * --stack-rate's gap, or its time to unwind times stack_time_factor if that
+ * is longer, so that stacks take at most that share of the CPU. A stack that
+ * seemed to take over STACK_TOOK_MAX_NS was interrupted, or its vCPU not
+ * running: counted as that long, it does not stop stacks for minutes.
+ */
+#define STACK_TOOK_MAX_NS 1000000ULL
+static __always_inline void sample_stack(struct pending *p, void *ctx, struct pending_stack *cs,
+					 __u64 now)
+{
+	__u64 pause = stack_gap_ns, took;
+
+	cs->sample_ctr = 0;
+	cs->last_stack_ns = now;
+	p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	if (p->stack_id < 0)
+		__sync_fetch_and_add(&drop_stack, 1);
+	if (stack_time_factor) {
+		took = bpf_ktime_get_ns() - now;
+		if (took > STACK_TOOK_MAX_NS)
+			took = STACK_TOOK_MAX_NS;
+		if (took * stack_time_factor > pause)
+			pause = took * stack_time_factor;
+	}
+	cs->stack_pause_ns = pause;
+}
+
+/*
  * compat: for kernels before 5.19, whose verifier refuses an atomic
  * compare-and-exchange anywhere in a program, even unreached: a literal, so
  * that such programs hold none.
@@ -362,13 +401,8 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every) {
 		now = bpf_ktime_get_ns();
-		if (now - cs->last_stack_ns >= stack_gap_ns) {
-			cs->sample_ctr = 0;
-			cs->last_stack_ns = now;
-			p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
-			if (p->stack_id < 0)
-				__sync_fetch_and_add(&drop_stack, 1);
-		}
+		if (now - cs->last_stack_ns >= cs->stack_pause_ns)
+			sample_stack(p, ctx, cs, now);
 	}
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))
 		holders_begin(p);

@@ -2,6 +2,7 @@
 /* The live collector's options: their table (help and man page text) and their parser. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/collector_opts.h"
 #include "cli/commands.h"
@@ -60,6 +61,22 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 "slow path: about 6 microseconds on a host, tens under emulation, some 40 times\n"
 		 "what timing a wait costs; raise it for a short recording whose causes need many\n"
 		 "samples.\n" },
+	{ "stack-cpu", LRS_COPT_STACK_CPU, 0, "PCT",
+	  "spend at most PCT% of each CPU's time unwinding sampled stacks (default 0.1; 0: only "
+	  "--stack-rate limits them)",
+	  .man = "Spend at most\n"
+		 ".I PCT\n"
+		 "percent of each CPU's time unwinding sampled stacks (default 0.1): after a stack\n"
+		 "that took\n"
+		 ".I t\n"
+		 "to unwind, that CPU takes the next no sooner than 100\n"
+		 ".IR t / PCT\n"
+		 "later. A stack's price is the kernel's stack depth and the CPU's speed, not the\n"
+		 "lock's: where waits are few and unwinding slow (under emulation a stack costs\n"
+		 "tens of timed waits), a cap on the rate alone leaves stacks most of\n"
+		 "lruscope's time. 0 leaves only\n"
+		 ".B \\-\\-stack\\-rate\n"
+		 "as the limit, for a recording whose causes need every sample.\n" },
 	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
 	  "locks the BPF maps hold (default 16384, 1 to " STR(
 		  LRS_MAX_LOCKS_MAX) "); waits on locks beyond it are counted in drops.stats_full",
@@ -128,6 +145,23 @@ int lrs_cli__spin_source(const char *cmd, const char *value, int *out)
 	return 0;
 }
 
+/* --stack-cpu PCT: stacks take at most 1 / *factor of a CPU (100 / PCT); 0: no limit */
+static int parse_stack_cpu(const char *cmd, const char *value, unsigned int *factor)
+{
+	char *end;
+	double pct = strtod(value, &end);
+
+	if (end == value || *end || !(pct == 0 || (pct >= 0.001 && pct <= 100))) {
+		fprintf(stderr,
+			"lruscope %s: --stack-cpu '%s': want a percentage of a CPU, 0.001 to 100, "
+			"or 0 for no limit\n",
+			cmd, value);
+		return -EINVAL;
+	}
+	*factor = pct == 0 ? 0 : (unsigned int)(100 / pct + 0.5);
+	return 0;
+}
+
 int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 			      struct lrs_collector_opts *opts)
 {
@@ -152,6 +186,8 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 			return -EINVAL;
 		}
 		return 0;
+	case LRS_COPT_STACK_CPU:
+		return parse_stack_cpu(cmd, value, &opts->stack_time);
 	case LRS_COPT_MAX_LOCKS:
 		if (lrs_parse_uint(value, (unsigned int)LRS_MAX_LOCKS_MAX, &opts->max_locks) ||
 		    !opts->max_locks) {

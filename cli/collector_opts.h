@@ -15,6 +15,7 @@ enum lrs_collector_key {
 	LRS_COPT_CGROUP_ROOT = LRS_OPT_KEY_SHARED,
 	LRS_COPT_STACK_EVERY,
 	LRS_COPT_STACK_RATE,
+	LRS_COPT_STACK_CPU,
 	LRS_COPT_MAX_LOCKS,
 	LRS_COPT_PERCPU_LOCKS,
 	LRS_COPT_HOLDERS,
@@ -25,7 +26,7 @@ enum lrs_collector_key {
 };
 
 /*
- * --cgroup-root, --stack-every, --max-locks, --percpu-locks, --holders,
+ * --cgroup-root, --stack-every, --stack-rate, --stack-cpu, --max-locks, --percpu-locks, --holders,
  * --holders-exact, the --spin-source table, --ready-file, -v
  */
 extern const struct lrs_opt lrs_opts_collector[];

@@ -32,6 +32,11 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
 	opts->stack_every = 16;
 	/* a stack unwinds for 6 us on a host, tens under TCG: 50 a second name a lock's callers */
 	opts->stack_rate = 50;
+	/*
+	 * and at most 0.1% of a CPU: where unwinding is slow and waits few (under
+	 * emulation), the rate cap alone let stacks take most of the run time
+	 */
+	opts->stack_time = 1000;
 	opts->max_locks = 16384;
 	opts->max_waiters = 16384;
 	/* the stack map drops a stack whose hash bucket is taken: room cuts drops */
@@ -425,6 +430,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 	struct lrs_lockstat_opts lopts = {
 		.stack_every = opts->stack_every,
 		.stack_rate = opts->stack_rate,
+		.stack_time = opts->stack_time,
 		.max_locks = opts->max_locks,
 		.percpu_locks = opts->percpu_locks,
 		.percpu_locks_set = opts->percpu_locks_set,

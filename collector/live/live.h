@@ -13,6 +13,7 @@ struct lrs_collector_opts {
 	const char *cgroup_root;   /* memory hierarchy mount; NULL: detect v1/v2 */
 	unsigned int stack_every;  /* take a waiter stack on 1 in N contentions; 0: none */
 	unsigned int stack_rate;   /* and at most this many a second per CPU */
+	unsigned int stack_time;   /* and at most 1/N of a CPU's time unwinding; 0: no limit */
 	unsigned int max_locks;	   /* lock map entries */
 	unsigned int percpu_locks; /* of those, with per-CPU counters, if percpu_locks_set */
 	bool percpu_locks_set;	   /* else as many as LRS_PERCPU_LOCK_BUDGET holds */

@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 72
+tap_plan 76
 need_root "errors"
 
 T=errors
@@ -89,6 +89,11 @@ tap_check "$T: --max-locks 2000000: usage error naming the range, before loading
 run_rc locks-max "$LRS_BIN" report -d 0.5 --max-locks 1048576
 tap_check "$T: --max-locks 1048576, the top of the range, loads (rc $rc: $(head -c 200 "$dir/locks-max.err"))" \
 	test $rc -eq 0
+for pct in 101 0.0001 -1 0.1x; do
+	run_rc stackcpu timeout 20 "$LRS_BIN" report -d 1 --stack-cpu "$pct"
+	tap_check "$T: --stack-cpu $pct: usage error naming the range, before loading ($(cat "$dir/stackcpu.err"))" \
+		exited_saying 2 "$dir/stackcpu.err" "--stack-cpu '$pct': want a percentage of a CPU, 0.001 to 100, or 0"
+done
 run_rc ready timeout 20 "$LRS_BIN" report -d 1 --ready-file "$dir/no-such-dir/ready"
 tap_check "$T: --ready-file in a directory that does not exist: status 1, naming it ($(cat "$dir/ready.err"))" \
 	exited_saying 1 "$dir/ready.err" "--ready-file $dir/no-such-dir/ready: cannot write it: No such file or directory"

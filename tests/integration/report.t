@@ -3,12 +3,13 @@
 # tests/lib/lrs_recording.py (report -i, every number known): -a lists the
 # lruvecs that never waited too, -n N the N other locks with the most wait;
 # report -i as user nobody. Live, as root: --stack-every 0 samples no stack
-# of the same sleeping-lock waits that --stack-every 1 samples; a process's
+# of the same sleeping-lock waits that --stack-every 1 samples, --stack-rate 1
+# and --stack-cpu 0.001 fewer than with no limit; a process's
 # threads that queue on their own mm's mmap_lock have that lock named so. See
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 18
+tap_plan 19
 
 T=report
 need_root "$T"
@@ -69,11 +70,17 @@ tap_check "$T: as nobody, report -i exits 0 ($rc: $(head -c 200 "$WORK/nobody.er
 	bash -c '[ "$1" = 0 ] && [ -s "$2" ] && cmp -s "$2" "$3"' _ "$rc" "$WORK/nobody" "$WORK/all"
 
 # ---- --stack-every 0, live -------------------------------------------------------------
-# three reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
-# or every wait's but at most one a second per CPU
-"$LRS_BIN" report -d 5 -f json --stack-every 1 --ready-file "$WORK/every1.ready" >"$WORK/every1.json" 2>"$WORK/every1.err" &
+# four reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
+# every wait's but at most one a second per CPU, or every wait's but at most 0.001% of a CPU's
+# time unwinding them
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0 \
+	--ready-file "$WORK/every1.ready" >"$WORK/every1.json" 2>"$WORK/every1.err" &
 every1=$!
 lrs_track_pid $every1
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0.001 \
+	--ready-file "$WORK/cpu.ready" >"$WORK/cpu.json" 2>"$WORK/cpu.err" &
+cpu=$!
+lrs_track_pid $cpu
 "$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 --ready-file "$WORK/rate1.ready" \
 	>"$WORK/rate1.json" 2>"$WORK/rate1.err" &
 rate1=$!
@@ -82,25 +89,29 @@ lrs_track_pid $rate1
 every0=$!
 lrs_track_pid $every0
 # the writers start once the three count
-ids1= ids0= idsr=
+ids1= ids0= idsr= idsc=
 lrs_ready "$WORK/every1.ready" $every1 60 && ids1=$(lrs_wait_bpf_loaded $every1)
 lrs_ready "$WORK/every0.ready" $every0 60 && ids0=$(lrs_wait_bpf_loaded $every0)
 lrs_ready "$WORK/rate1.ready" $rate1 60 && idsr=$(lrs_wait_bpf_loaded $rate1)
-tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr)" [ -n "$ids1" -a -n "$ids0" -a -n "$idsr" ]
+lrs_ready "$WORK/cpu.ready" $cpu 60 && idsc=$(lrs_wait_bpf_loaded $cpu)
+tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr / $idsc)" \
+	[ -n "$ids1" -a -n "$ids0" -a -n "$idsr" -a -n "$idsc" ]
 lrs_rewriters "$WORK/rewritten" 3
 lrs_track_pid "$LRS_REWRITERS"
 wait $every1; rc1=$?
 wait $every0; rc0=$?
 wait $rate1; rcr=$?
+wait $cpu; rcc=$?
 lrs_untrack_pid $every1
 lrs_untrack_pid $every0
 lrs_untrack_pid $rate1
+lrs_untrack_pid $cpu
 wait "$LRS_REWRITERS"
 lrs_untrack_pid "$LRS_REWRITERS"
-tap_check "$T: all exit 0 ($rc1 $rc0 $rcr: $(cat "$WORK/every1.err" "$WORK/every0.err" "$WORK/rate1.err" | head -c 300))" \
-	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 ]
-PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's and --stack-rate's reports" \
-	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" "$WORK/rate1.json" <<'PY'
+tap_check "$T: all exit 0 ($rc1 $rc0 $rcr $rcc: $(cat "$WORK"/{every1,every0,rate1,cpu}.err | head -c 300))" \
+	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 -a "$rcc" = 0 ]
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's, --stack-rate's and --stack-cpu's reports" \
+	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" "$WORK/rate1.json" "$WORK/cpu.json" <<'PY'
 import json, os, sys
 from lrs_tap import check
 def count(path):
@@ -114,9 +125,13 @@ w1, uses1, table1 = count(sys.argv[1])
 w0, uses0, table0 = count(sys.argv[2])
 # -d 5 from its load: at most 6 seconds of waits on each CPU
 cap = 6 * os.cpu_count()
-s1, sr = sampled(sys.argv[1]), sampled(sys.argv[3])
+s1, sr, sc = sampled(sys.argv[1]), sampled(sys.argv[3]), sampled(sys.argv[4])
 check("report: --stack-rate 1 samples at most one wait's stack a second per CPU (%d sampled, at most %d; "
-      "%d with the default rate)" % (sr, cap, s1), 0 < sr <= cap < s1, "%d, %d" % (sr, s1))
+      "%d with no limit)" % (sr, cap, s1), 0 < sr <= cap < s1, "%d, %d" % (sr, s1))
+# a stack takes microseconds to unwind (tens to hundreds under emulation): 0.001% of a CPU
+# leaves a few each second per CPU at most, where the unlimited report takes one every wait
+check("report: --stack-cpu 0.001 samples stacks, under half as many as with no limit (%d; %d)"
+      % (sc, s1), 0 < sc < s1 / 2, "%d, %d" % (sc, s1))
 check("report: --stack-every 1 samples stacks of the writers' waits (%d waits, %d stacks)" % (w1, table1),
       w1 > 0 and uses1 > 0 and table1 > 0, "%d waits, %d stack uses, %d stacks" % (w1, uses1, table1))
 check("report: --stack-every 0 samples none of the same waits (%d waits, %d stacks)" % (w0, table0),
