@@ -34,7 +34,7 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
 	opts->stack_rate = 50;
 	/*
 	 * and at most 0.1% of a CPU: where unwinding is slow and waits few (under
-	 * emulation), the rate cap alone let stacks take most of the run time
+	 * emulation), a cap on the rate alone leaves stacks most of the run time
 	 */
 	opts->stack_time = 1000;
 	opts->max_locks = 16384;

@@ -88,7 +88,7 @@ lrs_track_pid $rate1
 "$LRS_BIN" report -d 5 -f json --stack-every 0 --ready-file "$WORK/every0.ready" >"$WORK/every0.json" 2>"$WORK/every0.err" &
 every0=$!
 lrs_track_pid $every0
-# the writers start once the three count
+# the writers start once the four count
 ids1= ids0= idsr= idsc=
 lrs_ready "$WORK/every1.ready" $every1 60 && ids1=$(lrs_wait_bpf_loaded $every1)
 lrs_ready "$WORK/every0.ready" $every0 60 && ids0=$(lrs_wait_bpf_loaded $every0)
