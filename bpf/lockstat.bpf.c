@@ -253,10 +253,9 @@ struct waiter_entry {
 struct pending_stack {
 	__u32 depth;
 	__u32 sample_ctr;
-	__u32 busy;	      /* one of our programs runs on this CPU */
-	__u32 compat_slots;   /* lock_stats slots this CPU took (compat programs) */
-	__u64 last_stack_ns;  /* when this CPU last took a stack */
-	__u64 stack_pause_ns; /* and how long after that it takes none */
+	__u32 busy;	     /* one of our programs runs on this CPU */
+	__u32 compat_slots;  /* lock_stats slots this CPU took (compat programs) */
+	__u64 next_stack_ns; /* this CPU takes no stack before then */
 	struct pending slot[CPU_DEPTH];
 	struct class_entry class_cache[CLASS_CACHE_SLOTS];
 	/* the memcg of the css_set this CPU's last lruvec waiter had (waiter_of) */
@@ -346,7 +345,7 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 #define NOT_A_SPINLOCK_T (LCB_F_MUTEX | LCB_F_READ | LCB_F_WRITE | LCB_F_PERCPU)
 
 /*
- * Take the waiter's stack, and set how long this CPU takes none after it:
+ * Take the waiter's stack, and set when this CPU may take the next: after
  * --stack-rate's gap, or its time to unwind times stack_time_factor if that
  * is longer, so that stacks take at most that share of the CPU. A stack that
  * seemed to take over STACK_TOOK_MAX_NS was interrupted, or its vCPU not
@@ -359,7 +358,6 @@ static __always_inline void sample_stack(struct pending *p, void *ctx, struct pe
 	__u64 pause = stack_gap_ns, took;
 
 	cs->sample_ctr = 0;
-	cs->last_stack_ns = now;
 	p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
 	if (p->stack_id < 0)
 		__sync_fetch_and_add(&drop_stack, 1);
@@ -370,7 +368,7 @@ static __always_inline void sample_stack(struct pending *p, void *ctx, struct pe
 		if (took * stack_time_factor > pause)
 			pause = took * stack_time_factor;
 	}
-	cs->stack_pause_ns = pause;
+	cs->next_stack_ns = now + pause;
 }
 
 /*
@@ -401,7 +399,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every) {
 		now = bpf_ktime_get_ns();
-		if (now - cs->last_stack_ns >= cs->stack_pause_ns)
+		if (now >= cs->next_stack_ns)
 			sample_stack(p, ctx, cs, now);
 	}
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))
