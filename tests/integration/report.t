@@ -5,11 +5,12 @@
 # report -i as user nobody. Live, as root: --stack-every 0 samples no stack
 # of the same sleeping-lock waits that --stack-every 1 samples, --stack-rate 1
 # and --stack-cpu 0.001 fewer than with no limit; a process's
-# threads that queue on their own mm's mmap_lock have that lock named so. See
+# threads that queue on their own mm's mmap_lock have that lock named so; --ready-file and
+# the scripts' lrs_ready, which waits for it to name the PID it was given. See
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 19
+tap_plan 20
 
 T=report
 need_root "$T"
@@ -188,6 +189,20 @@ wait $rrep; rcr=$?
 lrs_untrack_pid $rrep
 tap_check "$T: --ready-file: the old file is emptied before the first program loads (it said '$early' then; programs $(echo $first))" \
 	[ -n "$first" -a "$early" != stale ]
+# the scripts' lrs_ready waits until the file names the PID it was given: an earlier run's file,
+# which the new run has not emptied yet, is no sign that the new one counts
+sleep 60 &
+other=$!
+lrs_track_pid $other
+echo $$ >"$WORK/other.ready"
+lrs_ready "$WORK/other.ready" $other 1; stale_rc=$?
+echo $other >"$WORK/other.ready"
+lrs_ready "$WORK/other.ready" $other 1; own_rc=$?
+kill $other
+wait $other 2>/dev/null
+lrs_untrack_pid $other
+tap_check "$T: lrs_ready: not ready while the file names another PID ($stale_rc), ready once it names its own ($own_rc)" \
+	[ $stale_rc -ne 0 -a $own_rc -eq 0 ]
 PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --ready-file's report" /usr/bin/python3 - "$WORK" "$att" "$rcr" "$rrep" <<'PY'
 import json, os, sys
 from lrs_tap import check
