@@ -180,7 +180,6 @@ struct diff_args {
 static int apply(void *ctx, int key, const char *value)
 {
 	struct diff_args *a = ctx;
-	char *end;
 	double pct;
 
 	switch (key) {
@@ -192,8 +191,7 @@ static int apply(void *ctx, int key, const char *value)
 		a->opts.json = !strcmp(value, "json");
 		return 0;
 	case 'm':
-		pct = strtod(value, &end);
-		if (end == value || *end || !(pct >= 0 && pct <= 1000)) {
+		if (lrs_parse_number(value, 0, 1000, &pct)) {
 			fprintf(stderr,
 				"lruscope diff: --min-change '%s': want a percentage, 0 to 1000\n",
 				value);

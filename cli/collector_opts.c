@@ -148,10 +148,9 @@ int lrs_cli__spin_source(const char *cmd, const char *value, int *out)
 /* --stack-cpu PCT: stacks take at most 1 / *factor of a CPU (100 / PCT); 0: no limit */
 static int parse_stack_cpu(const char *cmd, const char *value, unsigned int *factor)
 {
-	char *end;
-	double pct = strtod(value, &end);
+	double pct;
 
-	if (end == value || *end || !(pct == 0 || (pct >= 0.001 && pct <= 100))) {
+	if (lrs_parse_number(value, 0, 100, &pct) || (pct > 0 && pct < 0.001)) {
 		fprintf(stderr,
 			"lruscope %s: --stack-cpu '%s': want a percentage of a CPU, 0.001 to 100, "
 			"or 0 for no limit\n",

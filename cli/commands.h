@@ -45,6 +45,8 @@ void lrs_signals__install(void);
 /* A fatal signal (SIGSEGV, SIGABRT, ...) prints COMMAND, the signal and a backtrace first. */
 void lrs_crash__install(const char *command);
 
+/* Parse a number from min to max ("0.5", "2", "1e-3"), all of s; -EINVAL if not one. */
+int lrs_parse_number(const char *s, double min, double max, double *out);
 /* Parse a positive number of seconds ("0.5", "2"); -EINVAL if not. */
 int lrs_parse_seconds(const char *s, double *out);
 /* The same for option -OPT of command CMD; says what it wants on stderr when not. */

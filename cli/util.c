@@ -35,7 +35,7 @@ void lrs_signals__install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-int lrs_parse_seconds(const char *s, double *out)
+int lrs_parse_number(const char *s, double min, double max, double *out)
 {
 	char *end;
 	double v;
@@ -44,7 +44,17 @@ int lrs_parse_seconds(const char *s, double *out)
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400.0 * 365)
+	if (errno || *end || !isfinite(v) || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int lrs_parse_seconds(const char *s, double *out)
+{
+	double v;
+
+	if (lrs_parse_number(s, 0, 86400.0 * 365, &v) || v == 0)
 		return -EINVAL;
 	*out = v;
 	return 0;
