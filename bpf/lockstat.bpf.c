@@ -46,6 +46,17 @@ const volatile __u64 stack_gap_ns = 20000000;
  * most of the run time. User space sets it from --stack-cpu.
  */
 const volatile __u32 stack_time_factor = 1000;
+/*
+ * and at most this many ns of unwinding a wait, over each CPU's waits: after
+ * a stack that took c ns, the CPU takes the next no sooner than c /
+ * stack_wait_ns waits later (0: no such limit). The caps above bound stacks
+ * by the clock, this one by the waits they are taken from, which is what a
+ * wait's cost is measured against: where a CPU sees a few thousand waits a
+ * second and unwinds slowly (a stack tens of waits' worth under emulation),
+ * 0.1% of its time is a third of what timing each wait costs. User space
+ * sets it from --stack-cost.
+ */
+const volatile __u32 stack_wait_ns = 50;
 const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 /* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */
@@ -263,6 +274,8 @@ struct pending_stack {
 	__u64 waiter_cgid;
 	__u32 waiter_gen; /* classify_gen when it was read */
 	__u32 lose_ctr;	  /* lose_end_every's count */
+	__u32 stack_skip; /* waits before this CPU's next stack: stack_wait_ns's cap */
+	__u32 pad;
 	struct waiter_entry waiter_cache[WAITER_CACHE_SLOTS];
 };
 
@@ -347,9 +360,11 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
 /*
  * Take the waiter's stack, and set when this CPU may take the next: after
  * --stack-rate's gap, or its time to unwind times stack_time_factor if that
- * is longer, so that stacks take at most that share of the CPU. A stack that
- * seemed to take over STACK_TOOK_MAX_NS was interrupted, or its vCPU not
- * running: counted as that long, it does not stop stacks for minutes.
+ * is longer, so that stacks take at most that share of the CPU; and no
+ * sooner than its time to unwind over stack_wait_ns waits later, so that
+ * they add at most that much to a wait. A stack that seemed to take over
+ * STACK_TOOK_MAX_NS was interrupted, or its vCPU not running: counted as
+ * that long, it does not stop stacks for minutes.
  */
 #define STACK_TOOK_MAX_NS 1000000ULL
 static __always_inline void sample_stack(struct pending *p, void *ctx, struct pending_stack *cs,
@@ -361,12 +376,13 @@ static __always_inline void sample_stack(struct pending *p, void *ctx, struct pe
 	p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
 	if (p->stack_id < 0)
 		__sync_fetch_and_add(&drop_stack, 1);
-	if (stack_time_factor) {
+	if (stack_time_factor || stack_wait_ns) {
 		took = bpf_ktime_get_ns() - now;
 		if (took > STACK_TOOK_MAX_NS)
 			took = STACK_TOOK_MAX_NS;
-		if (took * stack_time_factor > pause)
+		if (stack_time_factor && took * stack_time_factor > pause)
 			pause = took * stack_time_factor;
+		cs->stack_skip = stack_wait_ns ? took / stack_wait_ns : 0;
 	}
 	cs->next_stack_ns = now + pause;
 }
@@ -397,7 +413,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK)
 		waiter_of(p, cs);
 	p->stack_id = -1;
-	if (stack_every && ++cs->sample_ctr >= stack_every) {
+	if (stack_every && ++cs->sample_ctr >= stack_every && cs->sample_ctr > cs->stack_skip) {
 		now = bpf_ktime_get_ns();
 		if (now >= cs->next_stack_ns)
 			sample_stack(p, ctx, cs, now);

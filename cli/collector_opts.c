@@ -77,6 +77,21 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 "lruscope's time. 0 leaves only\n"
 		 ".B \\-\\-stack\\-rate\n"
 		 "as the limit, for a recording whose causes need every sample.\n" },
+	{ "stack-cost", LRS_COPT_STACK_COST, 0, "NS",
+	  "spend at most NS nanoseconds unwinding stacks per wait, averaged over each CPU's waits "
+	  "(default 50; 0: no such limit)",
+	  .man = "Spend at most\n"
+		 ".I NS\n"
+		 "nanoseconds unwinding sampled stacks per wait, averaged over each CPU's waits\n"
+		 "(default 50): after a stack that took\n"
+		 ".I t\n"
+		 "to unwind, that CPU takes the next no sooner than\n"
+		 ".IR t / NS\n"
+		 "waits later. The caps above bound stacks by the clock; this one by the waits\n"
+		 "they are sampled from, which is what lruscope's cost is measured against: where a\n"
+		 "CPU sees a few hundred waits a second, 0.1% of its time is more than timing each\n"
+		 "wait costs. 0 leaves the other limits alone, for a recording whose causes need\n"
+		 "every sample.\n" },
 	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
 	  "locks the BPF maps hold (default 16384, 1 to " STR(
 		  LRS_MAX_LOCKS_MAX) "); waits on locks beyond it are counted in drops.stats_full",
@@ -187,6 +202,15 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 		return 0;
 	case LRS_COPT_STACK_CPU:
 		return parse_stack_cpu(cmd, value, &opts->stack_time);
+	case LRS_COPT_STACK_COST:
+		if (lrs_parse_uint(value, 1000000, &opts->stack_cost)) {
+			fprintf(stderr,
+				"lruscope %s: --stack-cost '%s': want nanoseconds a wait, 0 to "
+				"1000000, 0 for no limit\n",
+				cmd, value);
+			return -EINVAL;
+		}
+		return 0;
 	case LRS_COPT_MAX_LOCKS:
 		if (lrs_parse_uint(value, (unsigned int)LRS_MAX_LOCKS_MAX, &opts->max_locks) ||
 		    !opts->max_locks) {

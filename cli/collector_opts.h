@@ -16,6 +16,7 @@ enum lrs_collector_key {
 	LRS_COPT_STACK_EVERY,
 	LRS_COPT_STACK_RATE,
 	LRS_COPT_STACK_CPU,
+	LRS_COPT_STACK_COST,
 	LRS_COPT_MAX_LOCKS,
 	LRS_COPT_PERCPU_LOCKS,
 	LRS_COPT_HOLDERS,
@@ -26,8 +27,8 @@ enum lrs_collector_key {
 };
 
 /*
- * --cgroup-root, --stack-every, --stack-rate, --stack-cpu, --max-locks, --percpu-locks, --holders,
- * --holders-exact, the --spin-source table, --ready-file, -v
+ * --cgroup-root, --stack-every, --stack-rate, --stack-cpu, --stack-cost, --max-locks,
+ * --percpu-locks, --holders, --holders-exact, the --spin-source table, --ready-file, -v
  */
 extern const struct lrs_opt lrs_opts_collector[];
 /* --spin-source alone */

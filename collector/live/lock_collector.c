@@ -97,6 +97,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	if (opts->stack_rate)
 		ls->skel->rodata->stack_gap_ns = 1000000000ULL / opts->stack_rate;
 	ls->skel->rodata->stack_time_factor = opts->stack_time;
+	ls->skel->rodata->stack_wait_ns = opts->stack_cost;
 	/* a test's switch: every hit of the classification and waiter memcg caches checked */
 	check = getenv("LRS_CHECK_CLASSIFY");
 	ls->skel->rodata->classify_check = check && strcmp(check, "1") == 0;

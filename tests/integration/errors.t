@@ -5,7 +5,7 @@
 # that cannot be made is named before anything is collected.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 76
+tap_plan 79
 need_root "errors"
 
 T=errors
@@ -93,6 +93,11 @@ for pct in 101 0.0001 -1 0.1x; do
 	run_rc stackcpu timeout 20 "$LRS_BIN" report -d 1 --stack-cpu "$pct"
 	tap_check "$T: --stack-cpu $pct: usage error naming the range, before loading ($(cat "$dir/stackcpu.err"))" \
 		exited_saying 2 "$dir/stackcpu.err" "--stack-cpu '$pct': want a percentage of a CPU, 0.001 to 100, or 0"
+done
+for ns in 1000001 -1 50x; do
+	run_rc stackcost timeout 20 "$LRS_BIN" report -d 1 --stack-cost "$ns"
+	tap_check "$T: --stack-cost $ns: usage error naming the range, before loading ($(cat "$dir/stackcost.err"))" \
+		exited_saying 2 "$dir/stackcost.err" "--stack-cost '$ns': want nanoseconds a wait, 0 to 1000000"
 done
 run_rc ready timeout 20 "$LRS_BIN" report -d 1 --ready-file "$dir/no-such-dir/ready"
 tap_check "$T: --ready-file in a directory that does not exist: status 1, naming it ($(cat "$dir/ready.err"))" \

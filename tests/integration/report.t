@@ -3,14 +3,14 @@
 # tests/lib/lrs_recording.py (report -i, every number known): -a lists the
 # lruvecs that never waited too, -n N the N other locks with the most wait;
 # report -i as user nobody. Live, as root: --stack-every 0 samples no stack
-# of the same sleeping-lock waits that --stack-every 1 samples, --stack-rate 1
-# and --stack-cpu 0.001 fewer than with no limit; a process's
+# of the same sleeping-lock waits that --stack-every 1 samples, --stack-rate 1,
+# --stack-cpu 0.001 and --stack-cost 100 fewer than with no limit; a process's
 # threads that queue on their own mm's mmap_lock have that lock named so; --ready-file and
 # the scripts' lrs_ready, which waits for it to name the PID it was given. See
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 20
+tap_plan 21
 
 T=report
 need_root "$T"
@@ -71,48 +71,56 @@ tap_check "$T: as nobody, report -i exits 0 ($rc: $(head -c 200 "$WORK/nobody.er
 	bash -c '[ "$1" = 0 ] && [ -s "$2" ] && cmp -s "$2" "$3"' _ "$rc" "$WORK/nobody" "$WORK/all"
 
 # ---- --stack-every 0, live -------------------------------------------------------------
-# four reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
-# every wait's but at most one a second per CPU, or every wait's but at most 0.001% of a CPU's
-# time unwinding them
-"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0 \
+# five reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
+# every wait's but at most one a second per CPU, every wait's but at most 0.001% of a CPU's
+# time unwinding them, or every wait's but at most 100 ns of unwinding a wait
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0 --stack-cost 0 \
 	--ready-file "$WORK/every1.ready" >"$WORK/every1.json" 2>"$WORK/every1.err" &
 every1=$!
 lrs_track_pid $every1
-"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0.001 \
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0.001 --stack-cost 0 \
 	--ready-file "$WORK/cpu.ready" >"$WORK/cpu.json" 2>"$WORK/cpu.err" &
 cpu=$!
 lrs_track_pid $cpu
-"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 --ready-file "$WORK/rate1.ready" \
-	>"$WORK/rate1.json" 2>"$WORK/rate1.err" &
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0 --stack-cost 100 \
+	--ready-file "$WORK/cost.ready" >"$WORK/cost.json" 2>"$WORK/cost.err" &
+cost=$!
+lrs_track_pid $cost
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 --stack-cost 0 \
+	--ready-file "$WORK/rate1.ready" >"$WORK/rate1.json" 2>"$WORK/rate1.err" &
 rate1=$!
 lrs_track_pid $rate1
 "$LRS_BIN" report -d 5 -f json --stack-every 0 --ready-file "$WORK/every0.ready" >"$WORK/every0.json" 2>"$WORK/every0.err" &
 every0=$!
 lrs_track_pid $every0
-# the writers start once the four count
-ids1= ids0= idsr= idsc=
+# the writers start once the five count
+ids1= ids0= idsr= idsc= idsn=
 lrs_ready "$WORK/every1.ready" $every1 60 && ids1=$(lrs_wait_bpf_loaded $every1)
 lrs_ready "$WORK/every0.ready" $every0 60 && ids0=$(lrs_wait_bpf_loaded $every0)
 lrs_ready "$WORK/rate1.ready" $rate1 60 && idsr=$(lrs_wait_bpf_loaded $rate1)
 lrs_ready "$WORK/cpu.ready" $cpu 60 && idsc=$(lrs_wait_bpf_loaded $cpu)
-tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr / $idsc)" \
-	[ -n "$ids1" -a -n "$ids0" -a -n "$idsr" -a -n "$idsc" ]
+lrs_ready "$WORK/cost.ready" $cost 60 && idsn=$(lrs_wait_bpf_loaded $cost)
+tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr / $idsc / $idsn)" \
+	[ -n "$ids1" -a -n "$ids0" -a -n "$idsr" -a -n "$idsc" -a -n "$idsn" ]
 lrs_rewriters "$WORK/rewritten" 3
 lrs_track_pid "$LRS_REWRITERS"
 wait $every1; rc1=$?
 wait $every0; rc0=$?
 wait $rate1; rcr=$?
 wait $cpu; rcc=$?
+wait $cost; rcn=$?
 lrs_untrack_pid $every1
 lrs_untrack_pid $every0
 lrs_untrack_pid $rate1
 lrs_untrack_pid $cpu
+lrs_untrack_pid $cost
 wait "$LRS_REWRITERS"
 lrs_untrack_pid "$LRS_REWRITERS"
-tap_check "$T: all exit 0 ($rc1 $rc0 $rcr $rcc: $(cat "$WORK"/{every1,every0,rate1,cpu}.err | head -c 300))" \
-	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 -a "$rcc" = 0 ]
-PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's, --stack-rate's and --stack-cpu's reports" \
-	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" "$WORK/rate1.json" "$WORK/cpu.json" <<'PY'
+tap_check "$T: all exit 0 ($rc1 $rc0 $rcr $rcc $rcn: $(cat "$WORK"/{every1,every0,rate1,cpu,cost}.err | head -c 300))" \
+	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 -a "$rcc" = 0 -a "$rcn" = 0 ]
+PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's, --stack-rate's, --stack-cpu's and --stack-cost's reports" \
+	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" "$WORK/rate1.json" "$WORK/cpu.json" \
+	"$WORK/cost.json" <<'PY'
 import json, os, sys
 from lrs_tap import check
 def count(path):
@@ -126,13 +134,19 @@ w1, uses1, table1 = count(sys.argv[1])
 w0, uses0, table0 = count(sys.argv[2])
 # -d 5 from its load: at most 6 seconds of waits on each CPU
 cap = 6 * os.cpu_count()
-s1, sr, sc = sampled(sys.argv[1]), sampled(sys.argv[3]), sampled(sys.argv[4])
+s1, sr, sc, sn = (sampled(sys.argv[i]) for i in (1, 3, 4, 5))
+wn = count(sys.argv[5])[0]
 check("report: --stack-rate 1 samples at most one wait's stack a second per CPU (%d sampled, at most %d; "
       "%d with no limit)" % (sr, cap, s1), 0 < sr <= cap < s1, "%d, %d" % (sr, s1))
 # a stack takes microseconds to unwind (tens to hundreds under emulation): 0.001% of a CPU
 # leaves a few each second per CPU at most, where the unlimited report takes one every wait
 check("report: --stack-cpu 0.001 samples stacks, under half as many as with no limit (%d; %d)"
       % (sc, s1), 0 < sc < s1 / 2, "%d, %d" % (sc, s1))
+# a stack that took t to unwind is followed by t / 100 ns waits without one; no stack unwinds in
+# under 200 ns, so at most one wait in three has its stack taken
+check("report: --stack-cost 100 samples stacks, of at most a third of its waits (%d of %d; %d with "
+      "no limit)" % (sn, wn, s1), 0 < sn and 3 * sn <= wn + 3 * os.cpu_count(),
+      "%d of %d" % (sn, wn))
 check("report: --stack-every 1 samples stacks of the writers' waits (%d waits, %d stacks)" % (w1, table1),
       w1 > 0 and uses1 > 0 and table1 > 0, "%d waits, %d stack uses, %d stacks" % (w1, uses1, table1))
 check("report: --stack-every 0 samples none of the same waits (%d waits, %d stacks)" % (w0, table0),

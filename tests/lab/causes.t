@@ -6,8 +6,8 @@ diffed there. One boot (tests/lab/lib/guest-causes.sh).
 
 Part 1: each path in a memcg of its own (lrs-test-c-PATH), driven by a static helper
 (tests/lab/lib/lrs-paths.c, built here with gcc -static, packed into the initramfs), under one
-`lruscope record --stack-every 1 --stack-rate 200 --stack-cpu 0`; `report -i` of the recording
-gives each memcg's causes,
+`lruscope record --stack-every 1 --stack-rate 200 --stack-cpu 0 --stack-cost 0`; `report -i` of
+the recording gives each memcg's causes,
 summed over its lruvecs on both nodes. Six tasks pinned one per vCPU: limit reclaim (reads
 through an 8 MiB memory.max), MADV_PAGEOUT (a file each), mlock/munlock, move_pages(2) to
 the other node, compact_memory (while one task keeps fragmented memory there); activation:
@@ -269,7 +269,7 @@ def run(tap, kdir, work):
     rc = {l.split()[2]: l.split()[3] for l in lines
           if l.startswith("LRS report_rc ") or l.startswith("LRS diff_rc ")}
     snap, err = load(disk, "causes.json")
-    tap.check("record --stack-every 1 --stack-rate 200 --stack-cpu 0 over the paths, "
+    tap.check("record --stack-every 1 --stack-rate 200 --stack-cpu 0 --stack-cost 0 over the paths, "
               "report -i of it -f json", [] if snap and
               rc.get("causes") == "0" else ["rc %s: %s" % (rc.get("causes"), err)])
     if snap:

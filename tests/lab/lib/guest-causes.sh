@@ -2,7 +2,7 @@
 # PID 1 of the causes lab guest (tests/lab/causes.t): each kernel path that takes lruvec
 # locks driven on purpose, one after the other, each in a memcg of its own
 # (lrs-test-c-PATH), by tasks or threads pinned one per vCPU (/lrs-paths,
-# tests/lab/lib/lrs-paths.c), under one `lruscope record --stack-every 1 --stack-rate 200 --stack-cpu 0`
+# tests/lab/lib/lrs-paths.c), under one `lruscope record --stack-every 1 --stack-rate 200 --stack-cpu 0 --stack-cost 0`
 # (a path's few seconds want many samples; /mnt/causes.rec, then
 # `report -i` of it as /mnt/causes.json). Then the demo's two layouts recorded apart
 # (/mnt/shared.rec, /mnt/isolated.rec; /mnt/shared2.rec and /mnt/shared3.rec, two more windows
@@ -102,7 +102,7 @@ reparent() {
 for f in read activate reparent pageout-0 pageout-1 pageout-2 pageout-3 pageout-4 pageout-5; do
 	truncate -s $((ncpu * 16 * MiB)) /mnt/c-$f
 done
-recorder causes -i 1 --stack-every 1 --stack-rate 200 --stack-cpu 0
+recorder causes -i 1 --stack-every 1 --stack-rate 200 --stack-cpu 0 --stack-cost 0
 # memcg limit reclaim: each task reads 16 MiB of its own through an 8 MiB memory.max
 mkdir /sys/fs/cgroup/lrs-test-c-reclaim && echo 8M > /sys/fs/cgroup/lrs-test-c-reclaim/memory.max
 chunk=$((16 * MiB)) path reclaim read /mnt/c-read @OFF $((16 * MiB))

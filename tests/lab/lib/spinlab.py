@@ -91,6 +91,12 @@ def all_waits(snap):
     return lruvec_waits(snap) + sum(o["contended"] for o in snap.get("other_locks", []))
 
 
+def sampled_waits(snap):
+    """The waits whose stack the report sampled, over every lock it lists."""
+    return sum(u["contended"] for lk in snap.get("lruvecs", []) + snap.get("other_locks", [])
+               for u in lk.get("stacks", []))
+
+
 def print_cost(label, lines, snaps, min_waits=1000):
     """BPF run time per counted wait of each source, on the same waits (a figure, not a check;
     only where each source counted min_waits, else the collector's fixed cost dominates):
@@ -103,8 +109,11 @@ def print_cost(label, lines, snaps, min_waits=1000):
         if waits < min_waits:
             continue
         per[name] = ns / waits
+        stacks = sampled_waits(snaps.get(name, {}))
         print("# %s cost: %s: %d ns of BPF in %d runs for %d waits: %.0f ns per wait; %d nested "
-              "runs skipped by the kernel" % (label, name, ns, runs, waits, per[name], misses))
+              "runs skipped by the kernel; stacks sampled on %d waits (1 in %.0f)"
+              % (label, name, ns, runs, waits, per[name], misses, stacks,
+                 waits / stacks if stacks else 0))
     if per.get("tracepoint") and per.get("slowpath"):
         print("# %s cost: slowpath / tracepoint per wait: %.2f" % (
             label, per["slowpath"] / per["tracepoint"]))
