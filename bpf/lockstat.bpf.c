@@ -415,8 +415,18 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	p->stack_id = -1;
 	if (stack_every && ++cs->sample_ctr >= stack_every && cs->sample_ctr > cs->stack_skip) {
 		now = bpf_ktime_get_ns();
-		if (now >= cs->next_stack_ns)
+		if (now >= cs->next_stack_ns) {
 			sample_stack(p, ctx, cs, now);
+		} else {
+			/*
+			 * a clock cap still holds: look again stack_every waits
+			 * later, not on every wait until it lapses (at 50 stacks
+			 * a second, most waits of a busy CPU would read the
+			 * clock once more than the wait itself needs)
+			 */
+			cs->sample_ctr = 0;
+			cs->stack_skip = 0;
+		}
 	}
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))
 		holders_begin(p);
