@@ -90,18 +90,30 @@ tap_check "holders: every snapshot line of the recording has its holders ($with 
 "$LRS_BIN" report -i "$tmp/rec.jsonl.zst" --holders -f json >"$tmp/rec.json" 2>"$tmp/rec-report.err"
 rc=$?
 echo "# report -i --holders -f json: exit $rc $(head -c 200 "$tmp/rec-report.err")"
-# what the recording saw (report -i: its last snapshot, whole), for a run whose recording
-# holds no holder: its spin source, the waits it counted and its drops (waits that ended
-# without a begin it saw count in task)
-rec_waits=$(/usr/bin/python3 - "$tmp/rec.json" <<'PY' 2>&1
+# what the live report and the recording saw (report -i: its last snapshot, whole), for a
+# run where either holds no holder: its spin source, the waits it counted on lruvecs and in
+# all, its holder counters and its drops (waits that ended without a begin it saw count in task)
+# saw FILE WHAT: prints the waits FILE counted, then a line that says what it saw
+saw() {
+	/usr/bin/python3 - "$1" "$2" <<'PY' 2>&1
 import json, sys
-s = json.load(open(sys.argv[1]))
-waits = sum(l.get("contended", 0) for l in s.get("lruvecs", []) + s.get("other_locks", []))
+try:
+    s = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    print(0)
+    print("# %s: unreadable (%s)" % (sys.argv[2], e))
+    sys.exit(0)
+lruvec = sum(l.get("contended", 0) for l in s.get("lruvecs", []))
+waits = lruvec + sum(l.get("contended", 0) for l in s.get("other_locks", []))
 print(waits)
-print("# the recording's last snapshot: spin source %s, %d waits, drops %s"
-      % ((s.get("spin_source") or {}).get("name"), waits, s.get("drops")))
+print("# %s: spin source %s, %d waits, %d of them on %d lruvecs, holder counters %s, drops %s"
+      % (sys.argv[2], (s.get("spin_source") or {}).get("name"), waits, lruvec,
+         len(s.get("lruvecs", [])), (s.get("holders") or {}).get("counters"), s.get("drops")))
 PY
-)
+}
+live_saw=$(saw "$tmp/h.json" "the live report")
+echo "${live_saw#*$'\n'}" | tail -n 3
+rec_waits=$(saw "$tmp/rec.json" "the recording's last snapshot")
 echo "${rec_waits#*$'\n'}" | tail -n 3
 rec_waits=$(head -n 1 <<<"$rec_waits")
 timeout "$(lrs_secs 60)" "$LRS_BIN" report --holders -d 1 >"$tmp/h.txt" 2>&1; rc=$?
