@@ -254,11 +254,17 @@ unsigned int lrs_view_loop__apply(struct lrs_view_loop *lp, struct lrs_filter_ed
 
 /* ---- the filter prompt ---------------------------------------------------- */
 
+/*
+ * Apply the filter; one that names something selects its hottest cell (memcg and
+ * node): the node selected before may be one where the memcg waits on nothing.
+ */
 static void filter__show(struct lrs_filter_edit *e, struct lrs_model *model)
 {
 	if (e->editing)
 		snprintf(model->filter, sizeof(model->filter), "%s", e->text);
 	lrs_model__refresh_view(model);
+	if (model->filter[0])
+		lrs_view__select_hottest(model);
 }
 
 void lrs_filter_edit__begin(struct lrs_filter_edit *e, struct lrs_model *model)

@@ -73,16 +73,14 @@ screen_esc() { tm capture-pane -p -e -t "$1"; }
 # wait_for SESSION REGEX [SECS]: until the pane shows REGEX, at most SECS by the clock.
 wait_for() { lrs_screen_wait "$SOCK" "$@"; }
 
-# start_top SESSION ENV...: a shell in a fixed-size pane, lruscope top in it, with
-# $top_args.
+# start_top SESSION ENV...: a shell in a fixed-size pane, lruscope top in it.
 top_pid=""
-top_args=""
 start_top() {
 	local s=$1 i pane; shift
 	tm new-session -d -s "$s" -x "$COLS" -y "$LINES_" \
 		"env -i PATH=$PATH HOME=/root PS1='lrs-tui-shell\$ ' bash --norc --noprofile"
 	wait_for "$s" 'lrs-tui-shell' 10 || return 1
-	tm send-keys -t "$s" "env $* $LRS_BIN top -i 1 $top_args; echo lrs-exit=\$?" Enter
+	tm send-keys -t "$s" "env $* $LRS_BIN top -i 1; echo lrs-exit=\$?" Enter
 	pane=$(tm display -p -t "$s" '#{pane_pid}')
 	top_pid=""
 	for i in $(seq 1 $(( $(lrs_secs 10) * 4 ))); do
@@ -155,11 +153,6 @@ echo "# load in $memcg"
 # while the next one starts
 tm new-session -d -s keep -x 20 -y 5 "sleep 600"
 S1=main
-# --stack-cost 0: the detail pane must show a stack of the load's lruvec within seconds. In
-# a TCG guest the load makes a few hundred waits a second on it and a stack unwinds in about
-# 150 us: at the default 50 ns a wait, a CPU whose first stack went to another lock would
-# take its next a minute later.
-top_args="--stack-cost 0"
 if ! start_top "$S1" TERM=xterm-256color; then
 	tap_fail "$T: lruscope top did not start in tmux"
 	screen_text "$S1" | sed 's/^/#   /'
@@ -326,7 +319,6 @@ tm kill-session -t "$S1"
 # our memcg's row with a rate
 row_re="$leaf .*[0-9.]+[mun]?s/s"
 S2=term
-top_args=""
 if start_top "$S2" TERM=screen; then
 	eight_colours() {
 		grep -Eq -- "$row_re" "$WORK/eight.txt" &&

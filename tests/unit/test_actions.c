@@ -245,6 +245,31 @@ static void test_loop_source_pause(void **state)
 	lrs_model__free(m);
 }
 
+/* Select the node where the row whose memcg holds name waits least, and check one waits more. */
+static void cold_node_of(struct lrs_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct lrs_row *row = &m->rows[i];
+		double lo = 0, hi = 0;
+
+		if (!row->memcg || !strstr(row->memcg, name))
+			continue;
+		for (size_t n = 0; n < m->nr_nodes; n++) {
+			double v = lrs_cell__value(&row->cells[n], m->metric);
+
+			if (!n || v < lo) {
+				lo = v;
+				m->sel_node_idx = n;
+			}
+			if (v > hi)
+				hi = v;
+		}
+		assert_true(hi > lo);
+		return;
+	}
+	fail_msg("no row of %s", name);
+}
+
 static void test_filter_edit(void **state)
 {
 	struct lrs_model *m = synth_model();
@@ -281,6 +306,14 @@ static void test_filter_edit(void **state)
 	lrs_filter_edit__end(&fe, m, true);
 	assert_string_equal(m->filter, "");
 	assert_int_equal(m->nr_visible, all);
+	/* the node selected before is s16's coldest: the filter moves to its hottest */
+	lrs_filter_edit__begin(&fe, m);
+	cold_node_of(m, "s16");
+	lrs_filter_edit__type(&fe, m, "s16");
+	assert_int_equal(m->nr_visible, 1);
+	assert_hottest(m);
+	lrs_filter_edit__end(&fe, m, true);
+	assert_hottest(m);
 	lrs_model__free(m);
 }
 
