@@ -49,14 +49,25 @@ const volatile __u32 stack_time_factor = 1000;
 /*
  * and at most this many ns of unwinding a wait, over each CPU's waits: after
  * a stack that took c ns, the CPU takes the next no sooner than c /
- * stack_wait_ns waits later (0: no such limit). The caps above bound stacks
+ * stack_cost_ns waits later (0: no such limit). The caps above bound stacks
  * by the clock, this one by the waits they are taken from, which is what a
  * wait's cost is measured against: where a CPU sees a few thousand waits a
  * second and unwinds slowly (a stack tens of waits' worth under emulation),
  * 0.1% of its time is a third of what timing each wait costs. User space
  * sets it from --stack-cost.
  */
-const volatile __u32 stack_wait_ns = 50;
+const volatile __u32 stack_cost_ns = 50;
+/*
+ * but a CPU whose last stack is this old takes one on its next look (1 in
+ * STACK_LAPSE_LOOK waits, one clock read each) while stack_cost_ns holds
+ * stacks back: where waits are few and unwinding slow, that cap alone leaves
+ * a CPU without a stack for minutes (150 us a stack under emulation is 3,000
+ * waits at 50 ns a wait, a minute at 50 waits a second), and a quiet lock's
+ * callers unnamed. User space sets it to 100 of --stack-rate's gaps (2 s);
+ * the clock caps above still hold. 0: no lapse.
+ */
+const volatile __u64 stack_lapse_ns = 2000000000;
+#define STACK_LAPSE_LOOK 64
 const volatile __u32 nr_nodes = 1;
 const volatile bool track_mmap_lock = true;
 /* bpf_get_current_task_btf() exists (5.11+); else the task is read with probe reads */
@@ -274,8 +285,9 @@ struct pending_stack {
 	__u64 waiter_cgid;
 	__u32 waiter_gen; /* classify_gen when it was read */
 	__u32 lose_ctr;	  /* lose_end_every's count */
-	__u32 stack_skip; /* waits before this CPU's next stack: stack_wait_ns's cap */
+	__u32 stack_skip; /* waits before this CPU's next stack: stack_cost_ns's cap */
 	__u32 pad;
+	__u64 last_stack_ns; /* when this CPU took its last stack: stack_lapse_ns */
 	struct waiter_entry waiter_cache[WAITER_CACHE_SLOTS];
 };
 
@@ -361,8 +373,9 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key, cons
  * Take the waiter's stack, and set when this CPU may take the next: after
  * --stack-rate's gap, or its time to unwind times stack_time_factor if that
  * is longer, so that stacks take at most that share of the CPU; and no
- * sooner than its time to unwind over stack_wait_ns waits later, so that
- * they add at most that much to a wait. A stack that seemed to take over
+ * sooner than its time to unwind over stack_cost_ns waits later, so that
+ * they add at most that much to a wait (unless the last is stack_lapse_ns
+ * old: fill looks for that). A stack that seemed to take over
  * STACK_TOOK_MAX_NS was interrupted, or its vCPU not running: counted as
  * that long, it does not stop stacks for minutes.
  */
@@ -376,15 +389,16 @@ static __always_inline void sample_stack(struct pending *p, void *ctx, struct pe
 	p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
 	if (p->stack_id < 0)
 		__sync_fetch_and_add(&drop_stack, 1);
-	if (stack_time_factor || stack_wait_ns) {
+	if (stack_time_factor || stack_cost_ns) {
 		took = bpf_ktime_get_ns() - now;
 		if (took > STACK_TOOK_MAX_NS)
 			took = STACK_TOOK_MAX_NS;
 		if (stack_time_factor && took * stack_time_factor > pause)
 			pause = took * stack_time_factor;
-		cs->stack_skip = stack_wait_ns ? took / stack_wait_ns : 0;
+		cs->stack_skip = stack_cost_ns ? took / stack_cost_ns : 0;
 	}
 	cs->next_stack_ns = now + pause;
+	cs->last_stack_ns = now;
 }
 
 /*
@@ -396,6 +410,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 				 struct pending_stack *cs, const bool compat)
 {
 	__u64 now;
+	bool owed;
 
 	p->lock_addr = (__u64)lock;
 	p->flags = flags;
@@ -413,19 +428,24 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 	if (p->kind == LOCK_KIND_LRUVEC || p->kind == LOCK_KIND_NODE_LOCK)
 		waiter_of(p, cs);
 	p->stack_id = -1;
-	if (stack_every && ++cs->sample_ctr >= stack_every && cs->sample_ctr > cs->stack_skip) {
-		now = bpf_ktime_get_ns();
-		if (now >= cs->next_stack_ns) {
-			sample_stack(p, ctx, cs, now);
-		} else {
-			/*
-			 * a clock cap still holds: look again stack_every waits
-			 * later, not on every wait until it lapses (at 50 stacks
-			 * a second, most waits of a busy CPU would read the
-			 * clock once more than the wait itself needs)
-			 */
-			cs->sample_ctr = 0;
-			cs->stack_skip = 0;
+	if (stack_every && ++cs->sample_ctr >= stack_every) {
+		/* stack_every's count and stack_cost_ns's cap both let this wait's stack be taken */
+		owed = cs->sample_ctr > cs->stack_skip;
+		if (owed || (stack_lapse_ns && !(cs->sample_ctr % STACK_LAPSE_LOOK))) {
+			now = bpf_ktime_get_ns();
+			if (now >= cs->next_stack_ns &&
+			    (owed || now - cs->last_stack_ns >= stack_lapse_ns)) {
+				sample_stack(p, ctx, cs, now);
+			} else if (owed) {
+				/*
+				 * a clock cap still holds: look again stack_every
+				 * waits later, not on every wait until it lapses (at
+				 * 50 stacks a second, most waits of a busy CPU would
+				 * read the clock once more than the wait itself needs)
+				 */
+				cs->sample_ctr = 0;
+				cs->stack_skip = 0;
+			}
 		}
 	}
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))

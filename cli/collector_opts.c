@@ -90,8 +90,12 @@ const struct lrs_opt lrs_opts_collector[] = {
 		 "waits later. The caps above bound stacks by the clock; this one by the waits\n"
 		 "they are sampled from, which is what lruscope's cost is measured against: where a\n"
 		 "CPU sees a few hundred waits a second, 0.1% of its time is more than timing each\n"
-		 "wait costs. 0 leaves the other limits alone, for a recording whose causes need\n"
-		 "every sample.\n" },
+		 "wait costs. A CPU whose last stack is older than 100 /\n"
+		 ".B \\-\\-stack\\-rate\n"
+		 "seconds (2 s at the default) takes one anyway, looked at on 1 in 64 of the waits\n"
+		 "held back: where waits are few and unwinding slow, the cap alone would leave it\n"
+		 "without a stack for minutes. 0 leaves the other limits alone, for a recording\n"
+		 "whose causes need every sample.\n" },
 	{ "max-locks", LRS_COPT_MAX_LOCKS, 0, "N",
 	  "locks the BPF maps hold (default 16384, 1 to " STR(
 		  LRS_MAX_LOCKS_MAX) "); waits on locks beyond it are counted in drops.stats_full",
@@ -203,7 +207,7 @@ int lrs_cli__collector_option(const char *cmd, int key, const char *value,
 	case LRS_COPT_STACK_CPU:
 		return parse_stack_cpu(cmd, value, &opts->stack_time);
 	case LRS_COPT_STACK_COST:
-		if (lrs_parse_uint(value, 1000000, &opts->stack_cost)) {
+		if (lrs_parse_uint(value, 1000000, &opts->stack_cost_ns)) {
 			fprintf(stderr,
 				"lruscope %s: --stack-cost '%s': want nanoseconds a wait, 0 to "
 				"1000000, 0 for no limit\n",

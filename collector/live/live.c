@@ -38,11 +38,11 @@ void lrs_collector_opts__defaults(struct lrs_collector_opts *opts)
 	 */
 	opts->stack_time = 1000;
 	/*
-	 * and at most 50 ns of unwinding a wait, on average: a tenth of what a
-	 * wait may cost in all; where a CPU sees few waits, 0.1% of its time is
-	 * more than that
+	 * and at most 50 ns of unwinding a wait, on average: a ninth of the 450
+	 * ns a wait may cost in all; where a CPU sees few waits, 0.1% of its time
+	 * is more than that (a CPU whose last stack is 2 s old still takes one)
 	 */
-	opts->stack_cost = 50;
+	opts->stack_cost_ns = 50;
 	opts->max_locks = 16384;
 	opts->max_waiters = 16384;
 	/* the stack map drops a stack whose hash bucket is taken: room cuts drops */
@@ -437,7 +437,7 @@ int lrs_collector__open(const struct lrs_collector_opts *opts, struct lrs_source
 		.stack_every = opts->stack_every,
 		.stack_rate = opts->stack_rate,
 		.stack_time = opts->stack_time,
-		.stack_cost = opts->stack_cost,
+		.stack_cost_ns = opts->stack_cost_ns,
 		.max_locks = opts->max_locks,
 		.percpu_locks = opts->percpu_locks,
 		.percpu_locks_set = opts->percpu_locks_set,

@@ -96,8 +96,10 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->skel->rodata->stack_every = opts->stack_every;
 	if (opts->stack_rate)
 		ls->skel->rodata->stack_gap_ns = 1000000000ULL / opts->stack_rate;
+	/* the cost cap lapses after 100 of the rate cap's gaps: 2 s at 50 stacks a second */
+	ls->skel->rodata->stack_lapse_ns = 100 * ls->skel->rodata->stack_gap_ns;
 	ls->skel->rodata->stack_time_factor = opts->stack_time;
-	ls->skel->rodata->stack_wait_ns = opts->stack_cost;
+	ls->skel->rodata->stack_cost_ns = opts->stack_cost_ns;
 	/* a test's switch: every hit of the classification and waiter memcg caches checked */
 	check = getenv("LRS_CHECK_CLASSIFY");
 	ls->skel->rodata->classify_check = check && strcmp(check, "1") == 0;

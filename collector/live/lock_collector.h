@@ -14,9 +14,9 @@
 
 struct lrs_lockstat_opts {
 	unsigned int stack_every;
-	unsigned int stack_rate; /* stacks a second per CPU at most; 0: the BPF default */
-	unsigned int stack_time; /* stacks take at most 1/N of a CPU's time; 0: no limit */
-	unsigned int stack_cost; /* and at most N ns a wait, on average; 0: no limit */
+	unsigned int stack_rate;    /* stacks a second per CPU at most; 0: the BPF default */
+	unsigned int stack_time;    /* stacks take at most 1/N of a CPU's time; 0: no limit */
+	unsigned int stack_cost_ns; /* and at most N ns a wait, on average; 0: no limit */
 	unsigned int nr_nodes;
 	unsigned int max_locks, max_waiters, max_stacks;
 	unsigned int percpu_locks; /* if percpu_locks_set; else from the budget */

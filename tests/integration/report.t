@@ -4,13 +4,14 @@
 # lruvecs that never waited too, -n N the N other locks with the most wait;
 # report -i as user nobody. Live, as root: --stack-every 0 samples no stack
 # of the same sleeping-lock waits that --stack-every 1 samples, --stack-rate 1,
-# --stack-cpu 0.001 and --stack-cost 100 fewer than with no limit; a process's
+# --stack-cpu 0.001 and --stack-cost 100 fewer than with no limit, --stack-cost 1 more than
+# one a CPU (its cap lapses) and at most one in 64 waits beyond; a process's
 # threads that queue on their own mm's mmap_lock have that lock named so; --ready-file and
 # the scripts' lrs_ready, which waits for it to name the PID it was given. See
 # tests/PROTOCOL.md.
 set -u
 . "$(dirname "$0")/../lib.sh"
-tap_plan 21
+tap_plan 22
 
 T=report
 need_root "$T"
@@ -71,9 +72,11 @@ tap_check "$T: as nobody, report -i exits 0 ($rc: $(head -c 200 "$WORK/nobody.er
 	bash -c '[ "$1" = 0 ] && [ -s "$2" ] && cmp -s "$2" "$3"' _ "$rc" "$WORK/nobody" "$WORK/all"
 
 # ---- --stack-every 0, live -------------------------------------------------------------
-# five reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
+# six reports of the same sleeping-lock waits at once, sampling every wait's stack, none,
 # every wait's but at most one a second per CPU, every wait's but at most 0.001% of a CPU's
-# time unwinding them, or every wait's but at most 100 ns of unwinding a wait
+# time unwinding them, every wait's but at most 100 ns of unwinding a wait, or every wait's
+# but at most 1 ns of unwinding a wait: after a CPU's first stack, its next only once its
+# last is 100 us old (100 gaps of --stack-rate 1000000), on 1 in 64 waits
 "$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0 --stack-cost 0 \
 	--ready-file "$WORK/every1.ready" >"$WORK/every1.json" 2>"$WORK/every1.err" &
 every1=$!
@@ -86,6 +89,10 @@ lrs_track_pid $cpu
 	--ready-file "$WORK/cost.ready" >"$WORK/cost.json" 2>"$WORK/cost.err" &
 cost=$!
 lrs_track_pid $cost
+"$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1000000 --stack-cpu 0 --stack-cost 1 \
+	--ready-file "$WORK/lapse.ready" >"$WORK/lapse.json" 2>"$WORK/lapse.err" &
+lapse=$!
+lrs_track_pid $lapse
 "$LRS_BIN" report -d 5 -f json --stack-every 1 --stack-rate 1 --stack-cost 0 \
 	--ready-file "$WORK/rate1.ready" >"$WORK/rate1.json" 2>"$WORK/rate1.err" &
 rate1=$!
@@ -93,15 +100,16 @@ lrs_track_pid $rate1
 "$LRS_BIN" report -d 5 -f json --stack-every 0 --ready-file "$WORK/every0.ready" >"$WORK/every0.json" 2>"$WORK/every0.err" &
 every0=$!
 lrs_track_pid $every0
-# the writers start once the five count
-ids1= ids0= idsr= idsc= idsn=
+# the writers start once the six count
+ids1= ids0= idsr= idsc= idsn= idsl=
 lrs_ready "$WORK/every1.ready" $every1 60 && ids1=$(lrs_wait_bpf_loaded $every1)
 lrs_ready "$WORK/every0.ready" $every0 60 && ids0=$(lrs_wait_bpf_loaded $every0)
 lrs_ready "$WORK/rate1.ready" $rate1 60 && idsr=$(lrs_wait_bpf_loaded $rate1)
 lrs_ready "$WORK/cpu.ready" $cpu 60 && idsc=$(lrs_wait_bpf_loaded $cpu)
 lrs_ready "$WORK/cost.ready" $cost 60 && idsn=$(lrs_wait_bpf_loaded $cost)
-tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr / $idsc / $idsn)" \
-	[ -n "$ids1" -a -n "$ids0" -a -n "$idsr" -a -n "$idsc" -a -n "$idsn" ]
+lrs_ready "$WORK/lapse.ready" $lapse 60 && idsl=$(lrs_wait_bpf_loaded $lapse)
+tap_check "$T: the reports count (--ready-file) with their BPF programs ($ids1 / $ids0 / $idsr / $idsc / $idsn / $idsl)" \
+	[ -n "$ids1" -a -n "$ids0" -a -n "$idsr" -a -n "$idsc" -a -n "$idsn" -a -n "$idsl" ]
 lrs_rewriters "$WORK/rewritten" 3
 lrs_track_pid "$LRS_REWRITERS"
 wait $every1; rc1=$?
@@ -109,18 +117,20 @@ wait $every0; rc0=$?
 wait $rate1; rcr=$?
 wait $cpu; rcc=$?
 wait $cost; rcn=$?
+wait $lapse; rcl=$?
 lrs_untrack_pid $every1
 lrs_untrack_pid $every0
 lrs_untrack_pid $rate1
 lrs_untrack_pid $cpu
 lrs_untrack_pid $cost
+lrs_untrack_pid $lapse
 wait "$LRS_REWRITERS"
 lrs_untrack_pid "$LRS_REWRITERS"
-tap_check "$T: all exit 0 ($rc1 $rc0 $rcr $rcc $rcn: $(cat "$WORK"/{every1,every0,rate1,cpu,cost}.err | head -c 300))" \
-	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 -a "$rcc" = 0 -a "$rcn" = 0 ]
+tap_check "$T: all exit 0 ($rc1 $rc0 $rcr $rcc $rcn $rcl: $(cat "$WORK"/{every1,every0,rate1,cpu,cost,lapse}.err | head -c 300))" \
+	[ "$rc1" = 0 -a "$rc0" = 0 -a "$rcr" = 0 -a "$rcc" = 0 -a "$rcn" = 0 -a "$rcl" = 0 ]
 PYTHONPATH=$LRS_ROOT/tests/lib tap_python "$T: --stack-every's, --stack-rate's, --stack-cpu's and --stack-cost's reports" \
 	/usr/bin/python3 - "$WORK/every1.json" "$WORK/every0.json" "$WORK/rate1.json" "$WORK/cpu.json" \
-	"$WORK/cost.json" <<'PY'
+	"$WORK/cost.json" "$WORK/lapse.json" <<'PY'
 import json, os, sys
 from lrs_tap import check
 def count(path):
@@ -147,6 +157,14 @@ check("report: --stack-cpu 0.001 samples stacks, under half as many as with no l
 check("report: --stack-cost 100 samples stacks, of at most a third of its waits (%d of %d; %d with "
       "no limit)" % (sn, wn, s1), 0 < sn and 3 * sn <= wn + 3 * os.cpu_count(),
       "%d of %d" % (sn, wn))
+# --stack-cost 1: a stack of t (over 1 us) holds its CPU's next back for t waits, more than
+# a CPU sees here, so without the lapse each CPU takes one stack at most; with it, a CPU takes
+# one on every 64th wait after its last (they are more than 100 us apart), so one with 65
+# waits or more (the waits are more than 64 a CPU) takes two
+sl, wl, ncpu = sampled(sys.argv[6]), count(sys.argv[6])[0], os.cpu_count()
+check("report: --stack-cost 1's cap lapses: more stacks than CPUs, at most one in 64 waits beyond "
+      "each CPU's first (%d sampled of %d waits, %d CPUs)" % (sl, wl, ncpu),
+      wl > 64 * ncpu and ncpu < sl <= ncpu + wl // 64, "%d of %d" % (sl, wl))
 check("report: --stack-every 1 samples stacks of the writers' waits (%d waits, %d stacks)" % (w1, table1),
       w1 > 0 and uses1 > 0 and table1 > 0, "%d waits, %d stack uses, %d stacks" % (w1, uses1, table1))
 check("report: --stack-every 0 samples none of the same waits (%d waits, %d stacks)" % (w0, table0),
