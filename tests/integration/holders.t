@@ -92,7 +92,8 @@ rc=$?
 echo "# report -i --holders -f json: exit $rc $(head -c 200 "$tmp/rec-report.err")"
 # what the live report and the recording saw (report -i: its last snapshot, whole), for a
 # run where either holds no holder: its spin source, the waits it counted on lruvecs and in
-# all, its holder counters and its drops (waits that ended without a begin it saw count in task)
+# all, its holder counters and its drops (waits that ended without a begin it saw count in task);
+# a spin source other than the slowpath says why (its hooks refused or not attached)
 # saw FILE WHAT: prints the waits FILE counted, then a line that says what it saw
 saw() {
 	/usr/bin/python3 - "$1" "$2" <<'PY' 2>&1
@@ -106,8 +107,9 @@ except (OSError, ValueError) as e:
 lruvec = sum(l.get("contended", 0) for l in s.get("lruvecs", []))
 waits = lruvec + sum(l.get("contended", 0) for l in s.get("other_locks", []))
 print(waits)
-print("# %s: spin source %s, %d waits, %d of them on %d lruvecs, holder counters %s, drops %s"
-      % (sys.argv[2], (s.get("spin_source") or {}).get("name"), waits, lruvec,
+src = s.get("spin_source") or {}
+print("# %s: spin source %s (%s), %d waits, %d of them on %d lruvecs, holder counters %s, drops %s"
+      % (sys.argv[2], src.get("name"), (src.get("why") or "")[:300], waits, lruvec,
          len(s.get("lruvecs", [])), (s.get("holders") or {}).get("counters"), s.get("drops")))
 PY
 }
