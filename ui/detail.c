@@ -64,15 +64,12 @@ size_t lrs_detail__top_waiters(const struct lrs_model *model, const struct lrs_c
 	return nr;
 }
 
-size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_cell *cell,
-			      struct lrs_detail_stack *out, size_t n)
+/* The top n stacks of lv by wait since plv, or since the start if plv is NULL. */
+static size_t rank_stacks(const struct lrs_model *model, const struct lrs_lruvec *lv,
+			  const struct lrs_lruvec *plv, struct lrs_detail_stack *out, size_t n)
 {
-	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL, *plv;
 	size_t nr = 0;
 
-	if (!lv || !n)
-		return 0;
-	plv = prev_lruvec(model, lv);
 	for (size_t i = 0; i < lv->nr_stacks; i++) {
 		const struct lrs_stack_use *u = &lv->stacks[i];
 		struct lrs_detail_stack d = { .id = u->id,
@@ -104,12 +101,35 @@ size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_ce
 	return nr;
 }
 
+size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_cell *cell,
+			      struct lrs_detail_stack *out, size_t n, bool *since_start)
+{
+	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL, *plv;
+	size_t nr;
+
+	*since_start = false;
+	if (!lv || !n)
+		return 0;
+	plv = prev_lruvec(model, lv);
+	nr = rank_stacks(model, lv, plv, out, n);
+	/*
+	 * stacks are sampled, a few a second per CPU at most: an interval without
+	 * one shows those since the start, not an empty list
+	 */
+	if (!nr && plv) {
+		nr = rank_stacks(model, lv, NULL, out, n);
+		*since_start = nr > 0;
+	}
+	return nr;
+}
+
 void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
-			struct lrs_causes *out)
+			bool since_start, struct lrs_causes *out)
 {
 	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL;
 
-	lrs_causes__of_lruvec(model->cur, lv, lv ? prev_lruvec(model, lv) : NULL, out);
+	lrs_causes__of_lruvec(model->cur, lv, lv && !since_start ? prev_lruvec(model, lv) : NULL,
+			      out);
 }
 
 void lrs_detail__holder_causes(const struct lrs_model *model, const struct lrs_cell *cell,

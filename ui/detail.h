@@ -2,7 +2,7 @@
 /*
  * What the detail pane of a view shows for one lruvec: its top waiter tasks
  * and top waiting stacks over the last interval (deltas against the previous
- * snapshot). Pure functions of the model; the TUI and the GUI share them.
+ * snapshot; stacks since the start where the interval sampled none). Pure functions of the model; the TUI and the GUI share them.
  */
 #ifndef LRS_DETAIL_H
 #define LRS_DETAIL_H
@@ -29,12 +29,19 @@ struct lrs_detail_stack {
  */
 size_t lrs_detail__top_waiters(const struct lrs_model *model, const struct lrs_cell *cell,
 			       struct lrs_detail_waiter *out, size_t n);
+/*
+ * The same for stacks; an interval in which none was sampled gives those since
+ * the start, and sets *since_start.
+ */
 size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_cell *cell,
-			      struct lrs_detail_stack *out, size_t n);
+			      struct lrs_detail_stack *out, size_t n, bool *since_start);
 
-/* Cell's sampled wait by cause over the interval (before the second snapshot, since the start). */
+/*
+ * Cell's sampled wait by cause over the interval (before the second snapshot,
+ * or with since_start, since the start).
+ */
 void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
-			struct lrs_causes *out);
+			bool since_start, struct lrs_causes *out);
 /*
  * With holders: the wait the lruvec's holders imposed, since the start, by
  * the cause of each holder's own sampled stack (none sampled: unclassified).

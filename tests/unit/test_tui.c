@@ -133,10 +133,10 @@ static void test_no_color(void **state)
 			assert_int_equal(PAIR_NUMBER(mvinch(y, x) & A_COLOR), 0);
 }
 
-static void test_detail(void **state)
+/* The detail pane of /lrs-s1 on N0 drawn in a 160x50 terminal: the line of its title. */
+static int draw_detail_of_s1(struct tui_fixture *f)
 {
-	struct tui_fixture *f = *state;
-	int y, x;
+	int y;
 
 	tui_fixture__open(f, "xterm-256color", 50, 160, false);
 	tui_fixture__select(f->model, 2, 0); /* /lrs-s1 on N0 */
@@ -144,9 +144,17 @@ static void test_detail(void **state)
 	lrs_tui__draw(f->tui, f->model);
 	if (getenv("LRS_DUMP"))
 		tui_screen__dump();
-
 	y = tui_screen__find("/lrs-s1@N0", NULL);
 	assert_true(y > 0);
+	return y;
+}
+
+static void test_detail(void **state)
+{
+	struct tui_fixture *f = *state;
+	int y, x;
+
+	y = draw_detail_of_s1(f);
 	assert_non_null(strstr(tui_screen__line(y), "lock 0xffff888200001000"));
 	assert_non_null(
 		strstr(tui_screen__line(y), " history #")); /* one interval so far: one full tick */
@@ -354,6 +362,7 @@ static void test_detail_deltas(void **state)
 	struct lrs_detail_waiter w[8];
 	struct lrs_detail_stack s[8];
 	const struct lrs_cell *cell;
+	bool since_start;
 	size_t n;
 
 	tui_fixture__select(f->model, 2, 0);
@@ -371,8 +380,9 @@ static void test_detail_deltas(void **state)
 	assert_int_equal(lrs_detail__top_waiters(f->model, cell, w, 2), 2);
 	assert_string_equal(w[1].waiter->comm, "readtwice");
 
-	n = lrs_detail__top_stacks(f->model, cell, s, 8);
+	n = lrs_detail__top_stacks(f->model, cell, s, 8, &since_start);
 	assert_int_equal(n, 3);
+	assert_false(since_start);
 	assert_int_equal(s[0].id, 1);
 	assert_non_null(s[0].stack);
 	assert_string_equal(s[0].stack->frames[0], "folio_batch_move_lru+0x1a4");
@@ -380,6 +390,42 @@ static void test_detail_deltas(void **state)
 	tui_fixture__select(f->model, 3, 0);
 	assert_int_equal(
 		lrs_detail__top_waiters(f->model, lrs_model__selected_cell(f->model), w, 8), 0);
+}
+
+/*
+ * An interval that sampled no stack (the same counters again): the pane shows
+ * the stacks and causes since the start, with their whole wait, and says so.
+ */
+static void test_detail_since_start(void **state)
+{
+	struct tui_fixture *f = *state;
+	struct lrs_detail_stack s[8];
+	struct lrs_causes c;
+	enum lrs_cause order[LRS_NR_CAUSES];
+	bool since_start;
+	int y;
+
+	assert_int_equal(lrs_model__push(f->model, lrs_synth__snapshot(40, 2, 101 * S, 1)), 0);
+	tui_fixture__select(f->model, 2, 0); /* /lrs-s1 on N0 */
+	assert_int_equal(lrs_detail__top_stacks(f->model, lrs_model__selected_cell(f->model), s, 8,
+						&since_start),
+			 3);
+	assert_true(since_start);
+	/* the whole wait, not the interval's (none) */
+	assert_int_equal(s[0].id, 1);
+	assert_true(s[0].wait_ns > 0 &&
+		    s[0].wait_ns == lrs_model__selected_cell(f->model)->lruvec->stacks[0].wait_ns);
+	lrs_detail__causes(f->model, lrs_model__selected_cell(f->model), false, &c);
+	assert_int_equal(lrs_causes__ranked(&c, order), 0);
+	lrs_detail__causes(f->model, lrs_model__selected_cell(f->model), true, &c);
+	assert_true(lrs_causes__ranked(&c, order) > 0);
+
+	y = draw_detail_of_s1(f);
+	assert_true(tui_screen__find("top waiting stacks since start (none in this interval)",
+				     NULL) > y);
+	assert_true(tui_screen__find("causes since start: ", NULL) > y);
+	assert_true(tui_screen__find("folio_batch_move_lru < folio_add_lru < filemap_add_folio",
+				     NULL) > y);
 }
 
 /* Holders: the detail pane's holder lines and the matrix (key x, c). */
@@ -504,6 +550,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_help, tui_fixture__setup,
 						tui_fixture__teardown),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test_setup_teardown(test_detail_since_start, tui_fixture__setup,
+						tui_fixture__teardown),
 		cmocka_unit_test_setup_teardown(test_detail_deltas, tui_fixture__setup,
 						tui_fixture__teardown),
 		cmocka_unit_test_setup_teardown(test_holders, tui_fixture__setup,

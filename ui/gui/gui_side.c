@@ -43,18 +43,30 @@ static void pen__gap(struct pen *p)
 	p->y += p->g->layout.line_h / 2;
 }
 
-/* The interval's sampled wait by kernel path, one line a cause, largest first. */
+/*
+ * The interval's sampled wait by kernel path (since the start where it
+ * sampled none), one line a cause, largest first.
+ */
 static bool draw_causes(struct lrs_gui *g, const struct lrs_model *model,
 			const struct lrs_cell *cell, struct pen *p)
 {
 	enum lrs_cause order[LRS_NR_CAUSES];
 	struct lrs_causes c;
+	bool since_start = false;
 	size_t nr;
 	char a[32];
 
-	lrs_detail__causes(model, cell, &c);
+	lrs_detail__causes(model, cell, false, &c);
 	nr = lrs_causes__ranked(&c, order);
-	if (!pen__line(p, LRS_GUI_ACCENT, 0, "causes%s", nr ? " (sampled wait)" : ": none sampled"))
+	if (!nr) {
+		lrs_detail__causes(model, cell, true, &c);
+		nr = lrs_causes__ranked(&c, order);
+		since_start = nr > 0;
+	}
+	if (!pen__line(p, LRS_GUI_ACCENT, 0, "causes%s",
+		       since_start ? " since start (none in this interval)" :
+		       nr	   ? " (sampled wait)" :
+				     ": none sampled"))
 		return false;
 	for (size_t k = 0; k < nr; k++)
 		if (!pen__line(p, order[k] == LRS_CAUSE_UNCLASSIFIED ? LRS_GUI_FAINT : LRS_GUI_TEXT,
@@ -199,6 +211,7 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 	double iv = model->interval_s;
 	char a[32], b[32], c[32], d[32], name[320];
 	size_t nw, ns;
+	bool since_start;
 
 	if (r->w <= 0)
 		return;
@@ -277,8 +290,11 @@ void gui__draw_side(struct lrs_gui *g, const struct lrs_model *model)
 		}
 	}
 
-	ns = lrs_detail__top_stacks(model, cell, g->stacks, GUI_STACKS);
-	pen__line(&p, LRS_GUI_ACCENT, 0, "waiting stacks%s", ns ? " (sampled)" : ": none sampled");
+	ns = lrs_detail__top_stacks(model, cell, g->stacks, GUI_STACKS, &since_start);
+	pen__line(&p, LRS_GUI_ACCENT, 0, "waiting stacks%s",
+		  since_start ? " since start (none in this interval)" :
+		  ns	      ? " (sampled)" :
+				": none sampled");
 	for (size_t i = 0; i < ns; i++) {
 		const struct lrs_stack *st = g->stacks[i].stack;
 		size_t f0, shown = 0;

@@ -148,20 +148,27 @@ static int draw_frames(struct lrs_tui *tui, const struct lrs_stack *st, int y, i
 
 /*
  * "LABEL: 62% reclaim, 30% lru-add drain, 8% unclassified": the interval's
- * sampled wait by cause, or with holders the imposed wait by the holders'
- * causes. Returns the lines used (1).
+ * sampled wait by cause (since the start where it sampled none), or with
+ * holders the imposed wait by the holders' causes. Returns the lines used (1).
  */
 static int put_causes(int y, int x, int w, const char *label, const struct lrs_model *model,
 		      const struct lrs_cell *cell, bool holders)
 {
+	enum lrs_cause order[LRS_NR_CAUSES];
 	struct lrs_causes c;
+	bool since_start = false;
 	char sum[256];
 
-	if (holders)
+	if (holders) {
 		lrs_detail__holder_causes(model, cell, &c);
-	else
-		lrs_detail__causes(model, cell, &c);
-	tui__putf(y, x + 1, w - 1, 0, "%s: %s", label,
+	} else {
+		lrs_detail__causes(model, cell, false, &c);
+		if (!lrs_causes__ranked(&c, order)) {
+			lrs_detail__causes(model, cell, true, &c);
+			since_start = lrs_causes__ranked(&c, order) > 0;
+		}
+	}
+	tui__putf(y, x + 1, w - 1, 0, "%s%s: %s", label, since_start ? " since start" : "",
 		  lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
 	return 1;
 }
@@ -169,12 +176,15 @@ static int put_causes(int y, int x, int w, const char *label, const struct lrs_m
 static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 			const struct lrs_cell *cell, int y, int x, int w, int h)
 {
-	size_t n = lrs_detail__top_stacks(model, cell, tui->stacks, TUI_MAX_STACKS);
+	bool since_start;
+	size_t n = lrs_detail__top_stacks(model, cell, tui->stacks, TUI_MAX_STACKS, &since_start);
 	uint64_t total = 0;
 	int line = 1;
 	char a[32];
 
-	tui__put(y, x + 1, w - 1, A_BOLD, "top waiting stacks (sampled; callee < caller)");
+	tui__put(y, x + 1, w - 1, A_BOLD,
+		 since_start ? "top waiting stacks since start (none in this interval)" :
+			       "top waiting stacks (sampled; callee < caller)");
 	if (n && h > 2)
 		line += put_causes(y + line, x, w, "causes", model, cell, false);
 	if (!n) {
@@ -194,9 +204,12 @@ static void draw_stacks(struct lrs_tui *tui, const struct lrs_model *model,
 
 		if (lines < 1)
 			lines = 1;
+		/* since the start: the wait in all, not a rate over the interval */
 		tui__putf(y + line++, x + 1, w - 1, tui->warn_attr, "#%zu %3.0f%% %s", i + 1,
 			  total ? 100.0 * (double)s->wait_ns / (double)total : 0,
-			  lrs_fmt__rate_ns(a, sizeof(a), tui__row_per_s(model, s->wait_ns)));
+			  since_start ? lrs_fmt__ns(a, sizeof(a), (double)s->wait_ns) :
+					lrs_fmt__rate_ns(a, sizeof(a),
+							 tui__row_per_s(model, s->wait_ns)));
 		if (line >= h)
 			break;
 		if (!s->stack || !s->stack->nr_frames) {
