@@ -63,7 +63,7 @@ const struct lrs_binding lrs_keymap[] = {
 	{ "/",
 	  { K('/', LRS_ACT_FILTER) },
 	  BOTH,
-	  "filter by cgroup path, selecting its hottest lruvec (Esc restores)",
+	  "filter by path, hottest selected (Esc restores)",
 	  NULL,
 	  "filter" },
 	{ "p, Space",
