@@ -195,10 +195,13 @@ grep -q "other locks (top" "$WORK/first.txt" &&
 tm send-keys -t "$S1" / ; tm send-keys -t "$S1" -l "$leaf"; tm send-keys -t "$S1" Enter
 if wait_for "$S1" "$leaf@N[0-9]+ +lock 0x" 10 && wait_for "$S1" "top waiters" 5; then
 	# the pane is about the last interval: wait for one that the load contended (in a
-	# TCG guest, seconds can pass between waits)
+	# TCG guest, seconds can pass between waits); its stacks are sampled, and an interval
+	# that sampled none shows those since the start: the first stack ("#1", its share of
+	# the stacks' wait) once the lruvec had one sampled, with the default stack limits
 	detail_complete() {
 		grep -q "LRU pages: .*inactive_file" "$WORK/detail.txt" && grep -q "wait histogram" "$WORK/detail.txt" &&
-			grep -q "top waiting stacks" "$WORK/detail.txt" && grep -Eq "contended [0-9.]+[kMG]? \(" "$WORK/detail.txt"
+			grep -q "top waiting stacks" "$WORK/detail.txt" && grep -Eq "#1 +[0-9]+% " "$WORK/detail.txt" &&
+			grep -Eq "contended [0-9.]+[kMG]? \(" "$WORK/detail.txt"
 	}
 	if shows "$S1" detail 20 detail_complete; then
 		tap_ok "$T: detail pane: counts, histogram, waiters, stacks, LRU sizes"
