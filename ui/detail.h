@@ -2,7 +2,8 @@
 /*
  * What the detail pane of a view shows for one lruvec: its top waiter tasks
  * and top waiting stacks over the last interval (deltas against the previous
- * snapshot; stacks since the start where the interval sampled none). Pure functions of the model; the TUI and the GUI share them.
+ * snapshot; stacks since the start where the interval sampled none). Pure
+ * functions of the model; the TUI and the GUI share them.
  */
 #ifndef LRS_DETAIL_H
 #define LRS_DETAIL_H
