@@ -123,13 +123,24 @@ size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_ce
 	return nr;
 }
 
-void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
-			bool since_start, struct lrs_causes *out)
+size_t lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
+			  struct lrs_causes *out, bool *since_start)
 {
-	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL;
+	const struct lrs_lruvec *lv = cell ? cell->lruvec : NULL, *plv;
+	enum lrs_cause order[LRS_NR_CAUSES];
+	size_t nr;
 
-	lrs_causes__of_lruvec(model->cur, lv, lv && !since_start ? prev_lruvec(model, lv) : NULL,
-			      out);
+	*since_start = false;
+	plv = lv ? prev_lruvec(model, lv) : NULL;
+	lrs_causes__of_lruvec(model->cur, lv, plv, out);
+	nr = lrs_causes__ranked(out, order);
+	/* the causes come from the sampled stacks: the same fallback as theirs */
+	if (!nr && plv) {
+		lrs_causes__of_lruvec(model->cur, lv, NULL, out);
+		nr = lrs_causes__ranked(out, order);
+		*since_start = nr > 0;
+	}
+	return nr;
 }
 
 void lrs_detail__holder_causes(const struct lrs_model *model, const struct lrs_cell *cell,

@@ -39,10 +39,11 @@ size_t lrs_detail__top_stacks(const struct lrs_model *model, const struct lrs_ce
 
 /*
  * Cell's sampled wait by cause over the interval (before the second snapshot,
- * or with since_start, since the start).
+ * since the start); an interval that sampled none gives those since the start,
+ * and sets *since_start. Returns how many causes have wait.
  */
-void lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
-			bool since_start, struct lrs_causes *out);
+size_t lrs_detail__causes(const struct lrs_model *model, const struct lrs_cell *cell,
+			  struct lrs_causes *out, bool *since_start);
 /*
  * With holders: the wait the lruvec's holders imposed, since the start, by
  * the cause of each holder's own sampled stack (none sampled: unclassified).

@@ -383,6 +383,13 @@ static void test_detail_deltas(void **state)
 	n = lrs_detail__top_stacks(f->model, cell, s, 8, &since_start);
 	assert_int_equal(n, 3);
 	assert_false(since_start);
+	/* the interval sampled them: its causes, not those since the start */
+	{
+		struct lrs_causes c;
+
+		assert_true(lrs_detail__causes(f->model, cell, &c, &since_start) > 0);
+		assert_false(since_start);
+	}
 	assert_int_equal(s[0].id, 1);
 	assert_non_null(s[0].stack);
 	assert_string_equal(s[0].stack->frames[0], "folio_batch_move_lru+0x1a4");
@@ -415,10 +422,13 @@ static void test_detail_since_start(void **state)
 	assert_int_equal(s[0].id, 1);
 	assert_true(s[0].wait_ns > 0 &&
 		    s[0].wait_ns == lrs_model__selected_cell(f->model)->lruvec->stacks[0].wait_ns);
-	lrs_detail__causes(f->model, lrs_model__selected_cell(f->model), false, &c);
-	assert_int_equal(lrs_causes__ranked(&c, order), 0);
-	lrs_detail__causes(f->model, lrs_model__selected_cell(f->model), true, &c);
-	assert_true(lrs_causes__ranked(&c, order) > 0);
+	/* the causes the same: those since the start, none of the interval's */
+	assert_true(lrs_detail__causes(f->model, lrs_model__selected_cell(f->model), &c,
+				       &since_start) > 0);
+	assert_true(since_start);
+	assert_int_equal(lrs_detail__causes(f->model, lrs_model__selected_cell(f->model), &c,
+					    &since_start),
+			 lrs_causes__ranked(&c, order));
 
 	y = draw_detail_of_s1(f);
 	assert_true(tui_screen__find("top waiting stacks since start (none in this interval)",

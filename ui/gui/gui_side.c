@@ -52,17 +52,12 @@ static bool draw_causes(struct lrs_gui *g, const struct lrs_model *model,
 {
 	enum lrs_cause order[LRS_NR_CAUSES];
 	struct lrs_causes c;
-	bool since_start = false;
+	bool since_start;
 	size_t nr;
 	char a[32];
 
-	lrs_detail__causes(model, cell, false, &c);
+	lrs_detail__causes(model, cell, &c, &since_start);
 	nr = lrs_causes__ranked(&c, order);
-	if (!nr) {
-		lrs_detail__causes(model, cell, true, &c);
-		nr = lrs_causes__ranked(&c, order);
-		since_start = nr > 0;
-	}
 	if (!pen__line(p, LRS_GUI_ACCENT, 0, "causes%s",
 		       since_start ? " since start (none in this interval)" :
 		       nr	   ? " (sampled wait)" :

@@ -154,20 +154,14 @@ static int draw_frames(struct lrs_tui *tui, const struct lrs_stack *st, int y, i
 static int put_causes(int y, int x, int w, const char *label, const struct lrs_model *model,
 		      const struct lrs_cell *cell, bool holders)
 {
-	enum lrs_cause order[LRS_NR_CAUSES];
 	struct lrs_causes c;
 	bool since_start = false;
 	char sum[256];
 
-	if (holders) {
+	if (holders)
 		lrs_detail__holder_causes(model, cell, &c);
-	} else {
-		lrs_detail__causes(model, cell, false, &c);
-		if (!lrs_causes__ranked(&c, order)) {
-			lrs_detail__causes(model, cell, true, &c);
-			since_start = lrs_causes__ranked(&c, order) > 0;
-		}
-	}
+	else
+		lrs_detail__causes(model, cell, &c, &since_start);
 	tui__putf(y, x + 1, w - 1, 0, "%s%s: %s", label, since_start ? " since start" : "",
 		  lrs_causes__summary(&c, LRS_NR_CAUSES, sum, sizeof(sum)));
 	return 1;
