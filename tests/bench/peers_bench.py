@@ -1,9 +1,14 @@
 """lruscope against bpftrace and 'perf lock record -a' on the same load (peers_bench.sh runs it).
+The cost per contention also against the floor (tests/lab/lib/lrs-floor.bpf.c: a timestamp at
+begin, the delta at end, nothing else) on the same contentions, attached first in one run and
+last in the other (programs on one tracepoint run in the order they were attached, and the first
+pays for what the others find warm): each ratio to the floor per order and their geometric mean.
 
 argv: LRUSCOPE_BINARY WORKDIR ROUNDS
 """
 import ctypes
 import json
+import math
 import os
 import signal
 import statistics
@@ -13,6 +18,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from lrs_bpfstats import busy_ns, enable_stats, progs_delta, progs_of, wait_loaded  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab", "lib"))
+from spin_bench import build_floor  # noqa: E402
 
 BIN, WORK, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PFX = "lrs-test-peers%d-" % os.getpid()
@@ -54,49 +61,83 @@ def writers(secs):
     return [start(["sh", "-c", loop]) for _ in range(4)]
 
 
-def cost():
-    """Both tools attached to the same contentions: BPF ns per contention, share of busy CPU."""
+def floor_tool(floor):
+    """The floor program on the contention tracepoints only; None if it did not attach."""
+    p = start([floor["/lrs-floor"], floor["/lrs-floor.bpf.o"], "-"], stdout=subprocess.PIPE,
+              stderr=subprocess.DEVNULL, text=True)
+    if p.stdout.readline().strip() != "LRS floor attached":
+        stop(p)
+        return None
+    return p
+
+
+def cost(floor, floor_first):
+    """The tools attached to the same contentions (the floor first or last): {tool: ns a
+    contention}, printed with each one's share of busy CPU; None if a tool did not load."""
     fd = enable_stats()
     if fd < 0:
         print("cost per contention: BPF run-time stats unavailable (errno %d)" % ctypes.get_errno())
-        return
-    lrs = start([BIN, "report", "-d", "60", "-f", "json", "--stack-every", "16"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    bt = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return None
     hooks = ["contention_begin", "contention_end"]
-    ok = wait_loaded(lrs.pid, hooks) and wait_loaded(bt.pid, hooks)
-    if not ok:
-        print("cost per contention: a tool did not load (lruscope %s, bpftrace %s)"
-              % (progs_of(lrs.pid), progs_of(bt.pid)))
-        for p in (lrs, bt):
-            stop(p)
+    tools = {}
+    if floor_first:
+        tools["floor"] = floor_tool(floor)
+    tools["lruscope"] = start([BIN, "report", "-d", "60", "-f", "json", "--stack-every", "16"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ok = wait_loaded(tools["lruscope"].pid, hooks)
+    tools["bpftrace"] = start(["bpftrace", "-e", BPFTRACE], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    ok = ok and wait_loaded(tools["bpftrace"].pid, hooks)
+    if not floor_first:
+        tools["floor"] = floor_tool(floor)
+    if not ok or not tools["floor"]:
+        print("cost per contention: a tool did not load (%s)"
+              % ", ".join("%s %s" % (t, progs_of(p.pid) if p else "none")
+                          for t, p in tools.items()))
+        for p in tools.values():
+            if p:
+                stop(p)
         os.close(fd)
-        return
-    before = {"lruscope": progs_of(lrs.pid), "bpftrace": progs_of(bt.pid)}
+        return None
+    before = {t: progs_of(p.pid) for t, p in tools.items()}
     b0, t0 = busy_ns(), time.time()
     load = [workload("cost", 8)] + writers(8)
     for p in load:
         p.wait()
     b1, t1 = busy_ns(), time.time()
-    after = {"lruscope": progs_of(lrs.pid), "bpftrace": progs_of(bt.pid)}
-    for p in (lrs, bt):
+    after = {t: progs_of(p.pid) for t, p in tools.items()}
+    for p in tools.values():
         stop(p)
     os.close(fd)
-    print("cost per traced contention, both tools on the same %.1f s of readtwice + 4 writers "
-          "on one file (busy CPU %.2f s):" % (t1 - t0, (b1 - b0) / 1e9))
+    print("cost per traced contention, the tools on the same %.1f s of readtwice + 4 writers "
+          "on one file, the floor attached %s (busy CPU %.2f s):"
+          % (t1 - t0, "first" if floor_first else "last", (b1 - b0) / 1e9))
     res = {}
-    for tool in ("lruscope", "bpftrace"):
+    for tool in ("lruscope", "bpftrace", "floor"):
         d = progs_delta(after[tool], before[tool])
-        ends = d.get("contention_end", (0, 0))[1]
-        hot = sum(d.get(n, (0, 0))[0] for n in ("contention_begin", "contention_end"))
+        end = "floor_tp_end" if tool == "floor" else "contention_end"
+        ends = d.get(end, (0, 0))[1]
+        hot = sum(d.get(n, (0, 0))[0] for n in (end, end.replace("end", "begin")))
         every = sum(t for t, _ in d.values())
         res[tool] = hot / ends if ends else 0
         print("  %-8s %6.0f ns a contention (begin + end) over %d contentions; all its programs: "
               "%.3f%% of busy CPU"
               % (tool, res[tool], ends, 100 * every / (b1 - b0) if b1 > b0 else 0))
-    if res["bpftrace"]:
-        print("  lruscope over bpftrace, ns a contention: ratio %.2f (budget: 450 ns a contention, "
-              "1.2%% of busy CPU)" % (res["lruscope"] / res["bpftrace"]))
+    return res
+
+
+def costs(floor):
+    """Both orders of the floor, then the ratios: to bpftrace, and to the floor (each order's,
+    and their geometric mean, in which what a position adds cancels)."""
+    runs = [r for r in (cost(floor, True), cost(floor, False)) if r]
+    if len(runs) < 2 or not all(r["bpftrace"] and r["floor"] for r in runs):
+        return
+    to_bt = [r["lruscope"] / r["bpftrace"] for r in runs]
+    to_floor = [r["lruscope"] / r["floor"] for r in runs]
+    print("  lruscope over bpftrace, ns a contention: %.2f and %.2f (budget: 450 ns a contention, "
+          "1.2%% of busy CPU)" % tuple(to_bt))
+    print("  lruscope over the floor: %.2f with the floor first, %.2f last, geometric mean %.2f "
+          "(budget 1.4)" % (to_floor[0], to_floor[1], math.sqrt(to_floor[0] * to_floor[1])))
 
 
 def throughput():
@@ -145,7 +186,7 @@ def throughput():
 
 
 try:
-    cost()
+    costs(build_floor(WORK))
     throughput()
 finally:
     for p in started:
