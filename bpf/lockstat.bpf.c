@@ -449,7 +449,7 @@ static __always_inline void fill(struct pending *p, void *ctx, void *lock, __u32
 		}
 	}
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC && (flags & LCB_F_SPIN))
-		holders_begin(p);
+		holders_begin(p, cs);
 	/* the clock starts last: the work above is not counted as waiting */
 	p->start_ns = bpf_ktime_get_ns();
 }

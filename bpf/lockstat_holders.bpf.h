@@ -57,6 +57,25 @@ struct {
 } lock_last SEC(".maps");
 
 /*
+ * The same records for the locks with a slot in lock_stats, at that slot: an
+ * array, whose lookup the verifier inlines, where lock_last hashes a 16-byte
+ * key twice a wait (its begin, its end). lock_last keeps the records of the
+ * waits whose lock had no slot when they began (its first wait; every slot
+ * taken). Sized to lock_room by user space with holders.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct holder_last);
+} lock_last_slots SEC(".maps");
+
+/* check mode (classify_check): each use of lock_last_slots, checked against lock_slots */
+__u64 last_slot_agreed = 0;
+__u64 last_slot_disagreed = 0;
+__u64 last_by_key = 0; /* uses of lock_last: the lock had no slot at its wait's begin */
+
+/*
  * What each wait charges is counted per CPU, as lock_stats: many CPUs queued
  * on one lock charge the same holder, and shared counters would bounce one
  * cache line between them on every hand-over. lock_last stays shared: it is
@@ -157,19 +176,62 @@ static __always_inline struct holders_scratch *scratch(void)
 	return bpf_map_lookup_elem(&holders_scratch, &zero);
 }
 
-/* At the start of an lruvec wait, before its clock starts: count it as waiting. */
-static __always_inline void holders_begin(struct pending *p)
+/*
+ * The hand-over record of p's lock: at its slot if the wait's begin knew one,
+ * else in lock_last. The slot is fixed at the begin (p->slot), so that the
+ * begin and the end of a wait count it waiting in the same record; only the
+ * first wait of a lock, before it has a slot, uses lock_last. NULL when
+ * lock_last is full (counted) or, without init, has no record of the lock.
+ */
+static __always_inline struct holder_last *last_of(const struct pending *p, struct lock_key *key,
+						   struct holder_last *init)
+{
+	__u32 slot = p->slot, *known;
+
+	key->lock_addr = p->lock_addr;
+	key->owner_cgid = p->owner_cgid;
+	if (slot < lock_room) {
+		if (classify_check) { /* the slot is the one lock_slots gives the lock's key */
+			known = bpf_map_lookup_elem(&lock_slots, key);
+			__sync_fetch_and_add(known && *known == slot ? &last_slot_agreed :
+								       &last_slot_disagreed,
+					     1);
+		}
+		return bpf_map_lookup_elem(&lock_last_slots, &slot);
+	}
+	if (classify_check)
+		__sync_fetch_and_add(&last_by_key, 1);
+	if (!init)
+		return bpf_map_lookup_elem(&lock_last, key);
+	__builtin_memset(init, 0, sizeof(*init));
+	init->stack_id = -1;
+	return holders_get(&lock_last, key, init);
+}
+
+/*
+ * At the start of an lruvec wait, before its clock starts: count it as
+ * waiting. A wait the classification cache gave no slot (the lock's first
+ * here in this generation) looks it up, for last_of(), and leaves it in the
+ * cache (the end's lock_counters() would look it up otherwise).
+ */
+static __always_inline void holders_begin(struct pending *p, struct pending_stack *cs)
 {
 	struct holders_scratch *sc = scratch();
 	struct holder_last *last;
+	__u32 *known;
 
 	if (!sc)
 		return;
-	sc->key.lock_addr = p->lock_addr;
-	sc->key.owner_cgid = p->owner_cgid;
-	__builtin_memset(&sc->last_init, 0, sizeof(sc->last_init));
-	sc->last_init.stack_id = -1;
-	last = holders_get(&lock_last, &sc->key, &sc->last_init);
+	if (p->slot == SLOT_NONE && percpu_locks) {
+		sc->key.lock_addr = p->lock_addr;
+		sc->key.owner_cgid = p->owner_cgid;
+		known = bpf_map_lookup_elem(&lock_slots, &sc->key);
+		if (known) {
+			p->slot = *known;
+			remember_slot(cs, &sc->key, p->slot);
+		}
+	}
+	last = last_of(p, &sc->key, &sc->last_init);
 	if (!last)
 		return;
 	__sync_fetch_and_add(&last->waiting, 1);
@@ -326,9 +388,7 @@ static __always_inline void drop_stale_waits(void)
 			break;
 		if (!(cs->slot[i].flags & PENDING_F_WAITING))
 			continue;
-		key.lock_addr = cs->slot[i].lock_addr;
-		key.owner_cgid = cs->slot[i].owner_cgid;
-		last = bpf_map_lookup_elem(&lock_last, &key);
+		last = last_of(&cs->slot[i], &key, NULL);
 		if (last)
 			__sync_fetch_and_add(&last->waiting, -1);
 	}
@@ -423,11 +483,7 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	sc->prev_pid = 0;
 	if (now < p->start_ns)
 		return;
-	sc->key.lock_addr = p->lock_addr;
-	sc->key.owner_cgid = p->owner_cgid;
-	__builtin_memset(&sc->last_init, 0, sizeof(sc->last_init));
-	sc->last_init.stack_id = -1;
-	last = holders_get(&lock_last, &sc->key, &sc->last_init);
+	last = last_of(p, &sc->key, &sc->last_init);
 	if (!last)
 		return;
 	sc->hk.lock_addr = p->lock_addr;

@@ -160,9 +160,11 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	ls->holders = opts->track_holders;
 	if (!opts->track_holders) {
 		bpf_map__set_max_entries(ls->skel->maps.lock_last, 1);
+		bpf_map__set_max_entries(ls->skel->maps.lock_last_slots, 1);
 		bpf_map__set_max_entries(ls->skel->maps.holder_stats, 1);
 		bpf_map__set_max_entries(ls->skel->maps.matrix_stats, 1);
 	} else {
+		bpf_map__set_max_entries(ls->skel->maps.lock_last_slots, room ? room : 1);
 		bound_per_cpu(ls->skel->maps.holder_stats, sizeof(struct holder_stat),
 			      LRS_PERCPU_HOLDER_BUDGET, LRS_PERCPU_HOLDER_MIN, ls->nr_cpus);
 		bound_per_cpu(ls->skel->maps.matrix_stats, sizeof(struct matrix_stat),
@@ -561,6 +563,15 @@ int lrs_lockstat__stack(struct lrs_lockstat *ls, int32_t id, uint64_t ips[LRS_ST
 	return n;
 }
 
+/* check mode's verdict on one fast path: how often it agreed with the slow one */
+static void print_check(const char *what, const char *uses, __u64 agreed, __u64 disagreed,
+			__u64 other, const char *other_what)
+{
+	fprintf(stderr, "lruscope: %s check: %llu %s agreed, %llu disagreed, %llu %s\n", what,
+		(unsigned long long)agreed, uses, (unsigned long long)disagreed,
+		(unsigned long long)other, other_what);
+}
+
 void lrs_lockstat__stop(struct lrs_lockstat *ls)
 {
 	if (ls && ls->attached) {
@@ -577,12 +588,14 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 				(unsigned long long)ls->skel->bss->classify_sleeping_misses,
 				(unsigned long long)ls->skel->bss->classify_sleeping_evictions);
 		if (ls->skel->rodata->classify_check)
-			fprintf(stderr,
-				"lruscope: waiter memcg cache check: %llu hits agreed, "
-				"%llu disagreed, %llu misses\n",
-				(unsigned long long)ls->skel->bss->waiter_cache_hits,
-				(unsigned long long)ls->skel->bss->waiter_cache_mismatches,
-				(unsigned long long)ls->skel->bss->waiter_cache_misses);
+			print_check("waiter memcg cache", "hits", ls->skel->bss->waiter_cache_hits,
+				    ls->skel->bss->waiter_cache_mismatches,
+				    ls->skel->bss->waiter_cache_misses, "misses");
+		if (ls->skel->rodata->classify_check && ls->holders)
+			print_check("hand-over record", "uses by slot",
+				    ls->skel->bss->last_slot_agreed,
+				    ls->skel->bss->last_slot_disagreed, ls->skel->bss->last_by_key,
+				    "by key");
 		if (ls->skel->rodata->classify_check && ls->skel->rodata->percpu_waiters) {
 			struct lrs_waiter_maps wmaps = waiter_maps(ls);
 

@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_contention_tracepoint "holders"
-tap_plan 45
+tap_plan 46
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
@@ -48,7 +48,10 @@ sleep 1
 # length after the report attached its own programs: its window then holds the recording's
 # length of the same load whichever of the three loaded last (in the lab guest their loading
 # takes seconds each and starves the readers while it runs)
-"$LRS_BIN" report --holders -d 600 -f json --ready-file "$tmp/h.ready" >"$tmp/h.json" 2>"$tmp/h.err" &
+# in check mode (LRS_CHECK_CLASSIFY=1): each use of a lock's hand-over record by its slot is
+# checked against the slot its key has in lock_slots, as a lookup by key would find it
+LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report --holders -d 600 -f json --ready-file "$tmp/h.ready" \
+	>"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
 # over the same time: a GUI frame, and a recording with the holders, for report -i
@@ -81,6 +84,13 @@ kill -INT "$rpid"
 lrs_wait_for "$rpid" 60; rc=$?
 lrs_untrack_pid "$rpid"
 tap_check "holders: report --holders -f json exits 0 on SIGINT (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
+# the hand-over record of a lock with a slot is the slot's (an array), of one without (the
+# lock's first wait, before it has one) the one by key: both in use, the first always right
+read -r lagreed ldisagreed lbykey < <(sed -n \
+	's/^lruscope: hand-over record check: \([0-9]*\) uses by slot agreed, \([0-9]*\) disagreed, \([0-9]*\) by key$/\1 \2 \3/p' \
+	"$tmp/h.err")
+tap_check "holders: each hand-over record found by the lock's slot is its key's (${lagreed:-?} agreed, ${ldisagreed:-?} disagreed, ${lbykey:-?} by key)" \
+	[ "${lagreed:-0}" -gt 0 -a "${ldisagreed:-1}" -eq 0 -a "${lbykey:-0}" -gt 0 ]
 # every snapshot line carries the holders object whole (docs/recording-format.md)
 lines=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 | wc -l)
 with=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 |
