@@ -660,7 +660,7 @@ static __always_inline void end_spin(struct pending *p, __u64 now, struct pendin
 	account(p, now, cs);
 	/* two calls, not nested: each adds its frame to this one's (6.1: 512 in all) */
 	if (track_holders && p->kind == LOCK_KIND_LRUVEC)
-		holders_end(p, now);
+		holders_end(p, now, cs);
 	if (track_holders && exact_holders && p->kind == LOCK_KIND_LRUVEC)
 		holders_exact_end(p, now);
 }

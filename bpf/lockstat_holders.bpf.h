@@ -133,8 +133,9 @@ struct {
 /* rule 2's scan over the other CPUs (scan_cpu) */
 struct running_scan {
 	__u64 owner_cgid;
-	__u64 start_ns; /* the wait's */
-	__u64 cgid;	/* the chosen task's memcg */
+	__u64 self_cset, self_cgid; /* the waiter's css_set and its memcg */
+	__u64 start_ns;		    /* the wait's */
+	__u64 cgid;		    /* the chosen task's memcg */
 	__u32 self_cpu, last_pid;
 	__u32 pid; /* the chosen task, 0: none */
 	__s32 score;
@@ -155,6 +156,9 @@ struct holders_scratch {
 	__u32 prev_pid;	 /* the last contended acquirer before this wait's end, 0: none */
 	__u64 prev_cgid; /* its memcg (the naive guess exact mode compares) */
 	struct running_scan rs;
+	/* the scan's last memcg read from a css_set, for a generation (own_memcg_cgid's cache) */
+	__u64 scan_cset, scan_cgid;
+	__u32 scan_gen;
 };
 
 struct {
@@ -352,7 +356,7 @@ const volatile __u32 scan_cpus = 1;
 #define HOLDERS_MAX_CPUS 1024 /* the scan's bound: costlier than the wait beyond it */
 
 struct cpu_curr {
-	__u64 task;	 /* the task_struct running there (read with probe reads) */
+	__u64 cset;	 /* the css_set of the task running there (its memcg: scan_cpu) */
 	__u32 pid;	 /* 0: idle, or no switch seen yet */
 	__u32 prev_pid;	 /* the task the last switch took off this CPU */
 	__u64 switch_ns; /* when */
@@ -404,7 +408,12 @@ int BPF_PROG(holders_sched_switch, bool preempt, struct task_struct *prev, struc
 
 	drop_stale_waits();
 	if (c) {
-		c->task = (__u64)next;
+		/*
+		 * the task's css_set, from its task_struct, at hand here; not its
+		 * memcg: the four loads from there miss the cache, on every switch
+		 */
+		c->cset = have_task_btf ? (__u64)next->cgroups :
+					  (__u64)BPF_CORE_READ(next, cgroups);
 		c->pid = BPF_CORE_READ(next, pid);
 		c->prev_pid = BPF_CORE_READ(prev, pid);
 		c->switch_ns = bpf_ktime_get_ns();
@@ -417,6 +426,52 @@ static __always_inline struct cpu_curr *curr_on(__u32 cpu)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_percpu_elem(&cpu_curr, &zero, cpu);
+}
+
+/* check mode (classify_check): running_memcg's hits, each read again */
+__u64 scan_memcg_agreed = 0;
+__u64 scan_memcg_disagreed = 0;
+__u64 scan_memcg_misses = 0;
+
+/* The memcg of a css_set, read through it: five probe reads. */
+static __always_inline __u64 css_set_memcg_read(__u64 cset)
+{
+	struct css_set *set = (struct css_set *)cset;
+
+	return cgroup_id_of_css(BPF_CORE_READ(
+		set, subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)]));
+}
+
+/*
+ * The memcg of a css_set that a task runs with on another CPU. Most often the
+ * waiter's own (tasks of one memcg share one css_set), else the one this
+ * CPU's scan read last: a read takes five probe reads a CPU, while the waiter
+ * holds the lock. The scan's entry lives for a generation, as
+ * own_memcg_cgid's.
+ */
+static __always_inline __u64 running_memcg(struct holders_scratch *sc, struct running_scan *rs,
+					   __u64 cset)
+{
+	__u32 gen = classify_gen;
+	__u64 cgid;
+
+	if (cset == rs->self_cset)
+		cgid = rs->self_cgid;
+	else if (cset == sc->scan_cset && sc->scan_gen == gen)
+		cgid = sc->scan_cgid;
+	else {
+		if (classify_check)
+			__sync_fetch_and_add(&scan_memcg_misses, 1);
+		sc->scan_cset = cset;
+		sc->scan_cgid = css_set_memcg_read(cset);
+		sc->scan_gen = gen;
+		return sc->scan_cgid;
+	}
+	if (classify_check)
+		__sync_fetch_and_add(css_set_memcg_read(cset) == cgid ? &scan_memcg_agreed :
+									&scan_memcg_disagreed,
+				     1);
+	return cgid;
 }
 
 /* bpf_loop's callback; its state is in the scratch (6.1: 512 stack bytes per call chain) */
@@ -442,7 +497,7 @@ static long scan_cpu(__u32 cpu, void *unused)
 	if (ps && ps->depth && ps->depth <= CPU_DEPTH &&
 	    ps->slot[(ps->depth - 1) & (CPU_DEPTH - 1)].start_ns < rs->start_ns)
 		return 0; /* spinning since before our wait: it held no L in it */
-	cgid = current_memcg_cgid((struct task_struct *)c->task);
+	cgid = running_memcg(sc, rs, c->cset);
 	score = (cgid == rs->owner_cgid ? 2 : 0) + (pid == rs->last_pid ? 1 : 0);
 	if (score > rs->score) {
 		rs->score = score;
@@ -462,7 +517,7 @@ static __always_inline void holder_is_last(struct holders_scratch *sc,
 }
 
 /* At the end of an lruvec wait: charge the hold it waited behind, then take the lock. */
-static __noinline void holders_end(struct pending *p, __u64 now)
+static __noinline void holders_end(struct pending *p, __u64 now, struct pending_stack *cs)
 {
 	struct holders_scratch *sc = scratch();
 	__u32 pid = p->pid; /* read at the wait's begin */
@@ -522,6 +577,9 @@ static __noinline void holders_end(struct pending *p, __u64 now)
 	} else {
 		/* rule 2b: someone we did not see take it; it runs on another CPU */
 		sc->rs.owner_cgid = p->owner_cgid;
+		/* as this CPU's waiter cache paired them at the wait's begin (waiter_of) */
+		sc->rs.self_cset = cs->waiter_gen == classify_gen ? cs->waiter_cset : 0;
+		sc->rs.self_cgid = cs->waiter_cgid;
 		sc->rs.self_cpu = cpu;
 		sc->rs.start_ns = p->start_ns;
 		sc->rs.last_pid = last->pid;

@@ -596,6 +596,10 @@ void lrs_lockstat__stop(struct lrs_lockstat *ls)
 				    ls->skel->bss->last_slot_agreed,
 				    ls->skel->bss->last_slot_disagreed, ls->skel->bss->last_by_key,
 				    "by key");
+		if (ls->skel->rodata->classify_check && ls->holders)
+			print_check("running memcg cache", "hits", ls->skel->bss->scan_memcg_agreed,
+				    ls->skel->bss->scan_memcg_disagreed,
+				    ls->skel->bss->scan_memcg_misses, "misses");
 		if (ls->skel->rodata->classify_check && ls->skel->rodata->percpu_waiters) {
 			struct lrs_waiter_maps wmaps = waiter_maps(ls);
 

@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_contention_tracepoint "holders"
-tap_plan 46
+tap_plan 47
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
@@ -49,7 +49,8 @@ sleep 1
 # length of the same load whichever of the three loaded last (in the lab guest their loading
 # takes seconds each and starves the readers while it runs)
 # in check mode (LRS_CHECK_CLASSIFY=1): each use of a lock's hand-over record by its slot is
-# checked against the slot its key has in lock_slots, as a lookup by key would find it
+# checked against the slot its key has in lock_slots, as a lookup by key would find it, and
+# each memcg the holder scan takes from its cache against a fresh read
 LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report --holders -d 600 -f json --ready-file "$tmp/h.ready" \
 	>"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
@@ -91,6 +92,13 @@ read -r lagreed ldisagreed lbykey < <(sed -n \
 	"$tmp/h.err")
 tap_check "holders: each hand-over record found by the lock's slot is its key's (${lagreed:-?} agreed, ${ldisagreed:-?} disagreed, ${lbykey:-?} by key)" \
 	[ "${lagreed:-0}" -gt 0 -a "${ldisagreed:-1}" -eq 0 -a "${lbykey:-0}" -gt 0 ]
+# rule 2's scan takes a running task's memcg from its css_set through a cache (the waiter's
+# own, the last one read): each hit is read again through the css_set
+read -r sagreed sdisagreed smisses < <(sed -n \
+	's/^lruscope: running memcg cache check: \([0-9]*\) hits agreed, \([0-9]*\) disagreed, \([0-9]*\) misses$/\1 \2 \3/p' \
+	"$tmp/h.err")
+tap_check "holders: the scan's memcg of each running task is the one its css_set gives (${sagreed:-?} hits agreed, ${sdisagreed:-?} disagreed, ${smisses:-?} misses)" \
+	[ $(( ${sagreed:-0} + ${smisses:-0} )) -gt 0 -a "${sdisagreed:-1}" -eq 0 ]
 # every snapshot line carries the holders object whole (docs/recording-format.md)
 lines=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 | wc -l)
 with=$(zstdcat "$tmp/rec.jsonl.zst" 2>/dev/null | tail -n +2 |
