@@ -192,10 +192,11 @@ static __always_inline struct holder_last *last_of(const struct pending *p, stru
 {
 	__u32 slot = p->slot, *known;
 
-	key->lock_addr = p->lock_addr;
-	key->owner_cgid = p->owner_cgid;
+	/* the key is filled only where it is read: the slot path needs none */
 	if (slot < lock_room) {
 		if (classify_check) { /* the slot is the one lock_slots gives the lock's key */
+			key->lock_addr = p->lock_addr;
+			key->owner_cgid = p->owner_cgid;
 			known = bpf_map_lookup_elem(&lock_slots, key);
 			__sync_fetch_and_add(known && *known == slot ? &last_slot_agreed :
 								       &last_slot_disagreed,
@@ -205,6 +206,8 @@ static __always_inline struct holder_last *last_of(const struct pending *p, stru
 	}
 	if (classify_check)
 		__sync_fetch_and_add(&last_by_key, 1);
+	key->lock_addr = p->lock_addr;
+	key->owner_cgid = p->owner_cgid;
 	if (!init)
 		return bpf_map_lookup_elem(&lock_last, key);
 	__builtin_memset(init, 0, sizeof(*init));
