@@ -8,7 +8,6 @@ argv: LRUSCOPE_BINARY WORKDIR ROUNDS
 """
 import ctypes
 import json
-import math
 import os
 import signal
 import statistics
@@ -19,7 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from lrs_bpfstats import busy_ns, enable_stats, progs_delta, progs_of, wait_loaded  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab", "lib"))
-from spin_bench import build_floor  # noqa: E402
+from spin_bench import both_orders, build_floor  # noqa: E402
 
 BIN, WORK, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PFX = "lrs-test-peers%d-" % os.getpid()
@@ -130,14 +129,20 @@ def costs(floor):
     """Both orders of the floor, then the ratios: to bpftrace, and to the floor (each order's,
     and their geometric mean, in which what a position adds cancels)."""
     runs = [r for r in (cost(floor, True), cost(floor, False)) if r]
-    if len(runs) < 2 or not all(r["bpftrace"] and r["floor"] for r in runs):
+    if len(runs) < 2:
+        print("  no ratios: a run of the tools did not load (see above)")
+        return
+    missing = sorted({t for r in runs for t in ("bpftrace", "floor") if not r[t]})
+    if missing:
+        print("  no ratios: %s counted no contention in a run (its programs ran on none)"
+              % " and ".join(missing))
         return
     to_bt = [r["lruscope"] / r["bpftrace"] for r in runs]
     to_floor = [r["lruscope"] / r["floor"] for r in runs]
     print("  lruscope over bpftrace, ns a contention: %.2f and %.2f (budget: 450 ns a contention, "
           "1.2%% of busy CPU)" % tuple(to_bt))
     print("  lruscope over the floor: %.2f with the floor first, %.2f last, geometric mean %.2f "
-          "(budget 1.4)" % (to_floor[0], to_floor[1], math.sqrt(to_floor[0] * to_floor[1])))
+          "(budget 1.4)" % (to_floor[0], to_floor[1], both_orders(*to_floor)))
 
 
 def throughput():
@@ -186,7 +191,15 @@ def throughput():
 
 
 try:
-    costs(build_floor(WORK))
+    try:
+        floor = build_floor(WORK)
+    except subprocess.CalledProcessError as e:
+        floor = None
+        print("cost per traced contention: not measured, building the floor program failed "
+              "(%s exited %d; is clang's BPF target and libbpf-dev installed? make deps)"
+              % (os.path.basename(e.cmd[0]), e.returncode))
+    if floor:
+        costs(floor)
     throughput()
 finally:
     for p in started:

@@ -42,6 +42,12 @@ def build_floor(work):
     return {"/lrs-floor": loader, "/lrs-floor.bpf.o": obj}
 
 
+def both_orders(first, last):
+    """The geometric mean of a ratio measured with the floor attached first and last: a factor
+    the position puts on a program cancels in it."""
+    return math.sqrt(first * last)
+
+
 def print_rounds(rounds):
     """Each figure's median over the rounds, with its range: the spread beside the effect; for
     a ratio to the floor, also each order's median and the geometric mean of the two."""
@@ -63,7 +69,7 @@ def print_rounds(rounds):
             a, b = statistics.median(first), statistics.median(last)
             print("# contended cost: lruscope %s per wait, floor attached first %.2f (%d rounds), "
                   "last %.2f (%d rounds): both orders %.2f (budget 1.4)"
-                  % (name, a, len(first), b, len(last), math.sqrt(a * b)))
+                  % (name, a, len(first), b, len(last), both_orders(a, b)))
 
 
 def main():
