@@ -191,18 +191,24 @@ static __always_inline struct holder_last *last_of(const struct pending *p, stru
 						   struct holder_last *init)
 {
 	__u32 slot = p->slot, *known;
+	struct holder_last *rec;
 
 	/* the key is filled only where it is read: the slot path needs none */
 	if (slot < lock_room) {
-		if (classify_check) { /* the slot is the one lock_slots gives the lock's key */
+		rec = bpf_map_lookup_elem(&lock_last_slots, &slot);
+		/*
+		 * check mode: the slot is the one lock_slots gives the lock's key,
+		 * and the array has a record there (sized to the lock slots)
+		 */
+		if (classify_check) {
 			key->lock_addr = p->lock_addr;
 			key->owner_cgid = p->owner_cgid;
 			known = bpf_map_lookup_elem(&lock_slots, key);
-			__sync_fetch_and_add(known && *known == slot ? &last_slot_agreed :
-								       &last_slot_disagreed,
+			__sync_fetch_and_add(rec && known && *known == slot ? &last_slot_agreed :
+									      &last_slot_disagreed,
 					     1);
 		}
-		return bpf_map_lookup_elem(&lock_last_slots, &slot);
+		return rec;
 	}
 	if (classify_check)
 		__sync_fetch_and_add(&last_by_key, 1);

@@ -79,7 +79,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 {
 	struct lrs_lockstat *ls = calloc(1, sizeof(*ls));
 	const char *check;
-	unsigned int room;
+	unsigned int room, lock_room;
 	int ret;
 
 	if (!ls)
@@ -128,6 +128,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 	room = opts->percpu_locks_set ? opts->percpu_locks :
 					lrs_percpu__lock_room(opts->max_locks, ls->nr_cpus);
 	room = room < opts->max_locks ? room : opts->max_locks;
+	lock_room = room; /* the hand-over records' array has a record per lock slot */
 	ls->skel->rodata->percpu_locks = room > 0;
 	ls->skel->rodata->shared_locks = room < opts->max_locks;
 	bpf_map__set_max_entries(ls->skel->maps.lock_stats, room ? room : 1);
@@ -164,7 +165,7 @@ int lrs_lockstat__prepare(const struct lrs_lockstat_opts *opts, struct lrs_locks
 		bpf_map__set_max_entries(ls->skel->maps.holder_stats, 1);
 		bpf_map__set_max_entries(ls->skel->maps.matrix_stats, 1);
 	} else {
-		bpf_map__set_max_entries(ls->skel->maps.lock_last_slots, room ? room : 1);
+		bpf_map__set_max_entries(ls->skel->maps.lock_last_slots, lock_room ? lock_room : 1);
 		bound_per_cpu(ls->skel->maps.holder_stats, sizeof(struct holder_stat),
 			      LRS_PERCPU_HOLDER_BUDGET, LRS_PERCPU_HOLDER_MIN, ls->nr_cpus);
 		bound_per_cpu(ls->skel->maps.matrix_stats, sizeof(struct matrix_stat),

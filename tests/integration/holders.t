@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 need_contention_tracepoint "holders"
-tap_plan 47
+tap_plan 50
 need_root "holders"
 command -v tmux >/dev/null || { tap_fail "holders: tmux is missing (make deps)"; exit 1; }
 
@@ -50,8 +50,10 @@ sleep 1
 # takes seconds each and starves the readers while it runs)
 # in check mode (LRS_CHECK_CLASSIFY=1): each use of a lock's hand-over record by its slot is
 # checked against the slot its key has in lock_slots, as a lookup by key would find it, and
-# each memcg the holder scan takes from its cache against a fresh read
-LRS_CHECK_CLASSIFY=1 "$LRS_BIN" report --holders -d 600 -f json --ready-file "$tmp/h.ready" \
+# each memcg the holder scan takes from its cache against a fresh read; with one per-CPU
+# waiter row (LRS_PERCPU_WAITERS=1) the lock slots outnumber the waiter rows, so a record
+# array sized by the wrong room leaves slots without a record, which the check counts
+LRS_CHECK_CLASSIFY=1 LRS_PERCPU_WAITERS=1 "$LRS_BIN" report --holders -d 600 -f json --ready-file "$tmp/h.ready" \
 	>"$tmp/h.json" 2>"$tmp/h.err" &
 rpid=$!
 lrs_track_pid "$rpid"
@@ -75,6 +77,13 @@ print(*[v["scan_cpus"] for e in json.load(sys.stdin) for v in e["formatted"]["va
 online_span=$(( $(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//') + 1 ))
 tap_check "holders: the holder scan covers the online CPUs, 0 to $((online_span - 1)) (scan_cpus ${scan_cpus:-not found} in .rodata)" \
 	[ "${scan_cpus:-0}" = "$online_span" ]
+# a lock's hand-over record sits at its counters' slot: the record array has a record for
+# each slot of the per-CPU lock table (here more slots than per-CPU waiter rows)
+max_of() { bpftool -j map show id "$(lrs_wait_map_of "$rpid" "$1")" 2>/dev/null |
+	/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["max_entries"])' 2>/dev/null; }
+records=$(max_of lock_last_slots) slots=$(max_of lock_stats)
+tap_check "holders: a hand-over record for each lock slot (${records:-?} records, ${slots:-?} slots)" \
+	[ -n "$records" -a "${records:-0}" = "${slots:-1}" ]
 lrs_ready "$tmp/h.ready" "$rpid" "$(lrs_secs 60)"; rc=$?
 tap_check "holders: the report attached its lock programs (rc $rc: $(head -c 300 "$tmp/h.err"))" [ "$rc" -eq 0 ]
 sleep 7	# its window: at least the recording's length from the report's own start
@@ -184,6 +193,12 @@ check('the heavy memcg is the first holder column of the matrix', top and top[0]
 lv = {(l['memcg'], l['node']) for l in snap['lruvecs']}
 check('every holder row belongs to a reported lruvec', h['rows'] and
       all(r['lruvec'].rsplit('@N', 1)[0] in {m for m, _ in lv} for r in h['rows']), str(h['rows'][:2]))
+# each lruvec wait's end charges a holder (or nobody, in a row of its own): a wait that finds
+# no hand-over record charges nothing, so the charges fall short of the waits
+holds = sum(r.get('holds', 0) for r in h['rows'])
+lruvec_waits = sum(l.get('contended', 0) for l in snap['lruvecs'])
+check('the holder rows charge nearly every lruvec wait (%d holds, %d waits)' % (holds, lruvec_waits),
+      lruvec_waits > 0 and holds >= 0.9 * lruvec_waits)
 check('counters present', set(h['counters']) == {'unknown', 'running', 'probable', 'drop_full'}, str(h['counters']))
 # two CPUs queue one waiter at most: no FIFO chain, holders come from who runs (sched_switch)
 check('waits charged to a task seen running on the other CPU', h['counters'].get('running', 0) > 0, str(h['counters']))
