@@ -189,11 +189,12 @@ tap_check "demo: --record: that diff exits 0 ($rc: $(head -c 200 "$OUT/diff.err"
 	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[2])); sys.exit(sys.argv[1] != "0" or d["a"]["samples"] < 3 or d["b"]["samples"] < 3)' "$rc" "$OUT/diff.json"
 # diff lists only lruvecs that waited: where lruvec locks are traced, the demo's memcgs
 # are listed on their side, and the shared layout's lruvec contentions are a significant
-# change, its wait down too. On a host the wait's change must be significant as well; in
-# the lab guest (TCG) a lock holder's vCPU can lose its host thread for whole timeslices,
-# so a burst of waits on a lruvec outside the demo (seen on the root memcg's, up to half a
-# second a second in a few intervals) can lift some isolated intervals' wait above the
-# shared ones': the count of contentions is not stretched so.
+# change, its wait down too. On bare metal the wait's change must be significant as well;
+# in a virtual machine a lock holder's vCPU can lose its host thread for whole timeslices
+# (the lab guest under TCG; a KVM guest whose host is busy), so a burst of long waits, on a
+# lruvec outside the demo or on the demo's own, can lift some isolated intervals' wait above
+# the shared ones' and leave a large drop short of p < 0.01 (the count of contentions is not
+# stretched so): there the wait must still fall by half at least.
 diff_sides() {
 	/usr/bin/python3 - "$OUT/diff.json" <<'PY'
 import json, os, re, sys
@@ -207,7 +208,9 @@ others = ["%s@N%s %.3g s/s" % (l["memcg"], l.get("node"), l["wait_ns_per_s"]["b"
           and (l["wait_ns_per_s"].get("b") or 0) > 0]
 why = "wait %s, contended %s; isolated run's other lruvecs: %s" % (w, c, others or "none")
 assert c["significant"] and c["ratio"] < 1 and w["ratio"] < 1, why
-assert w["significant"] or os.environ.get("LRS_LAB_GUEST") == "1", why
+with open("/proc/cpuinfo") as f:
+    virtual = os.environ.get("LRS_LAB_GUEST") == "1" or " hypervisor" in f.read()
+assert w["significant"] or (virtual and w["ratio"] < 0.5), why
 print("isolated/shared lruvec contentions %.3fx, p %.2g; wait %.2fx, p %.2g" %
       (c["ratio"], c["p"], w["ratio"], w["p"]))
 PY
