@@ -74,6 +74,10 @@ if [ "$bench" -gt 0 ]; then
 	echo "LRS bench_memcgs $bench"
 fi
 
+# the child that keeps this script waiting once the marker is out, started now: the host
+# dumps at the marker, and an exec then (the child's copies of our pages freed under the
+# root memcg's lru_lock) would be a lock held in the dump
+sleep 2147483647 &
 # memcg statistics are flushed every 2 s (rstat): let them settle before printing
 sync
 sleep 3
@@ -85,4 +89,5 @@ done
 echo "LRS node_cpus 0 $(cat /sys/devices/system/node/node0/cpulist)"
 echo "LRS node_cpus 1 $(cat /sys/devices/system/node/node1/cpulist)"
 echo LRS-DUMP-NOW
-while :; do sleep 1000; done
+# builtins only from here: nothing forks or execs while the host dumps
+while :; do wait; done
