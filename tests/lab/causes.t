@@ -17,7 +17,8 @@ expected cause has the largest share and at least MIN_SHARE of it, or a stated s
 the same loop also adds folios back to the lists through the per-CPU batches (an lru-add
 drain about as large): limit reclaim (each read adds the folio it reads: reclaim and the
 lru-add drain take about half each, either one the larger), MADV_PAGEOUT (the pages faulted
-back in) and migration (the folios moved). MADV_PAGEOUT's isolation is most of its sampled
+back in) and migration (the folios moved: isolation from a quarter to a half of the sampled
+wait, as the guest's timing splits it). MADV_PAGEOUT's isolation is most of its sampled
 wait (about four fifths, the rest the faults' lru-add drain); reclaim, activation and mlock
 show no isolation at all. Compaction is measured and printed, not asserted: its contention comes
 only when three compactors reach one lruvec at once, which some boots never see. Removing memcgs with pages is a skip that prints what was
@@ -65,7 +66,7 @@ MIN_SHARE = 0.4
 # share of the memcg's sampled wait it must have: None is the largest share and >= MIN_SHARE
 EXPECT = [("reclaim", "reclaim", 0.35), ("activation", "activation", None),
           ("pageout", "isolation", 0.35), ("mlock", "mlock", None),
-          ("migrate", "isolation", 0.3)]
+          ("migrate", "isolation", 0.2)]
 MEASURED = ["compact"]	# printed, not asserted (see above)
 FILES = ("causes.rec", "causes.json", "causes.err", "causes-report.err", "paths.out",
          "shared.rec", "isolated.rec", "shared2.rec", "shared3.rec", "diff.json", "diff.err",
